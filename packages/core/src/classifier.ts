@@ -1,0 +1,171 @@
+import { ModelError } from './errors.js';
+import { GrowableArray, RowIndex } from './row-index.js';
+
+/**
+ * A model under audit. Every call takes a batch: `x` holds n rows of `nFeatures` values, row-major,
+ * in the schema's attribute order.
+ */
+export interface Classifier {
+  readonly nFeatures: number;
+  /** Number of outcome classes; predictions are codes 0..nClasses-1. */
+  readonly nClasses: number;
+  /** Predicted class code of each row. */
+  predict(x: Float64Array): Int32Array;
+  /** Class probabilities, n x nClasses row-major. Optional: black-box models may not expose them. */
+  predictProba?(x: Float64Array): Float64Array;
+  /** A short description, recorded in results (e.g. `logistic-regression(l2=1)`). */
+  readonly description?: string;
+}
+
+/** A classifier that also gives input gradients of its decision score (white-box methods). */
+export interface DifferentiableClassifier extends Classifier {
+  /**
+   * Decision score of each row (the probability of class 1 for binary models) and its gradient with
+   * respect to the n x d input, row-major.
+   */
+  scoreGradient(x: Float64Array): { score: Float64Array; gradient: Float64Array };
+}
+
+export function isDifferentiable(model: Classifier): model is DifferentiableClassifier {
+  return typeof (model as Partial<DifferentiableClassifier>).scoreGradient === 'function';
+}
+
+export interface QueryStats {
+  /** Rows asked for, repeats included. */
+  queries: number;
+  /** Distinct rows actually sent to the model. */
+  distinctQueries: number;
+  /** Model calls made (batches). */
+  batches: number;
+}
+
+/**
+ * Wraps a model so that every query is counted and no identical row is sent twice: labels and
+ * probabilities are cached per distinct row, and each batch forwards only its unseen rows, once.
+ */
+export class CountingClassifier implements Classifier {
+  readonly nFeatures: number;
+  readonly nClasses: number;
+  readonly description?: string;
+  readonly inner: Classifier;
+  private readonly labelIndex: RowIndex;
+  private readonly labels = new GrowableArray((n) => new Int32Array(n));
+  private probaIndex: RowIndex | null = null;
+  private readonly probas = new GrowableArray((n) => new Float64Array(n));
+  private readonly stats: QueryStats = { queries: 0, distinctQueries: 0, batches: 0 };
+  private readonly distinctRows: RowIndex;
+
+  constructor(inner: Classifier) {
+    if (!inner || typeof inner.predict !== 'function') {
+      throw new ModelError('MODEL_MISSING', 'a model with a predict(x) method is required');
+    }
+    if (!Number.isInteger(inner.nFeatures) || inner.nFeatures <= 0) {
+      throw new ModelError('MODEL_MISMATCH', `model.nFeatures must be a positive integer, got ${inner.nFeatures}`);
+    }
+    if (!Number.isInteger(inner.nClasses) || inner.nClasses < 2) {
+      throw new ModelError('MODEL_MISMATCH', `model.nClasses must be an integer >= 2, got ${inner.nClasses}`);
+    }
+    this.inner = inner;
+    this.nFeatures = inner.nFeatures;
+    this.nClasses = inner.nClasses;
+    if (inner.description !== undefined) this.description = inner.description;
+    this.labelIndex = new RowIndex(inner.nFeatures);
+    this.distinctRows = new RowIndex(inner.nFeatures);
+  }
+
+  /** Counts so far. */
+  get queryStats(): Readonly<QueryStats> {
+    return { ...this.stats };
+  }
+
+  get hasProba(): boolean {
+    return typeof this.inner.predictProba === 'function';
+  }
+
+  private rows(x: Float64Array): number {
+    const d = this.nFeatures;
+    if (x.length % d !== 0) {
+      throw new ModelError('MODEL_MISMATCH', `a batch of ${x.length} values is not whole rows of width ${d}`);
+    }
+    return x.length / d;
+  }
+
+  /** Collect the rows not yet in `index` (first occurrence only) into one batch. */
+  private unseen(x: Float64Array, n: number, index: RowIndex): { batch: Float64Array; ids: Int32Array } {
+    const d = this.nFeatures;
+    const ids = new Int32Array(n);
+    const before = index.size;
+    let fresh = 0;
+    for (let i = 0; i < n; i++) {
+      const id = index.getOrAdd(x, i * d);
+      ids[i] = id;
+      if (id >= before + fresh) fresh++;
+    }
+    const batch = new Float64Array(fresh * d);
+    for (let k = 0; k < fresh; k++) batch.set(index.row(before + k), k * d);
+    this.stats.queries += n;
+    if (fresh > 0) {
+      this.stats.batches++;
+      for (let k = 0; k < fresh; k++) {
+        const before2 = this.distinctRows.size;
+        this.distinctRows.getOrAdd(batch, k * d);
+        if (this.distinctRows.size > before2) this.stats.distinctQueries++;
+      }
+    }
+    return { batch, ids };
+  }
+
+  predict(x: Float64Array): Int32Array {
+    const n = this.rows(x);
+    const before = this.labelIndex.size;
+    const { batch, ids } = this.unseen(x, n, this.labelIndex);
+    const fresh = batch.length / this.nFeatures;
+    const store = this.labels.ensure(before + fresh);
+    if (fresh > 0) {
+      const out = this.inner.predict(batch);
+      if (!out || out.length !== fresh) {
+        throw new ModelError('MODEL_OUTPUT', `model.predict returned ${out?.length} labels for ${fresh} rows`);
+      }
+      for (let k = 0; k < fresh; k++) {
+        const v = out[k]!;
+        if (!Number.isInteger(v) || v < 0 || v >= this.nClasses) {
+          throw new ModelError('MODEL_OUTPUT', `model.predict returned ${v}, not a class code 0..${this.nClasses - 1}`);
+        }
+        store[before + k] = v;
+      }
+    }
+    const result = new Int32Array(n);
+    for (let i = 0; i < n; i++) result[i] = store[ids[i]!]!;
+    return result;
+  }
+
+  predictProba(x: Float64Array): Float64Array {
+    if (!this.inner.predictProba) {
+      throw new ModelError('MODEL_MISMATCH', 'this method needs class probabilities, but the model has no predictProba');
+    }
+    const n = this.rows(x);
+    const c = this.nClasses;
+    this.probaIndex ??= new RowIndex(this.nFeatures);
+    const before = this.probaIndex.size;
+    const { batch, ids } = this.unseen(x, n, this.probaIndex);
+    const fresh = batch.length / this.nFeatures;
+    const store = this.probas.ensure((before + fresh) * c);
+    if (fresh > 0) {
+      const out = this.inner.predictProba(batch);
+      if (!out || out.length !== fresh * c) {
+        throw new ModelError('MODEL_OUTPUT', `model.predictProba returned ${out?.length} values for ${fresh} rows x ${c}`);
+      }
+      for (let k = 0; k < fresh * c; k++) {
+        const p = out[k]!;
+        if (!(p >= 0 && p <= 1)) throw new ModelError('MODEL_OUTPUT', `model.predictProba returned ${p}, not in [0, 1]`);
+        store[before * c + k] = p;
+      }
+    }
+    const result = new Float64Array(n * c);
+    for (let i = 0; i < n; i++) {
+      const base = ids[i]! * c;
+      for (let k = 0; k < c; k++) result[i * c + k] = store[base + k]!;
+    }
+    return result;
+  }
+}

@@ -1,0 +1,336 @@
+import type { CountingClassifier } from './classifier.js';
+import { DataError, OptionsError, SchemaError } from './errors.js';
+import type { AttributeValueCount, DiscriminatoryPair, IndividualFindings } from './result-types.js';
+import { GrowableArray, RowIndex } from './row-index.js';
+import type { RunController } from './run-control.js';
+import { type Schema, cardinality, domainValues, inDomain, protectedIndices, valueLabel } from './schema.js';
+
+/** How protected-attribute variants of an input are built. */
+export type VariantMode = 'all-combinations' | 'one-at-a-time';
+
+/** Largest number of variants per input the checker accepts; beyond it, use `one-at-a-time`. */
+export const MAX_VARIANTS = 4096;
+
+/** Outcome of checking one row of a batch. */
+export const CheckStatus = {
+  /** Not checked: the tested-sample or query budget ran out. */
+  Skipped: -1,
+  Fair: 0,
+  Discriminatory: 1,
+} as const;
+export type CheckStatus = (typeof CheckStatus)[keyof typeof CheckStatus];
+
+export interface BatchCheck {
+  /** Per row: -1 skipped (budget), 0 no decision change, 1 discriminatory. */
+  status: Int8Array;
+  /** Per row: 1 if this call ran the row's check (a new tested sample), 0 if known or skipped. */
+  fresh: Uint8Array;
+}
+
+/**
+ * The counting contract, implemented once for every individual method.
+ *
+ * A *tested sample* is a distinct input, keyed on its non-protected attributes, whose counterfactual
+ * check ran; a *discriminatory sample* is a tested sample for which some change of protected
+ * attributes changes the model's decision. For each batch the checker builds every protected
+ * variant of every new input, queries the model once, and records TSN, DSN, the discriminatory pairs
+ * and the per-attribute-value counts. An input already tested returns its known status without a
+ * model query and without counting again.
+ */
+export class CounterfactualChecker {
+  readonly schema: Schema;
+  readonly mode: VariantMode;
+  private readonly model: CountingClassifier;
+  private readonly ctl: RunController;
+  private readonly d: number;
+  private readonly prot: number[];
+  private readonly nonProt: number[];
+  private readonly domains: Float64Array[];
+  /** All combinations of protected values, combos x |prot|, row-major (all-combinations mode). */
+  private readonly combos: Float64Array;
+  private readonly nCombos: number;
+  private readonly keys: RowIndex;
+  private readonly statusById = new GrowableArray((n) => new Int32Array(n));
+  private readonly keyScratch: Float64Array;
+  private readonly pairSamples = new GrowableArray((n) => new Float64Array(n));
+  private readonly pairCounterfactuals = new GrowableArray((n) => new Float64Array(n));
+  private readonly pairOutcomes = new GrowableArray((n) => new Int32Array(n));
+  private nPairs = 0;
+  private nDiscriminatory = 0;
+  private readonly dsnByValue: Int32Array[];
+  private readonly pairsByValue: Int32Array[];
+
+  constructor(schema: Schema, model: CountingClassifier, ctl: RunController, mode: VariantMode = 'all-combinations') {
+    if (mode !== 'all-combinations' && mode !== 'one-at-a-time') {
+      throw new OptionsError('OPTIONS_INVALID', `variant mode must be all-combinations or one-at-a-time, got ${mode}`);
+    }
+    this.schema = schema;
+    this.mode = mode;
+    this.model = model;
+    this.ctl = ctl;
+    this.d = schema.attributes.length;
+    if (model.nFeatures !== this.d) {
+      throw new DataError('DATA_SHAPE', `the model takes ${model.nFeatures} features but the schema has ${this.d}`);
+    }
+    this.prot = protectedIndices(schema);
+    this.nonProt = schema.attributes.map((_, j) => j).filter((j) => !schema.attributes[j]!.protected);
+    for (const p of this.prot) {
+      const a = schema.attributes[p]!;
+      if (!Number.isFinite(cardinality(a))) {
+        throw new SchemaError(
+          'SCHEMA_BAD_DOMAIN',
+          `protected attribute "${a.name}" is continuous: bin it (or give it a step) so that its counterfactual values are finite`,
+          { attribute: a.name },
+        );
+      }
+    }
+    this.domains = this.prot.map((p) => domainValues(schema.attributes[p]!));
+    const total = this.domains.reduce((acc, dom) => acc * dom.length, 1);
+    const perInput = mode === 'all-combinations' ? total : this.domains.reduce((acc, dom) => acc + dom.length - 1, 1);
+    if (perInput - 1 > MAX_VARIANTS) {
+      throw new OptionsError(
+        'OPTIONS_INVALID',
+        `the protected attributes have ${total} value combinations, more than ${MAX_VARIANTS}: use the one-at-a-time variant mode`,
+        { option: '/variantMode' },
+      );
+    }
+    this.nCombos = total;
+    this.combos = new Float64Array(mode === 'all-combinations' ? total * this.prot.length : 0);
+    if (mode === 'all-combinations') {
+      for (let c = 0; c < total; c++) {
+        let rest = c;
+        for (let k = this.prot.length - 1; k >= 0; k--) {
+          const dom = this.domains[k]!;
+          this.combos[c * this.prot.length + k] = dom[rest % dom.length]!;
+          rest = Math.floor(rest / dom.length);
+        }
+      }
+    }
+    this.keys = new RowIndex(this.nonProt.length);
+    this.keyScratch = new Float64Array(this.nonProt.length);
+    this.dsnByValue = this.domains.map((dom) => new Int32Array(dom.length));
+    this.pairsByValue = this.domains.map((dom) => new Int32Array(dom.length));
+  }
+
+  /** Tested samples so far. */
+  get tsn(): number {
+    return this.keys.size;
+  }
+  /** Discriminatory samples so far. */
+  get dsn(): number {
+    return this.nDiscriminatory;
+  }
+  get pairs(): number {
+    return this.nPairs;
+  }
+  /** Protected attribute positions, in schema order. */
+  get protectedIndices(): readonly number[] {
+    return this.prot;
+  }
+
+  /** Variants (rows differing from `x[off..]` only in protected values) written into `out` at `outOff`; returns the count. */
+  private writeVariants(x: Float64Array, off: number, out: Float64Array, outOff: number): number {
+    const { d, prot } = this;
+    let m = 0;
+    if (this.mode === 'all-combinations') {
+      for (let c = 0; c < this.nCombos; c++) {
+        let same = true;
+        for (let k = 0; k < prot.length; k++) {
+          if (this.combos[c * prot.length + k] !== x[off + prot[k]!]) {
+            same = false;
+            break;
+          }
+        }
+        if (same) continue;
+        const base = outOff + m * d;
+        out.set(x.subarray(off, off + d), base);
+        for (let k = 0; k < prot.length; k++) out[base + prot[k]!] = this.combos[c * prot.length + k]!;
+        m++;
+      }
+    } else {
+      for (let k = 0; k < prot.length; k++) {
+        const dom = this.domains[k]!;
+        for (let v = 0; v < dom.length; v++) {
+          if (dom[v] === x[off + prot[k]!]) continue;
+          const base = outOff + m * d;
+          out.set(x.subarray(off, off + d), base);
+          out[base + prot[k]!] = dom[v]!;
+          m++;
+        }
+      }
+    }
+    return m;
+  }
+
+  private variantsPerInput(): number {
+    return this.mode === 'all-combinations'
+      ? this.nCombos - 1
+      : this.domains.reduce((acc, dom) => acc + dom.length - 1, 0);
+  }
+
+  private keyOf(x: Float64Array, off: number): Float64Array {
+    for (let k = 0; k < this.nonProt.length; k++) this.keyScratch[k] = x[off + this.nonProt[k]!]!;
+    return this.keyScratch;
+  }
+
+  /**
+   * Check a batch of n inputs (n x d, row-major, every value in its domain). New inputs are tested
+   * with one model query for the whole batch; known ones return their recorded status.
+   */
+  check(x: Float64Array): BatchCheck {
+    const { d } = this;
+    if (x.length % d !== 0) throw new DataError('DATA_SHAPE', `a batch of ${x.length} values is not rows of width ${d}`);
+    const n = x.length / d;
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < d; j++) {
+        const a = this.schema.attributes[j]!;
+        if (!inDomain(a, x[i * d + j]!)) {
+          throw new DataError('DATA_OUT_OF_DOMAIN', `input ${i}: value ${x[i * d + j]} of "${a.name}" is outside its domain`, {
+            attribute: a.name,
+            row: i,
+          });
+        }
+      }
+    }
+    const status = new Int8Array(n);
+    const fresh = new Uint8Array(n);
+    const perInput = this.variantsPerInput();
+    let allowed = this.ctl.remainingTested();
+    const maxQ = this.ctl.budget.maxQueries;
+    if (maxQ !== undefined) {
+      const left = maxQ - this.model.queryStats.distinctQueries;
+      allowed = Math.min(allowed, Math.max(0, Math.floor(left / (perInput + 1))));
+    }
+    if (this.ctl.signal?.aborted) allowed = 0;
+    // First pass: resolve known keys, register new ones within the budget.
+    const before = this.keys.size;
+    const newRows: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const key = this.keyOf(x, i * d);
+      const id = this.keys.find(key);
+      if (id >= 0) {
+        // Known (possibly registered earlier in this batch); resolved after the query if pending.
+        status[i] = id >= before ? 2 : (this.statusById.array[id]! as CheckStatus);
+        continue;
+      }
+      if (newRows.length >= allowed) {
+        status[i] = CheckStatus.Skipped;
+        continue;
+      }
+      this.keys.getOrAdd(key);
+      newRows.push(i);
+      fresh[i] = 1;
+    }
+    if (newRows.length > 0) this.runQueries(x, newRows, perInput, status, before);
+    // Resolve duplicates of inputs first seen in this batch.
+    for (let i = 0; i < n; i++) {
+      if (status[i] === 2) status[i] = this.statusById.array[this.keys.find(this.keyOf(x, i * d))]! as CheckStatus;
+    }
+    this.ctl.tested = this.keys.size;
+    this.ctl.discriminatory = this.nDiscriminatory;
+    return { status, fresh };
+  }
+
+  private runQueries(x: Float64Array, rows: number[], perInput: number, status: Int8Array, firstId: number): void {
+    const { d, prot } = this;
+    const block = perInput + 1;
+    const batch = new Float64Array(rows.length * block * d);
+    const counts = new Int32Array(rows.length);
+    for (let r = 0; r < rows.length; r++) {
+      const off = rows[r]! * d;
+      batch.set(x.subarray(off, off + d), r * block * d);
+      counts[r] = this.writeVariants(x, off, batch, (r * block + 1) * d);
+    }
+    const labels = this.model.predict(batch);
+    const statusStore = this.statusById.ensure(firstId + rows.length);
+    const touchedDsn = this.domains.map((dom) => new Uint8Array(dom.length));
+    for (let r = 0; r < rows.length; r++) {
+      const own = labels[r * block]!;
+      const sampleOff = r * block * d;
+      let disc = false;
+      for (const t of touchedDsn) t.fill(0);
+      for (let v = 1; v <= counts[r]!; v++) {
+        const lab = labels[r * block + v]!;
+        if (lab === own) continue;
+        disc = true;
+        const cfOff = (r * block + v) * d;
+        this.recordPair(batch, sampleOff, cfOff, own, lab);
+        for (let k = 0; k < prot.length; k++) {
+          const a = batch[sampleOff + prot[k]!]!;
+          const b = batch[cfOff + prot[k]!]!;
+          if (a === b) continue;
+          const ia = this.domainIndex(k, a);
+          const ib = this.domainIndex(k, b);
+          this.pairsByValue[k]![ia]!++;
+          this.pairsByValue[k]![ib]!++;
+          touchedDsn[k]![ia] = 1;
+          touchedDsn[k]![ib] = 1;
+        }
+      }
+      if (disc) {
+        this.nDiscriminatory++;
+        touchedDsn.forEach((t, k) => {
+          for (let v = 0; v < t.length; v++) if (t[v]) this.dsnByValue[k]![v]!++;
+        });
+      }
+      const st = disc ? CheckStatus.Discriminatory : CheckStatus.Fair;
+      statusStore[firstId + r] = st;
+      status[rows[r]!] = st;
+    }
+  }
+
+  private domainIndex(k: number, value: number): number {
+    const dom = this.domains[k]!;
+    // Domains are sorted and small: binary search.
+    let lo = 0;
+    let hi = dom.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (dom[mid]! < value) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private recordPair(batch: Float64Array, sOff: number, cOff: number, own: number, lab: number): void {
+    const { d } = this;
+    const i = this.nPairs++;
+    this.pairSamples.ensure((i + 1) * d).set(batch.subarray(sOff, sOff + d), i * d);
+    this.pairCounterfactuals.ensure((i + 1) * d).set(batch.subarray(cOff, cOff + d), i * d);
+    const outs = this.pairOutcomes.ensure((i + 1) * 2);
+    outs[2 * i] = own;
+    outs[2 * i + 1] = lab;
+  }
+
+  /** The pairs and per-value counts found so far, in the result contract's shape. */
+  findings(): IndividualFindings {
+    const { d, prot, schema } = this;
+    const pairs: DiscriminatoryPair[] = [];
+    for (let i = 0; i < this.nPairs; i++) {
+      const sample = Array.from(this.pairSamples.array.subarray(i * d, (i + 1) * d));
+      const counterfactual = Array.from(this.pairCounterfactuals.array.subarray(i * d, (i + 1) * d));
+      pairs.push({
+        caseId: i,
+        sample,
+        counterfactual,
+        sampleOutcome: this.pairOutcomes.array[2 * i]!,
+        counterfactualOutcome: this.pairOutcomes.array[2 * i + 1]!,
+        changed: prot.filter((p) => sample[p] !== counterfactual[p]).map((p) => schema.attributes[p]!.name),
+      });
+    }
+    const byAttributeValue: AttributeValueCount[] = [];
+    prot.forEach((p, k) => {
+      const a = schema.attributes[p]!;
+      this.domains[k]!.forEach((value, v) => {
+        byAttributeValue.push({
+          attribute: a.name,
+          value,
+          label: valueLabel(a, value),
+          dsn: this.dsnByValue[k]![v]!,
+          pairs: this.pairsByValue[k]![v]!,
+        });
+      });
+    });
+    return { kind: 'individual', pairs, byAttributeValue };
+  }
+}

@@ -1,0 +1,235 @@
+import { DataError } from './errors.js';
+import { Hasher } from './hash.js';
+import { type Schema, bounds, defineSchema, inDomain } from './schema.js';
+
+/**
+ * A table of n rows over the schema's attributes, row-major so that any batch of rows can go to a
+ * model in one call. `y` holds outcome codes (0..k-1).
+ */
+export interface Dataset {
+  readonly schema: Schema;
+  readonly n: number;
+  readonly d: number;
+  /** n x d values, row-major. */
+  readonly x: Float64Array;
+  /** n outcome codes. */
+  readonly y: Int32Array;
+  readonly name?: string;
+}
+
+export interface DatasetInit {
+  schema: Schema;
+  x: Float64Array | readonly number[];
+  y: Int32Array | readonly number[];
+  name?: string;
+}
+
+/**
+ * Build a dataset and check it against its schema: width, finiteness, every value in its
+ * attribute's domain, every outcome a label code. Throws `DataError` naming the row and attribute.
+ */
+export function createDataset(init: DatasetInit): Dataset {
+  const schema = defineSchema(init.schema);
+  const d = schema.attributes.length;
+  const x = init.x instanceof Float64Array ? init.x : Float64Array.from(init.x);
+  const y = init.y instanceof Int32Array ? init.y : Int32Array.from(init.y);
+  if (x.length % d !== 0) {
+    throw new DataError(
+      'DATA_SHAPE',
+      `x has ${x.length} values, which is not a multiple of the ${d} schema attributes (wrong row width?)`,
+    );
+  }
+  const n = x.length / d;
+  if (y.length !== n) {
+    throw new DataError('DATA_SHAPE', `x has ${n} rows but y has ${y.length} labels`);
+  }
+  checkRows(schema, x, n);
+  const k = schema.outcome.labels.length;
+  for (let i = 0; i < n; i++) {
+    const v = init.y instanceof Int32Array ? y[i]! : Number((init.y as readonly number[])[i]);
+    if (!Number.isInteger(v) || v < 0 || v >= k) {
+      throw new DataError('DATA_OUT_OF_DOMAIN', `row ${i}: outcome ${v} is not a code of [${schema.outcome.labels}]`, {
+        attribute: schema.outcome.name,
+        row: i,
+      });
+    }
+  }
+  return Object.freeze({ schema, n, d, x, y, ...(init.name !== undefined ? { name: init.name } : {}) });
+}
+
+/** Check that n row-major rows are finite and inside their attributes' domains. */
+export function checkRows(schema: Schema, x: Float64Array, n: number): void {
+  const d = schema.attributes.length;
+  if (x.length !== n * d) {
+    throw new DataError('DATA_SHAPE', `expected ${n} rows of width ${d} (${n * d} values), got ${x.length}`);
+  }
+  for (let j = 0; j < d; j++) {
+    const a = schema.attributes[j]!;
+    for (let i = 0; i < n; i++) {
+      const v = x[i * d + j]!;
+      if (!Number.isFinite(v)) {
+        throw new DataError('DATA_NOT_FINITE', `row ${i}, attribute "${a.name}": value ${v} is not a finite number`, {
+          attribute: a.name,
+          row: i,
+        });
+      }
+      if (!inDomain(a, v)) {
+        const [lo, hi] = bounds(a);
+        throw new DataError(
+          'DATA_OUT_OF_DOMAIN',
+          `row ${i}, attribute "${a.name}": value ${v} is outside its domain [${lo}, ${hi}]${a.categories ? ' (integer codes)' : ''}`,
+          { attribute: a.name, row: i },
+        );
+      }
+    }
+  }
+}
+
+/**
+ * Build a dataset from plain records, e.g. parsed CSV or JSON. Every record must hold exactly the
+ * schema's attributes and its outcome; categorical values may be labels or codes.
+ */
+export function datasetFromRecords(
+  schemaSpec: Schema,
+  records: readonly Record<string, unknown>[],
+  name?: string,
+): Dataset {
+  const schema = defineSchema(schemaSpec);
+  const d = schema.attributes.length;
+  const n = records.length;
+  const x = new Float64Array(n * d);
+  const y = new Int32Array(n);
+  const expected = new Set([...schema.attributes.map((a) => a.name), schema.outcome.name]);
+  const outcomeCodes = new Map(schema.outcome.labels.map((l, i) => [l, i] as const));
+  const codeMaps = schema.attributes.map((a) => (a.categories ? new Map(a.categories.map((c, i) => [c, i])) : null));
+  for (let i = 0; i < n; i++) {
+    const rec = records[i]!;
+    if (rec === null || typeof rec !== 'object') {
+      throw new DataError('DATA_SHAPE', `record ${i} is not an object`, { row: i });
+    }
+    for (const key of Object.keys(rec)) {
+      if (!expected.has(key)) {
+        throw new DataError('DATA_EXTRA_COLUMN', `record ${i} has column "${key}", which the schema does not declare`, {
+          attribute: key,
+          row: i,
+        });
+      }
+    }
+    for (let j = 0; j < d; j++) {
+      const a = schema.attributes[j]!;
+      if (!Object.hasOwn(rec, a.name)) {
+        throw new DataError('DATA_MISSING_COLUMN', `record ${i} lacks attribute "${a.name}"`, {
+          attribute: a.name,
+          row: i,
+        });
+      }
+      const raw = rec[a.name];
+      const codes = codeMaps[j];
+      let v: number;
+      if (typeof raw === 'string' && codes) {
+        const code = codes.get(raw);
+        if (code === undefined) {
+          throw new DataError(
+            'DATA_UNKNOWN_CATEGORY',
+            `record ${i}, attribute "${a.name}": unknown category "${raw}" (known: ${a.categories!.join(', ')})`,
+            { attribute: a.name, row: i },
+          );
+        }
+        v = code;
+      } else if (typeof raw === 'number') v = raw;
+      else if (typeof raw === 'string' && raw.trim() !== '' && !codes) v = Number(raw);
+      else {
+        throw new DataError('DATA_NOT_FINITE', `record ${i}, attribute "${a.name}": ${JSON.stringify(raw)} is not a value`, {
+          attribute: a.name,
+          row: i,
+        });
+      }
+      x[i * d + j] = v;
+    }
+    if (!Object.hasOwn(rec, schema.outcome.name)) {
+      throw new DataError('DATA_MISSING_COLUMN', `record ${i} lacks the outcome "${schema.outcome.name}"`, {
+        attribute: schema.outcome.name,
+        row: i,
+      });
+    }
+    const out = rec[schema.outcome.name];
+    const code = typeof out === 'string' ? outcomeCodes.get(out) : out;
+    if (typeof code !== 'number') {
+      throw new DataError('DATA_UNKNOWN_CATEGORY', `record ${i}: unknown outcome label ${JSON.stringify(out)}`, {
+        attribute: schema.outcome.name,
+        row: i,
+      });
+    }
+    y[i] = code;
+  }
+  return createDataset({ schema, x, y, ...(name !== undefined ? { name } : {}) });
+}
+
+/**
+ * Checks an audit needs beyond `createDataset`: at least one row, and at least two outcome classes
+ * (a single-class outcome usually means the wrong column was chosen).
+ */
+export function assertAuditable(ds: Dataset): void {
+  if (ds.n === 0) throw new DataError('DATA_EMPTY', 'the dataset has no rows');
+  const first = ds.y[0]!;
+  for (let i = 1; i < ds.n; i++) if (ds.y[i] !== first) return;
+  throw new DataError(
+    'DATA_SINGLE_CLASS',
+    `every row has outcome "${ds.schema.outcome.labels[first]}": an audit needs at least two outcome classes`,
+    { attribute: ds.schema.outcome.name },
+  );
+}
+
+/** The rows at `indices`, as a new dataset over the same schema. */
+export function subsetRows(ds: Dataset, indices: ArrayLike<number>): Dataset {
+  const { d } = ds;
+  const x = new Float64Array(indices.length * d);
+  const y = new Int32Array(indices.length);
+  for (let r = 0; r < indices.length; r++) {
+    const i = indices[r]!;
+    if (!(i >= 0 && i < ds.n)) throw new DataError('DATA_SHAPE', `row index ${i} is outside [0, ${ds.n})`);
+    x.set(ds.x.subarray(i * d, i * d + d), r * d);
+    y[r] = ds.y[i]!;
+  }
+  return Object.freeze({ schema: ds.schema, n: indices.length, d, x, y, ...(ds.name ? { name: ds.name } : {}) });
+}
+
+/** Stable content fingerprint of a dataset (schema, values, labels). */
+export function datasetFingerprint(ds: Dataset): string {
+  const h = new Hasher().string(JSON.stringify(ds.schema));
+  return h.numbers(ds.x).numbers(ds.y).digest();
+}
+
+/** Check that a model-query batch has the schema's width; returns the row count. */
+export function rowCount(schema: Schema, x: Float64Array): number {
+  const d = schema.attributes.length;
+  if (x.length % d !== 0) {
+    throw new DataError('DATA_SHAPE', `a batch of ${x.length} values is not a whole number of rows of width ${d}`);
+  }
+  return x.length / d;
+}
+
+
+/**
+ * Re-validate something that claims to be a Dataset (it may have been built by hand, bypassing
+ * `createDataset`) and check it is auditable. Returns a validated, frozen dataset.
+ */
+export function checkDataset(value: unknown): Dataset {
+  if (value === null || typeof value !== 'object') {
+    throw new DataError('DATA_SHAPE', 'a dataset object with schema, x and y is required');
+  }
+  const ds = value as Partial<Dataset>;
+  if (!(ds.x instanceof Float64Array)) throw new DataError('DATA_SHAPE', 'dataset.x must be a Float64Array (n x d, row-major)');
+  if (!(ds.y instanceof Int32Array)) throw new DataError('DATA_SHAPE', 'dataset.y must be an Int32Array of outcome codes');
+  const checked = createDataset({
+    schema: ds.schema as Dataset['schema'],
+    x: ds.x,
+    y: ds.y,
+    ...(typeof ds.name === 'string' ? { name: ds.name } : {}),
+  });
+  if ((ds.n !== undefined && ds.n !== checked.n) || (ds.d !== undefined && ds.d !== checked.d)) {
+    throw new DataError('DATA_SHAPE', `dataset says n=${ds.n}, d=${ds.d} but its arrays hold n=${checked.n}, d=${checked.d}`);
+  }
+  assertAuditable(checked);
+  return checked;
+}

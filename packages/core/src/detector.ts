@@ -1,0 +1,249 @@
+import { CountingClassifier, type Classifier } from './classifier.js';
+import { CounterfactualChecker, type VariantMode } from './counterfactual.js';
+import { type Dataset, checkDataset, datasetFingerprint } from './dataset.js';
+import { ModelError } from './errors.js';
+import { type OptionsSchema, resolveOptions } from './options.js';
+import {
+  type Access,
+  type DetectorKind,
+  type DiscoveryResult,
+  type SubgroupFinding,
+  RESULT_SCHEMA_VERSION,
+} from './result-types.js';
+import { RunController, type RunContextInit } from './run-control.js';
+import { assertValidResult } from './validate-result.js';
+
+/** What a detector audits: a dataset and, for model-based methods, the model. */
+export interface DetectorInput {
+  dataset: Dataset;
+  model?: Classifier;
+}
+
+/** A discrimination-discovery method, as every package exports it. */
+export interface Detector<O extends object = Record<string, unknown>> {
+  readonly id: string;
+  readonly version: string;
+  readonly kind: DetectorKind;
+  readonly access: Access;
+  readonly description: string;
+  /** JSON Schema of the options; every property documents its default. */
+  readonly optionsSchema: OptionsSchema;
+  /** Whether `run` needs `input.model`. */
+  readonly requiresModel: boolean;
+  /** Validate options and fill defaults (throws `OptionsError`). */
+  resolveOptions(options?: Partial<O>): O;
+  /** Run the method; the result always validates against the DiscoveryResult schema. */
+  run(input: DetectorInput, options?: Partial<O>, context?: RunContextInit): Promise<DiscoveryResult>;
+}
+
+interface DetectorMeta<O extends object> {
+  id: string;
+  version: string;
+  access: Access;
+  description: string;
+  optionsSchema: OptionsSchema;
+  /** Called after schema validation for checks JSON Schema cannot express (e.g. against the data). */
+  checkOptions?: (options: O, dataset: Dataset) => void;
+}
+
+export interface IndividualSearch<O> {
+  dataset: Dataset;
+  model: CountingClassifier;
+  options: O;
+  ctl: RunController;
+  checker: CounterfactualChecker;
+}
+
+export interface IndividualDetectorSpec<O extends object> extends DetectorMeta<O> {
+  access: 'black-box' | 'white-box';
+  /** Run the search; every candidate goes through `checker`. Return method-specific extras. */
+  search(args: IndividualSearch<O>): Promise<Record<string, unknown> | undefined>;
+}
+
+export interface SubgroupScan<O> {
+  dataset: Dataset;
+  /** The counting-wrapped model, or null for data-only methods. */
+  model: CountingClassifier | null;
+  options: O;
+  ctl: RunController;
+}
+
+export interface SubgroupDetectorSpec<O extends object> extends DetectorMeta<O> {
+  requiresModel: boolean;
+  scan(args: SubgroupScan<O>): Promise<{ subgroups: SubgroupFinding[]; extras?: Record<string, unknown> }>;
+}
+
+function prepareModel(model: Classifier | undefined, dataset: Dataset, required: boolean): CountingClassifier | null {
+  if (model === undefined || model === null) {
+    if (required) throw new ModelError('MODEL_MISSING', 'this method audits a model: pass input.model');
+    return null;
+  }
+  const counted = new CountingClassifier(model);
+  if (counted.nFeatures !== dataset.d) {
+    throw new ModelError(
+      'MODEL_MISMATCH',
+      `the model takes ${counted.nFeatures} features but the dataset has ${dataset.d} attributes`,
+    );
+  }
+  return counted;
+}
+
+function envelope(
+  kind: DetectorKind,
+  meta: Pick<DetectorMeta<object>, 'id' | 'version' | 'access'>,
+  options: object,
+  dataset: Dataset,
+  model: CountingClassifier | null,
+  ctl: RunController,
+): Omit<DiscoveryResult, 'metrics' | 'findings' | 'extras' | 'run'> {
+  const attrs = dataset.schema.attributes;
+  return {
+    schemaVersion: RESULT_SCHEMA_VERSION,
+    method: { id: meta.id, version: meta.version, kind, access: meta.access, options: { ...options } },
+    dataset: {
+      name: dataset.name ?? null,
+      fingerprint: datasetFingerprint(dataset),
+      rows: dataset.n,
+      attributes: attrs.map((a) => a.name),
+      protected: attrs.filter((a) => a.protected).map((a) => a.name),
+      outcome: dataset.schema.outcome.name,
+    },
+    model: model ? { description: model.description ?? null, nFeatures: model.nFeatures, nClasses: model.nClasses } : null,
+    seed: ctl.seed,
+    budget: {
+      maxSeconds: ctl.budget.maxSeconds ?? null,
+      maxTested: ctl.budget.maxTested ?? null,
+      maxQueries: ctl.budget.maxQueries ?? null,
+    },
+  };
+}
+
+function runInfo(ctl: RunController): DiscoveryResult['run'] {
+  const stopReason = ctl.finalReason();
+  return {
+    startedAt: ctl.startedAt.toISOString(),
+    wallSeconds: ctl.elapsedSeconds(),
+    stopReason,
+    aborted: stopReason === 'aborted',
+  };
+}
+
+function baseDetector<O extends object>(kind: DetectorKind, meta: DetectorMeta<O>, requiresModel: boolean) {
+  return {
+    id: meta.id,
+    version: meta.version,
+    kind,
+    access: meta.access,
+    description: meta.description,
+    optionsSchema: meta.optionsSchema,
+    requiresModel,
+    resolveOptions(options?: Partial<O>): O {
+      return resolveOptions<O>(meta.optionsSchema, options);
+    },
+  };
+}
+
+/** Validate input, options and context the same way for every detector. */
+function prepare<O extends object>(
+  meta: DetectorMeta<O>,
+  requiresModel: boolean,
+  input: DetectorInput,
+  options: Partial<O> | undefined,
+  context: RunContextInit | undefined,
+) {
+  if (input === null || typeof input !== 'object') {
+    throw new ModelError('MODEL_MISSING', 'run(input) needs an object { dataset, model }');
+  }
+  const resolved = resolveOptions<O>(meta.optionsSchema, options);
+  const dataset = checkDataset(input.dataset);
+  meta.checkOptions?.(resolved, dataset);
+  const model = prepareModel(input.model, dataset, requiresModel);
+  const ctl = new RunController(context);
+  if (model) ctl.queries = () => model.queryStats.distinctQueries;
+  return { resolved, dataset, model, ctl };
+}
+
+/**
+ * Build an individual (counterfactual-pair) detector. The wrapper validates the input and options,
+ * wraps the model in the counting classifier, gives the search the shared counterfactual checker,
+ * and turns the checker's counts into the DiscoveryResult. Options may include `variantMode`.
+ */
+export function defineIndividualDetector<O extends object>(spec: IndividualDetectorSpec<O>): Detector<O> {
+  return {
+    ...baseDetector<O>('individual', spec, true),
+    async run(input, options, context) {
+      const { resolved, dataset, model, ctl } = prepare(spec, true, input, options, context);
+      const mode = (resolved as { variantMode?: VariantMode }).variantMode ?? 'all-combinations';
+      const checker = new CounterfactualChecker(dataset.schema, model!, ctl, mode);
+      const extras = (await spec.search({ dataset, model: model!, options: resolved, ctl, checker })) ?? {};
+      const run = runInfo(ctl);
+      const stats = model!.queryStats;
+      const result: DiscoveryResult = {
+        ...envelope('individual', spec, resolved, dataset, model, ctl),
+        run,
+        metrics: {
+          tsn: checker.tsn,
+          dsn: checker.dsn,
+          sur: checker.tsn === 0 ? 0 : checker.dsn / checker.tsn,
+          dss: checker.dsn === 0 ? null : run.wallSeconds / checker.dsn,
+          pairs: checker.pairs,
+          queries: stats.queries,
+          distinctQueries: stats.distinctQueries,
+        },
+        findings: checker.findings(),
+        extras,
+      };
+      assertValidResult(result);
+      return result;
+    },
+  };
+}
+
+/**
+ * Build a subgroup detector. TSN is the number of rows scanned, DSN the number of subgroups
+ * reported (`sur` = DSN / TSN, `dss` = seconds per reported subgroup).
+ */
+export function defineSubgroupDetector<O extends object>(spec: SubgroupDetectorSpec<O>): Detector<O> {
+  return {
+    ...baseDetector<O>('subgroup', spec, spec.requiresModel),
+    async run(input, options, context) {
+      const { resolved, dataset, model, ctl } = prepare(spec, spec.requiresModel, input, options, context);
+      const { subgroups, extras } = await spec.scan({ dataset, model, options: resolved, ctl });
+      const run = runInfo(ctl);
+      const stats = model?.queryStats ?? { queries: 0, distinctQueries: 0 };
+      const dsn = subgroups.length;
+      const result: DiscoveryResult = {
+        ...envelope('subgroup', spec, resolved, dataset, model, ctl),
+        run,
+        metrics: {
+          tsn: dataset.n,
+          dsn,
+          sur: dataset.n === 0 ? 0 : dsn / dataset.n,
+          dss: dsn === 0 ? null : run.wallSeconds / dsn,
+          pairs: 0,
+          queries: stats.queries,
+          distinctQueries: stats.distinctQueries,
+        },
+        findings: { kind: 'subgroup', subgroups },
+        extras: extras ?? {},
+      };
+      assertValidResult(result);
+      return result;
+    },
+  };
+}
+
+/**
+ * The parts of a result that must be identical for the same seed: drops clock readings
+ * (`run.startedAt`, `run.wallSeconds`, `metrics.dss`, and `extras.timings`, where methods keep theirs).
+ */
+export function reproducibleView(result: DiscoveryResult): unknown {
+  const { run, metrics, extras, ...rest } = result;
+  const { timings: _timings, ...stableExtras } = extras;
+  return {
+    ...rest,
+    run: { stopReason: run.stopReason, aborted: run.aborted },
+    metrics: { ...metrics, dss: null },
+    extras: stableExtras,
+  };
+}

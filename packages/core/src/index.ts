@@ -1,0 +1,17 @@
+export * from './errors.js';
+export { Hasher, hashString32 } from './hash.js';
+export { Rng, createRng } from './rng.js';
+export * from './schema.js';
+export * from './dataset.js';
+export { RowIndex, GrowableArray } from './row-index.js';
+export * from './classifier.js';
+export * from './run-control.js';
+export { type OptionsSchema, resolveOptions } from './options.js';
+export * from './result-types.js';
+export { discoveryResultSchema } from './result-schema.js';
+export { assertValidResult, checkResult, readResult } from './validate-result.js';
+export * from './counterfactual.js';
+export * from './detector.js';
+export { memberMask, countMembers } from './subgroup.js';
+export { toCsv, parseCsv } from './csv.js';
+export * from './interop.js';

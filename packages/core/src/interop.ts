@@ -1,0 +1,201 @@
+import { InteropError } from './errors.js';
+import { parseCsv, toCsv } from './csv.js';
+import type { Condition, DiscoveryResult, SubgroupFinding } from './result-types.js';
+import type { Schema } from './schema.js';
+
+/**
+ * The seed documents' table layouts, for exchange with existing tooling:
+ * - individual: two rows per discriminatory pair (sample, then counterfactual) with `indv_key`
+ *   (values joined by `|`), `outcome`, `couple_key` (two indv_keys joined by `-`), `diff_outcome`,
+ *   `case_id`, and the run metrics `TSN`, `DSN`, `SUR`, `DSS` repeated on every row;
+ * - subgroup: one row per subgroup with one cell per attribute (`*` = unconstrained, `a;b` = a set
+ *   of values, `[lo,hi)` or `[lo,hi]` = an interval), `subgroup_key` (cells joined by `|`), and the
+ *   finding's size, score, effect, p-value and direction.
+ */
+const INDIVIDUAL_COLUMNS = ['indv_key', 'outcome', 'couple_key', 'diff_outcome', 'case_id', 'TSN', 'DSN', 'SUR', 'DSS'];
+const SUBGROUP_COLUMNS = ['subgroup_key', 'size', 'score', 'effect', 'p_value', 'direction', 'rank', 'TSN', 'DSN', 'SUR', 'DSS'];
+
+export type TableRow = Record<string, string | number | null>;
+
+function checkColumns(schema: Schema, fixed: readonly string[]): string[] {
+  const names = schema.attributes.map((a) => a.name);
+  for (const n of names) {
+    if (fixed.includes(n)) {
+      throw new InteropError('INTEROP_PARSE', `attribute "${n}" clashes with a table column of the same name`, {
+        attribute: n,
+      });
+    }
+  }
+  return names;
+}
+
+const indvKey = (values: readonly number[]): string => values.join('|');
+
+function metricCells(result: DiscoveryResult): (number | null)[] {
+  const m = result.metrics;
+  return [m.tsn, m.dsn, m.sur, m.dss];
+}
+
+/** Rows of the individual layout (two per pair). */
+export function individualTable(result: DiscoveryResult, schema: Schema): { header: string[]; rows: (string | number | null)[][] } {
+  if (result.findings.kind !== 'individual') throw new InteropError('INTEROP_PARSE', 'not an individual result');
+  const names = checkColumns(schema, INDIVIDUAL_COLUMNS);
+  const rows: (string | number | null)[][] = [];
+  for (const p of result.findings.pairs) {
+    const couple = `${indvKey(p.sample)}-${indvKey(p.counterfactual)}`;
+    const diff = Math.abs(p.sampleOutcome - p.counterfactualOutcome);
+    for (const [values, outcome] of [
+      [p.sample, p.sampleOutcome],
+      [p.counterfactual, p.counterfactualOutcome],
+    ] as const) {
+      rows.push([...values, indvKey(values), outcome, couple, diff, p.caseId, ...metricCells(result)]);
+    }
+  }
+  return { header: [...names, ...INDIVIDUAL_COLUMNS], rows };
+}
+
+function conditionCell(c: Condition | undefined): string {
+  if (!c) return '*';
+  if ('values' in c) return [...c.values].sort((a, b) => a - b).join(';');
+  return `[${c.min},${c.max}${c.maxInclusive ? ']' : ')'}`;
+}
+
+function parseConditionCell(attribute: string, cell: string): Condition | null {
+  if (cell === '*') return null;
+  const interval = /^\[([^,]+),([^\])]+)([\])])$/.exec(cell);
+  if (interval) {
+    const min = Number(interval[1]);
+    const max = Number(interval[2]);
+    if (!Number.isFinite(min) || !Number.isFinite(max)) {
+      throw new InteropError('INTEROP_PARSE', `bad interval "${cell}" for "${attribute}"`, { attribute });
+    }
+    return { attribute, min, max, maxInclusive: interval[3] === ']' };
+  }
+  const values = cell.split(';').map(Number);
+  if (values.length === 0 || values.some((v) => !Number.isFinite(v))) {
+    throw new InteropError('INTEROP_PARSE', `bad subgroup cell "${cell}" for "${attribute}"`, { attribute });
+  }
+  return { attribute, values };
+}
+
+/** Rows of the subgroup layout (one per subgroup). */
+export function subgroupTable(result: DiscoveryResult, schema: Schema): { header: string[]; rows: (string | number | null)[][] } {
+  if (result.findings.kind !== 'subgroup') throw new InteropError('INTEROP_PARSE', 'not a subgroup result');
+  const names = checkColumns(schema, SUBGROUP_COLUMNS);
+  const rows = result.findings.subgroups.map((s) => {
+    const byAttr = new Map(s.conditions.map((c) => [c.attribute, c]));
+    const cells = names.map((n) => conditionCell(byAttr.get(n)));
+    return [...cells, cells.join('|'), s.size, s.score, s.effect, s.pValue, s.direction, s.rank, ...metricCells(result)];
+  });
+  return { header: [...names, ...SUBGROUP_COLUMNS], rows };
+}
+
+/** The result in the seed layout matching its kind, as CSV. */
+export function resultToCsv(result: DiscoveryResult, schema: Schema): string {
+  const t = result.findings.kind === 'individual' ? individualTable(result, schema) : subgroupTable(result, schema);
+  return toCsv(t.header, t.rows);
+}
+
+/** The result in the seed layout matching its kind, as an array of row objects (JSON-ready). */
+export function resultToRecords(result: DiscoveryResult, schema: Schema): TableRow[] {
+  const t = result.findings.kind === 'individual' ? individualTable(result, schema) : subgroupTable(result, schema);
+  return t.rows.map((r) => Object.fromEntries(t.header.map((h, i) => [h, r[i] ?? null])));
+}
+
+export interface IndividualTableContents {
+  pairs: { caseId: number; sample: number[]; counterfactual: number[]; sampleOutcome: number; counterfactualOutcome: number }[];
+  metrics: { tsn: number; dsn: number; sur: number; dss: number | null } | null;
+}
+
+function toNumber(cell: string | number | null | undefined, what: string): number {
+  const v = typeof cell === 'number' ? cell : Number(cell);
+  if (cell === '' || cell === null || cell === undefined || !Number.isFinite(v)) {
+    throw new InteropError('INTEROP_PARSE', `${what}: "${String(cell)}" is not a number`);
+  }
+  return v;
+}
+
+function asRecords(input: string | readonly TableRow[]): TableRow[] {
+  if (typeof input !== 'string') return [...input];
+  const { header, rows } = parseCsv(input);
+  return rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]!])));
+}
+
+function requireColumns(records: TableRow[], columns: readonly string[]): void {
+  const first = records[0];
+  if (!first) return;
+  for (const c of columns) {
+    if (!Object.hasOwn(first, c)) throw new InteropError('INTEROP_PARSE', `the table has no "${c}" column`);
+  }
+}
+
+function metricsOf(first: TableRow | undefined): IndividualTableContents['metrics'] {
+  if (!first) return null;
+  const dss = first['DSS'];
+  return {
+    tsn: toNumber(first['TSN'], 'TSN'),
+    dsn: toNumber(first['DSN'], 'DSN'),
+    sur: toNumber(first['SUR'], 'SUR'),
+    dss: dss === '' || dss === null ? null : toNumber(dss, 'DSS'),
+  };
+}
+
+/** Read back an individual table (CSV text or row objects) written by `resultToCsv`/`resultToRecords`. */
+export function readIndividualTable(input: string | readonly TableRow[], schema: Schema): IndividualTableContents {
+  const records = asRecords(input);
+  const names = schema.attributes.map((a) => a.name);
+  requireColumns(records, [...names, ...INDIVIDUAL_COLUMNS]);
+  if (records.length % 2 !== 0) throw new InteropError('INTEROP_PARSE', 'an individual table has two rows per pair');
+  const pairs: IndividualTableContents['pairs'] = [];
+  for (let r = 0; r < records.length; r += 2) {
+    const a = records[r]!;
+    const b = records[r + 1]!;
+    const caseId = toNumber(a['case_id'], 'case_id');
+    if (toNumber(b['case_id'], 'case_id') !== caseId) {
+      throw new InteropError('INTEROP_PARSE', `rows ${r} and ${r + 1} belong to different cases`, { row: r });
+    }
+    pairs.push({
+      caseId,
+      sample: names.map((n) => toNumber(a[n], n)),
+      counterfactual: names.map((n) => toNumber(b[n], n)),
+      sampleOutcome: toNumber(a['outcome'], 'outcome'),
+      counterfactualOutcome: toNumber(b['outcome'], 'outcome'),
+    });
+  }
+  return { pairs, metrics: metricsOf(records[0]) };
+}
+
+export interface SubgroupTableContents {
+  subgroups: Pick<SubgroupFinding, 'rank' | 'conditions' | 'size' | 'score' | 'effect' | 'pValue' | 'direction'>[];
+  metrics: IndividualTableContents['metrics'];
+}
+
+/** Read back a subgroup table (CSV text or row objects). */
+export function readSubgroupTable(input: string | readonly TableRow[], schema: Schema): SubgroupTableContents {
+  const records = asRecords(input);
+  const names = schema.attributes.map((a) => a.name);
+  requireColumns(records, [...names, ...SUBGROUP_COLUMNS]);
+  const optional = (cell: string | number | null | undefined, what: string) =>
+    cell === '' || cell === null || cell === undefined ? null : toNumber(cell, what);
+  const subgroups = records.map((rec): SubgroupTableContents['subgroups'][number] => {
+    const conditions: Condition[] = [];
+    for (const n of names) {
+      const c = parseConditionCell(n, String(rec[n]));
+      if (c) conditions.push(c);
+    }
+    const dir = rec['direction'];
+    if (dir !== 'higher' && dir !== 'lower' && dir !== '' && dir !== null) {
+      throw new InteropError('INTEROP_PARSE', `direction "${String(dir)}" is not higher, lower or empty`);
+    }
+    return {
+      rank: toNumber(rec['rank'], 'rank'),
+      conditions,
+      size: toNumber(rec['size'], 'size'),
+      score: toNumber(rec['score'], 'score'),
+      effect: optional(rec['effect'], 'effect'),
+      pValue: optional(rec['p_value'], 'p_value'),
+      direction: dir === 'higher' || dir === 'lower' ? dir : null,
+    };
+  });
+  return { subgroups, metrics: metricsOf(records[0]) };
+}

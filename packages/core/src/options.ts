@@ -1,0 +1,46 @@
+import type { ValidateFunction } from 'ajv';
+import { describeErrors, makeAjv } from './ajv.js';
+import { OptionsError } from './errors.js';
+
+/** A JSON Schema for a detector's options: an object whose properties all carry a `default`. */
+export interface OptionsSchema {
+  type: 'object';
+  properties: Record<string, Record<string, unknown> & { description: string; default?: unknown }>;
+  additionalProperties?: false;
+  required?: string[];
+  [key: string]: unknown;
+}
+
+const ajv = makeAjv(true);
+const cache = new WeakMap<object, ValidateFunction>();
+
+/**
+ * Validate `options` against `schema`, filling documented defaults. Unknown options are rejected
+ * (typo protection), as are ill-typed ones; the error names the option.
+ */
+export function resolveOptions<T>(schema: OptionsSchema, options: unknown): T {
+  let validate = cache.get(schema);
+  if (!validate) {
+    validate = ajv.compile({ ...schema, additionalProperties: false });
+    cache.set(schema, validate);
+  }
+  if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) {
+    throw new OptionsError('OPTIONS_INVALID', 'options must be an object');
+  }
+  // structuredClone keeps the caller's object untouched while ajv writes defaults.
+  const copy = structuredClone(options ?? {}) as Record<string, unknown>;
+  if (!validate(copy)) {
+    const errors = validate.errors ?? [];
+    const unknown = errors.find((e) => e.keyword === 'additionalProperties');
+    if (unknown) {
+      const name = (unknown.params as { additionalProperty: string }).additionalProperty;
+      const known = Object.keys(schema.properties).join(', ');
+      throw new OptionsError('OPTIONS_UNKNOWN', `unknown option "${name}" (known: ${known})`, { option: `/${name}` });
+    }
+    const first = errors[0];
+    throw new OptionsError('OPTIONS_INVALID', `invalid options: ${describeErrors(errors)}`, {
+      option: first?.instancePath || '/',
+    });
+  }
+  return copy as T;
+}

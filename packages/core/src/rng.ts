@@ -1,0 +1,207 @@
+import { RngError } from './errors.js';
+import { hashString32, mix32 } from './hash.js';
+
+/**
+ * Seeded, splittable random generator: xoshiro128** (Blackman & Vigna) on four 32-bit words.
+ *
+ * `fork(label)` derives an independent stream from this generator's *key* (its seed and fork path),
+ * not from its current position, so a component's stream does not depend on how many draws other
+ * components made before it. Forking the same label twice gives the same stream, on purpose.
+ */
+export class Rng {
+  private s0: number;
+  private s1: number;
+  private s2: number;
+  private s3: number;
+  private spare: number | null = null;
+  /** The seed and fork path this stream was made from, e.g. `42/aequitas/global`. */
+  readonly path: string;
+
+  private constructor(path: string, key: readonly [number, number, number, number]) {
+    this.path = path;
+    // SplitMix-style expansion of the key so that nearby keys give unrelated states.
+    let z = key[0] ^ 0x6a09e667;
+    const next = (extra: number): number => {
+      z = (z + 0x9e3779b9 + extra) | 0;
+      return mix32(z);
+    };
+    this.s0 = next(key[1]);
+    this.s1 = next(key[2]);
+    this.s2 = next(key[3]);
+    this.s3 = next(key[0]);
+    if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
+    // Discard a few outputs: the first draws of xoshiro from a fresh state are weakly mixed.
+    for (let i = 0; i < 8; i++) this.nextU32();
+  }
+
+  /** Create a generator from a non-negative integer or a string seed. */
+  static create(seed: number | string): Rng {
+    if (typeof seed === 'number' && !(Number.isSafeInteger(seed) && seed >= 0)) {
+      throw new RngError(`seed must be a non-negative safe integer or a string, got ${seed}`);
+    }
+    if (typeof seed !== 'number' && typeof seed !== 'string') {
+      throw new RngError(`seed must be a non-negative safe integer or a string, got ${typeof seed}`);
+    }
+    const text = String(seed);
+    return new Rng(text, keyOf(text));
+  }
+
+  /** An independent, reproducible stream for the component named `label`. */
+  fork(label: string): Rng {
+    const path = `${this.path}/${label}`;
+    return new Rng(path, keyOf(path));
+  }
+
+  /** Next raw 32-bit unsigned output. */
+  nextU32(): number {
+    const result = Math.imul(rotl(Math.imul(this.s1, 5), 7), 9) >>> 0;
+    const t = this.s1 << 9;
+    this.s2 ^= this.s0;
+    this.s3 ^= this.s1;
+    this.s1 ^= this.s2;
+    this.s0 ^= this.s3;
+    this.s2 ^= t;
+    this.s3 = rotl(this.s3, 11);
+    return result;
+  }
+
+  /** Uniform double in [0, 1) with 53 random bits. */
+  next(): number {
+    const hi = this.nextU32() >>> 5; // 27 bits
+    const lo = this.nextU32() >>> 6; // 26 bits
+    return (hi * 67108864 + lo) / 9007199254740992;
+  }
+
+  /** Uniform double in [lo, hi). */
+  uniform(lo = 0, hi = 1): number {
+    if (!(hi >= lo)) throw new RngError(`uniform needs lo <= hi, got [${lo}, ${hi}]`);
+    return lo + (hi - lo) * this.next();
+  }
+
+  /** Uniform integer in [lo, hi], both inclusive, without modulo bias. */
+  int(lo: number, hi: number): number {
+    if (!Number.isInteger(lo) || !Number.isInteger(hi) || hi < lo) {
+      throw new RngError(`int needs integers lo <= hi, got [${lo}, ${hi}]`);
+    }
+    const span = hi - lo + 1;
+    if (span <= 0x100000000) {
+      // Rejection sampling on 32-bit outputs (Lemire's threshold).
+      const limit = 0x100000000 - (0x100000000 % span);
+      let r = this.nextU32();
+      while (r >= limit) r = this.nextU32();
+      return lo + (r % span);
+    }
+    return lo + Math.floor(this.next() * span);
+  }
+
+  /** True with probability p. */
+  bernoulli(p: number): boolean {
+    if (!(p >= 0 && p <= 1)) throw new RngError(`bernoulli needs p in [0, 1], got ${p}`);
+    return this.next() < p;
+  }
+
+  /** Normal draw (Marsaglia polar method). */
+  normal(mean = 0, sd = 1): number {
+    if (!(sd >= 0)) throw new RngError(`normal needs sd >= 0, got ${sd}`);
+    if (this.spare !== null) {
+      const z = this.spare;
+      this.spare = null;
+      return mean + sd * z;
+    }
+    let u: number;
+    let v: number;
+    let s: number;
+    do {
+      u = 2 * this.next() - 1;
+      v = 2 * this.next() - 1;
+      s = u * u + v * v;
+    } while (s >= 1 || s === 0);
+    const f = Math.sqrt((-2 * Math.log(s)) / s);
+    this.spare = v * f;
+    return mean + sd * u * f;
+  }
+
+  /** One element of a non-empty array, uniformly. */
+  choice<T>(items: ArrayLike<T>): T {
+    if (items.length === 0) throw new RngError('choice from an empty array');
+    return items[this.int(0, items.length - 1)]!;
+  }
+
+  /** Index drawn with probability proportional to `weights` (non-negative, positive sum). */
+  weightedIndex(weights: ArrayLike<number>): number {
+    let total = 0;
+    for (let i = 0; i < weights.length; i++) {
+      const w = weights[i]!;
+      if (!(w >= 0) || !Number.isFinite(w)) throw new RngError(`weights must be finite and >= 0, got ${w}`);
+      total += w;
+    }
+    if (!(total > 0)) throw new RngError('weights must have a positive sum');
+    let r = this.next() * total;
+    for (let i = 0; i < weights.length; i++) {
+      r -= weights[i]!;
+      if (r < 0) return i;
+    }
+    // Rounding can leave r at 0 after the last positive weight.
+    for (let i = weights.length - 1; i >= 0; i--) if (weights[i]! > 0) return i;
+    return weights.length - 1;
+  }
+
+  /** Fisher-Yates shuffle in place; returns the same array. */
+  shuffle<T, A extends { length: number; [i: number]: T }>(items: A): A {
+    for (let i = items.length - 1; i > 0; i--) {
+      const j = this.int(0, i);
+      const tmp = items[i]!;
+      items[i] = items[j]!;
+      items[j] = tmp;
+    }
+    return items;
+  }
+
+  /** `k` distinct indices from [0, n), in random order (partial Fisher-Yates). */
+  sampleIndices(n: number, k: number): Int32Array {
+    if (!Number.isInteger(n) || !Number.isInteger(k) || k < 0 || n < 0 || k > n) {
+      throw new RngError(`sampleIndices needs integers 0 <= k <= n, got n=${n}, k=${k}`);
+    }
+    if (k * 4 < n) {
+      // Sparse case: rejection with a set avoids allocating n entries.
+      const seen = new Set<number>();
+      const out = new Int32Array(k);
+      let m = 0;
+      while (m < k) {
+        const i = this.int(0, n - 1);
+        if (!seen.has(i)) {
+          seen.add(i);
+          out[m++] = i;
+        }
+      }
+      return out;
+    }
+    const all = new Int32Array(n);
+    for (let i = 0; i < n; i++) all[i] = i;
+    for (let i = 0; i < k; i++) {
+      const j = this.int(i, n - 1);
+      const tmp = all[i]!;
+      all[i] = all[j]!;
+      all[j] = tmp;
+    }
+    return all.slice(0, k);
+  }
+
+  /** `k` distinct elements of `items`, in random order. */
+  sample<T>(items: readonly T[], k: number): T[] {
+    return Array.from(this.sampleIndices(items.length, k), (i) => items[i]!);
+  }
+}
+
+function rotl(x: number, k: number): number {
+  return (x << k) | (x >>> (32 - k));
+}
+
+function keyOf(text: string): [number, number, number, number] {
+  return [hashString32(text, 1), hashString32(text, 2), hashString32(text, 3), hashString32(text, 4)];
+}
+
+/** Shorthand for `Rng.create(seed)`. */
+export function createRng(seed: number | string): Rng {
+  return Rng.create(seed);
+}
