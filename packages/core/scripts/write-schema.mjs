@@ -2,4 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { discoveryResultSchema } from '../dist/index.js';
 
-writeFileSync(new URL('../dist/result.schema.json', import.meta.url), `${JSON.stringify(discoveryResultSchema, null, 2)}\n`);
+writeFileSync(
+  new URL('../dist/result.schema.json', import.meta.url),
+  `${JSON.stringify(discoveryResultSchema, null, 2)}\n`,
+);

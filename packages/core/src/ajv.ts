@@ -1,5 +1,5 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as formatsModule from 'ajv-formats';
 
 type FormatsPlugin = (ajv: Ajv2020) => unknown;

@@ -60,7 +60,10 @@ export class CountingClassifier implements Classifier {
       throw new ModelError('MODEL_MISSING', 'a model with a predict(x) method is required');
     }
     if (!Number.isInteger(inner.nFeatures) || inner.nFeatures <= 0) {
-      throw new ModelError('MODEL_MISMATCH', `model.nFeatures must be a positive integer, got ${inner.nFeatures}`);
+      throw new ModelError(
+        'MODEL_MISMATCH',
+        `model.nFeatures must be a positive integer, got ${inner.nFeatures}`,
+      );
     }
     if (!Number.isInteger(inner.nClasses) || inner.nClasses < 2) {
       throw new ModelError('MODEL_MISMATCH', `model.nClasses must be an integer >= 2, got ${inner.nClasses}`);
@@ -124,12 +127,18 @@ export class CountingClassifier implements Classifier {
     if (fresh > 0) {
       const out = this.inner.predict(batch);
       if (!out || out.length !== fresh) {
-        throw new ModelError('MODEL_OUTPUT', `model.predict returned ${out?.length} labels for ${fresh} rows`);
+        throw new ModelError(
+          'MODEL_OUTPUT',
+          `model.predict returned ${out?.length} labels for ${fresh} rows`,
+        );
       }
       for (let k = 0; k < fresh; k++) {
         const v = out[k]!;
         if (!Number.isInteger(v) || v < 0 || v >= this.nClasses) {
-          throw new ModelError('MODEL_OUTPUT', `model.predict returned ${v}, not a class code 0..${this.nClasses - 1}`);
+          throw new ModelError(
+            'MODEL_OUTPUT',
+            `model.predict returned ${v}, not a class code 0..${this.nClasses - 1}`,
+          );
         }
         store[before + k] = v;
       }
@@ -141,7 +150,10 @@ export class CountingClassifier implements Classifier {
 
   predictProba(x: Float64Array): Float64Array {
     if (!this.inner.predictProba) {
-      throw new ModelError('MODEL_MISMATCH', 'this method needs class probabilities, but the model has no predictProba');
+      throw new ModelError(
+        'MODEL_MISMATCH',
+        'this method needs class probabilities, but the model has no predictProba',
+      );
     }
     const n = this.rows(x);
     const c = this.nClasses;
@@ -153,11 +165,15 @@ export class CountingClassifier implements Classifier {
     if (fresh > 0) {
       const out = this.inner.predictProba(batch);
       if (!out || out.length !== fresh * c) {
-        throw new ModelError('MODEL_OUTPUT', `model.predictProba returned ${out?.length} values for ${fresh} rows x ${c}`);
+        throw new ModelError(
+          'MODEL_OUTPUT',
+          `model.predictProba returned ${out?.length} values for ${fresh} rows x ${c}`,
+        );
       }
       for (let k = 0; k < fresh * c; k++) {
         const p = out[k]!;
-        if (!(p >= 0 && p <= 1)) throw new ModelError('MODEL_OUTPUT', `model.predictProba returned ${p}, not in [0, 1]`);
+        if (!(p >= 0 && p <= 1))
+          throw new ModelError('MODEL_OUTPUT', `model.predictProba returned ${p}, not in [0, 1]`);
         store[before * c + k] = p;
       }
     }

@@ -3,7 +3,7 @@ import { DataError, OptionsError, SchemaError } from './errors.js';
 import type { AttributeValueCount, DiscriminatoryPair, IndividualFindings } from './result-types.js';
 import { GrowableArray, RowIndex } from './row-index.js';
 import type { RunController } from './run-control.js';
-import { type Schema, cardinality, domainValues, inDomain, protectedIndices, valueLabel } from './schema.js';
+import { cardinality, domainValues, inDomain, protectedIndices, type Schema, valueLabel } from './schema.js';
 
 /** How protected-attribute variants of an input are built. */
 export type VariantMode = 'all-combinations' | 'one-at-a-time';
@@ -60,9 +60,17 @@ export class CounterfactualChecker {
   private readonly dsnByValue: Int32Array[];
   private readonly pairsByValue: Int32Array[];
 
-  constructor(schema: Schema, model: CountingClassifier, ctl: RunController, mode: VariantMode = 'all-combinations') {
+  constructor(
+    schema: Schema,
+    model: CountingClassifier,
+    ctl: RunController,
+    mode: VariantMode = 'all-combinations',
+  ) {
     if (mode !== 'all-combinations' && mode !== 'one-at-a-time') {
-      throw new OptionsError('OPTIONS_INVALID', `variant mode must be all-combinations or one-at-a-time, got ${mode}`);
+      throw new OptionsError(
+        'OPTIONS_INVALID',
+        `variant mode must be all-combinations or one-at-a-time, got ${mode}`,
+      );
     }
     this.schema = schema;
     this.mode = mode;
@@ -70,7 +78,10 @@ export class CounterfactualChecker {
     this.ctl = ctl;
     this.d = schema.attributes.length;
     if (model.nFeatures !== this.d) {
-      throw new DataError('DATA_SHAPE', `the model takes ${model.nFeatures} features but the schema has ${this.d}`);
+      throw new DataError(
+        'DATA_SHAPE',
+        `the model takes ${model.nFeatures} features but the schema has ${this.d}`,
+      );
     }
     this.prot = protectedIndices(schema);
     this.nonProt = schema.attributes.map((_, j) => j).filter((j) => !schema.attributes[j]!.protected);
@@ -86,7 +97,8 @@ export class CounterfactualChecker {
     }
     this.domains = this.prot.map((p) => domainValues(schema.attributes[p]!));
     const total = this.domains.reduce((acc, dom) => acc * dom.length, 1);
-    const perInput = mode === 'all-combinations' ? total : this.domains.reduce((acc, dom) => acc + dom.length - 1, 1);
+    const perInput =
+      mode === 'all-combinations' ? total : this.domains.reduce((acc, dom) => acc + dom.length - 1, 1);
     if (perInput - 1 > MAX_VARIANTS) {
       throw new OptionsError(
         'OPTIONS_INVALID',
@@ -179,16 +191,21 @@ export class CounterfactualChecker {
    */
   check(x: Float64Array): BatchCheck {
     const { d } = this;
-    if (x.length % d !== 0) throw new DataError('DATA_SHAPE', `a batch of ${x.length} values is not rows of width ${d}`);
+    if (x.length % d !== 0)
+      throw new DataError('DATA_SHAPE', `a batch of ${x.length} values is not rows of width ${d}`);
     const n = x.length / d;
     for (let i = 0; i < n; i++) {
       for (let j = 0; j < d; j++) {
         const a = this.schema.attributes[j]!;
         if (!inDomain(a, x[i * d + j]!)) {
-          throw new DataError('DATA_OUT_OF_DOMAIN', `input ${i}: value ${x[i * d + j]} of "${a.name}" is outside its domain`, {
-            attribute: a.name,
-            row: i,
-          });
+          throw new DataError(
+            'DATA_OUT_OF_DOMAIN',
+            `input ${i}: value ${x[i * d + j]} of "${a.name}" is outside its domain`,
+            {
+              attribute: a.name,
+              row: i,
+            },
+          );
         }
       }
     }
@@ -224,14 +241,21 @@ export class CounterfactualChecker {
     if (newRows.length > 0) this.runQueries(x, newRows, perInput, status, before);
     // Resolve duplicates of inputs first seen in this batch.
     for (let i = 0; i < n; i++) {
-      if (status[i] === 2) status[i] = this.statusById.array[this.keys.find(this.keyOf(x, i * d))]! as CheckStatus;
+      if (status[i] === 2)
+        status[i] = this.statusById.array[this.keys.find(this.keyOf(x, i * d))]! as CheckStatus;
     }
     this.ctl.tested = this.keys.size;
     this.ctl.discriminatory = this.nDiscriminatory;
     return { status, fresh };
   }
 
-  private runQueries(x: Float64Array, rows: number[], perInput: number, status: Int8Array, firstId: number): void {
+  private runQueries(
+    x: Float64Array,
+    rows: number[],
+    perInput: number,
+    status: Int8Array,
+    firstId: number,
+  ): void {
     const { d, prot } = this;
     const block = perInput + 1;
     const batch = new Float64Array(rows.length * block * d);

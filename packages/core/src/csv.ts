@@ -5,7 +5,10 @@ function quote(cell: string): string {
 }
 
 /** RFC 4180 CSV text from a header and rows (LF line endings, quoted where needed). */
-export function toCsv(header: readonly string[], rows: readonly (readonly (string | number | null)[])[]): string {
+export function toCsv(
+  header: readonly string[],
+  rows: readonly (readonly (string | number | null)[])[],
+): string {
   const lines = [header.map(quote).join(',')];
   for (const row of rows) lines.push(row.map((c) => quote(c === null ? '' : String(c))).join(','));
   return `${lines.join('\n')}\n`;
@@ -55,9 +58,13 @@ export function parseCsv(text: string): { header: string[]; rows: string[][] } {
   const [header, ...rows] = nonEmpty;
   for (let r = 0; r < rows.length; r++) {
     if (rows[r]!.length !== header!.length) {
-      throw new InteropError('INTEROP_PARSE', `CSV line ${r + 2} has ${rows[r]!.length} cells, the header has ${header!.length}`, {
-        row: r,
-      });
+      throw new InteropError(
+        'INTEROP_PARSE',
+        `CSV line ${r + 2} has ${rows[r]!.length} cells, the header has ${header!.length}`,
+        {
+          row: r,
+        },
+      );
     }
   }
   return { header: header!, rows };

@@ -1,6 +1,6 @@
 import { DataError } from './errors.js';
 import { Hasher } from './hash.js';
-import { type Schema, bounds, defineSchema, inDomain } from './schema.js';
+import { bounds, defineSchema, inDomain, type Schema } from './schema.js';
 
 /**
  * A table of n rows over the schema's attributes, row-major so that any batch of rows can go to a
@@ -48,10 +48,14 @@ export function createDataset(init: DatasetInit): Dataset {
   for (let i = 0; i < n; i++) {
     const v = init.y instanceof Int32Array ? y[i]! : Number((init.y as readonly number[])[i]);
     if (!Number.isInteger(v) || v < 0 || v >= k) {
-      throw new DataError('DATA_OUT_OF_DOMAIN', `row ${i}: outcome ${v} is not a code of [${schema.outcome.labels}]`, {
-        attribute: schema.outcome.name,
-        row: i,
-      });
+      throw new DataError(
+        'DATA_OUT_OF_DOMAIN',
+        `row ${i}: outcome ${v} is not a code of [${schema.outcome.labels}]`,
+        {
+          attribute: schema.outcome.name,
+          row: i,
+        },
+      );
     }
   }
   return Object.freeze({ schema, n, d, x, y, ...(init.name !== undefined ? { name: init.name } : {}) });
@@ -68,10 +72,14 @@ export function checkRows(schema: Schema, x: Float64Array, n: number): void {
     for (let i = 0; i < n; i++) {
       const v = x[i * d + j]!;
       if (!Number.isFinite(v)) {
-        throw new DataError('DATA_NOT_FINITE', `row ${i}, attribute "${a.name}": value ${v} is not a finite number`, {
-          attribute: a.name,
-          row: i,
-        });
+        throw new DataError(
+          'DATA_NOT_FINITE',
+          `row ${i}, attribute "${a.name}": value ${v} is not a finite number`,
+          {
+            attribute: a.name,
+            row: i,
+          },
+        );
       }
       if (!inDomain(a, v)) {
         const [lo, hi] = bounds(a);
@@ -101,7 +109,9 @@ export function datasetFromRecords(
   const y = new Int32Array(n);
   const expected = new Set([...schema.attributes.map((a) => a.name), schema.outcome.name]);
   const outcomeCodes = new Map(schema.outcome.labels.map((l, i) => [l, i] as const));
-  const codeMaps = schema.attributes.map((a) => (a.categories ? new Map(a.categories.map((c, i) => [c, i])) : null));
+  const codeMaps = schema.attributes.map((a) =>
+    a.categories ? new Map(a.categories.map((c, i) => [c, i])) : null,
+  );
   for (let i = 0; i < n; i++) {
     const rec = records[i]!;
     if (rec === null || typeof rec !== 'object') {
@@ -109,10 +119,14 @@ export function datasetFromRecords(
     }
     for (const key of Object.keys(rec)) {
       if (!expected.has(key)) {
-        throw new DataError('DATA_EXTRA_COLUMN', `record ${i} has column "${key}", which the schema does not declare`, {
-          attribute: key,
-          row: i,
-        });
+        throw new DataError(
+          'DATA_EXTRA_COLUMN',
+          `record ${i} has column "${key}", which the schema does not declare`,
+          {
+            attribute: key,
+            row: i,
+          },
+        );
       }
     }
     for (let j = 0; j < d; j++) {
@@ -139,10 +153,14 @@ export function datasetFromRecords(
       } else if (typeof raw === 'number') v = raw;
       else if (typeof raw === 'string' && raw.trim() !== '' && !codes) v = Number(raw);
       else {
-        throw new DataError('DATA_NOT_FINITE', `record ${i}, attribute "${a.name}": ${JSON.stringify(raw)} is not a value`, {
-          attribute: a.name,
-          row: i,
-        });
+        throw new DataError(
+          'DATA_NOT_FINITE',
+          `record ${i}, attribute "${a.name}": ${JSON.stringify(raw)} is not a value`,
+          {
+            attribute: a.name,
+            row: i,
+          },
+        );
       }
       x[i * d + j] = v;
     }
@@ -155,10 +173,14 @@ export function datasetFromRecords(
     const out = rec[schema.outcome.name];
     const code = typeof out === 'string' ? outcomeCodes.get(out) : out;
     if (typeof code !== 'number') {
-      throw new DataError('DATA_UNKNOWN_CATEGORY', `record ${i}: unknown outcome label ${JSON.stringify(out)}`, {
-        attribute: schema.outcome.name,
-        row: i,
-      });
+      throw new DataError(
+        'DATA_UNKNOWN_CATEGORY',
+        `record ${i}: unknown outcome label ${JSON.stringify(out)}`,
+        {
+          attribute: schema.outcome.name,
+          row: i,
+        },
+      );
     }
     y[i] = code;
   }
@@ -191,7 +213,14 @@ export function subsetRows(ds: Dataset, indices: ArrayLike<number>): Dataset {
     x.set(ds.x.subarray(i * d, i * d + d), r * d);
     y[r] = ds.y[i]!;
   }
-  return Object.freeze({ schema: ds.schema, n: indices.length, d, x, y, ...(ds.name ? { name: ds.name } : {}) });
+  return Object.freeze({
+    schema: ds.schema,
+    n: indices.length,
+    d,
+    x,
+    y,
+    ...(ds.name ? { name: ds.name } : {}),
+  });
 }
 
 /** Stable content fingerprint of a dataset (schema, values, labels). */
@@ -204,11 +233,13 @@ export function datasetFingerprint(ds: Dataset): string {
 export function rowCount(schema: Schema, x: Float64Array): number {
   const d = schema.attributes.length;
   if (x.length % d !== 0) {
-    throw new DataError('DATA_SHAPE', `a batch of ${x.length} values is not a whole number of rows of width ${d}`);
+    throw new DataError(
+      'DATA_SHAPE',
+      `a batch of ${x.length} values is not a whole number of rows of width ${d}`,
+    );
   }
   return x.length / d;
 }
-
 
 /**
  * Re-validate something that claims to be a Dataset (it may have been built by hand, bypassing
@@ -219,8 +250,10 @@ export function checkDataset(value: unknown): Dataset {
     throw new DataError('DATA_SHAPE', 'a dataset object with schema, x and y is required');
   }
   const ds = value as Partial<Dataset>;
-  if (!(ds.x instanceof Float64Array)) throw new DataError('DATA_SHAPE', 'dataset.x must be a Float64Array (n x d, row-major)');
-  if (!(ds.y instanceof Int32Array)) throw new DataError('DATA_SHAPE', 'dataset.y must be an Int32Array of outcome codes');
+  if (!(ds.x instanceof Float64Array))
+    throw new DataError('DATA_SHAPE', 'dataset.x must be a Float64Array (n x d, row-major)');
+  if (!(ds.y instanceof Int32Array))
+    throw new DataError('DATA_SHAPE', 'dataset.y must be an Int32Array of outcome codes');
   const checked = createDataset({
     schema: ds.schema as Dataset['schema'],
     x: ds.x,
@@ -228,7 +261,10 @@ export function checkDataset(value: unknown): Dataset {
     ...(typeof ds.name === 'string' ? { name: ds.name } : {}),
   });
   if ((ds.n !== undefined && ds.n !== checked.n) || (ds.d !== undefined && ds.d !== checked.d)) {
-    throw new DataError('DATA_SHAPE', `dataset says n=${ds.n}, d=${ds.d} but its arrays hold n=${checked.n}, d=${checked.d}`);
+    throw new DataError(
+      'DATA_SHAPE',
+      `dataset says n=${ds.n}, d=${ds.d} but its arrays hold n=${checked.n}, d=${checked.d}`,
+    );
   }
   assertAuditable(checked);
   return checked;

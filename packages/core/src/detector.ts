@@ -1,16 +1,16 @@
-import { CountingClassifier, type Classifier } from './classifier.js';
+import { type Classifier, CountingClassifier } from './classifier.js';
 import { CounterfactualChecker, type VariantMode } from './counterfactual.js';
-import { type Dataset, checkDataset, datasetFingerprint } from './dataset.js';
+import { checkDataset, type Dataset, datasetFingerprint } from './dataset.js';
 import { ModelError } from './errors.js';
 import { type OptionsSchema, resolveOptions } from './options.js';
 import {
   type Access,
   type DetectorKind,
   type DiscoveryResult,
-  type SubgroupFinding,
   RESULT_SCHEMA_VERSION,
+  type SubgroupFinding,
 } from './result-types.js';
-import { RunController, type RunContextInit } from './run-control.js';
+import { type RunContextInit, RunController } from './run-control.js';
 import { assertValidResult } from './validate-result.js';
 
 /** What a detector audits: a dataset and, for model-based methods, the model. */
@@ -73,7 +73,11 @@ export interface SubgroupDetectorSpec<O extends object> extends DetectorMeta<O> 
   scan(args: SubgroupScan<O>): Promise<{ subgroups: SubgroupFinding[]; extras?: Record<string, unknown> }>;
 }
 
-function prepareModel(model: Classifier | undefined, dataset: Dataset, required: boolean): CountingClassifier | null {
+function prepareModel(
+  model: Classifier | undefined,
+  dataset: Dataset,
+  required: boolean,
+): CountingClassifier | null {
   if (model === undefined || model === null) {
     if (required) throw new ModelError('MODEL_MISSING', 'this method audits a model: pass input.model');
     return null;
@@ -108,7 +112,9 @@ function envelope(
       protected: attrs.filter((a) => a.protected).map((a) => a.name),
       outcome: dataset.schema.outcome.name,
     },
-    model: model ? { description: model.description ?? null, nFeatures: model.nFeatures, nClasses: model.nClasses } : null,
+    model: model
+      ? { description: model.description ?? null, nFeatures: model.nFeatures, nClasses: model.nClasses }
+      : null,
     seed: ctl.seed,
     budget: {
       maxSeconds: ctl.budget.maxSeconds ?? null,

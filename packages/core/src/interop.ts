@@ -1,5 +1,5 @@
-import { InteropError } from './errors.js';
 import { parseCsv, toCsv } from './csv.js';
+import { InteropError } from './errors.js';
 import type { Condition, DiscoveryResult, SubgroupFinding } from './result-types.js';
 import type { Schema } from './schema.js';
 
@@ -12,8 +12,30 @@ import type { Schema } from './schema.js';
  *   of values, `[lo,hi)` or `[lo,hi]` = an interval), `subgroup_key` (cells joined by `|`), and the
  *   finding's size, score, effect, p-value and direction.
  */
-const INDIVIDUAL_COLUMNS = ['indv_key', 'outcome', 'couple_key', 'diff_outcome', 'case_id', 'TSN', 'DSN', 'SUR', 'DSS'];
-const SUBGROUP_COLUMNS = ['subgroup_key', 'size', 'score', 'effect', 'p_value', 'direction', 'rank', 'TSN', 'DSN', 'SUR', 'DSS'];
+const INDIVIDUAL_COLUMNS = [
+  'indv_key',
+  'outcome',
+  'couple_key',
+  'diff_outcome',
+  'case_id',
+  'TSN',
+  'DSN',
+  'SUR',
+  'DSS',
+];
+const SUBGROUP_COLUMNS = [
+  'subgroup_key',
+  'size',
+  'score',
+  'effect',
+  'p_value',
+  'direction',
+  'rank',
+  'TSN',
+  'DSN',
+  'SUR',
+  'DSS',
+];
 
 export type TableRow = Record<string, string | number | null>;
 
@@ -21,9 +43,13 @@ function checkColumns(schema: Schema, fixed: readonly string[]): string[] {
   const names = schema.attributes.map((a) => a.name);
   for (const n of names) {
     if (fixed.includes(n)) {
-      throw new InteropError('INTEROP_PARSE', `attribute "${n}" clashes with a table column of the same name`, {
-        attribute: n,
-      });
+      throw new InteropError(
+        'INTEROP_PARSE',
+        `attribute "${n}" clashes with a table column of the same name`,
+        {
+          attribute: n,
+        },
+      );
     }
   }
   return names;
@@ -37,8 +63,12 @@ function metricCells(result: DiscoveryResult): (number | null)[] {
 }
 
 /** Rows of the individual layout (two per pair). */
-export function individualTable(result: DiscoveryResult, schema: Schema): { header: string[]; rows: (string | number | null)[][] } {
-  if (result.findings.kind !== 'individual') throw new InteropError('INTEROP_PARSE', 'not an individual result');
+export function individualTable(
+  result: DiscoveryResult,
+  schema: Schema,
+): { header: string[]; rows: (string | number | null)[][] } {
+  if (result.findings.kind !== 'individual')
+    throw new InteropError('INTEROP_PARSE', 'not an individual result');
   const names = checkColumns(schema, INDIVIDUAL_COLUMNS);
   const rows: (string | number | null)[][] = [];
   for (const p of result.findings.pairs) {
@@ -79,31 +109,52 @@ function parseConditionCell(attribute: string, cell: string): Condition | null {
 }
 
 /** Rows of the subgroup layout (one per subgroup). */
-export function subgroupTable(result: DiscoveryResult, schema: Schema): { header: string[]; rows: (string | number | null)[][] } {
+export function subgroupTable(
+  result: DiscoveryResult,
+  schema: Schema,
+): { header: string[]; rows: (string | number | null)[][] } {
   if (result.findings.kind !== 'subgroup') throw new InteropError('INTEROP_PARSE', 'not a subgroup result');
   const names = checkColumns(schema, SUBGROUP_COLUMNS);
   const rows = result.findings.subgroups.map((s) => {
     const byAttr = new Map(s.conditions.map((c) => [c.attribute, c]));
     const cells = names.map((n) => conditionCell(byAttr.get(n)));
-    return [...cells, cells.join('|'), s.size, s.score, s.effect, s.pValue, s.direction, s.rank, ...metricCells(result)];
+    return [
+      ...cells,
+      cells.join('|'),
+      s.size,
+      s.score,
+      s.effect,
+      s.pValue,
+      s.direction,
+      s.rank,
+      ...metricCells(result),
+    ];
   });
   return { header: [...names, ...SUBGROUP_COLUMNS], rows };
 }
 
 /** The result in the seed layout matching its kind, as CSV. */
 export function resultToCsv(result: DiscoveryResult, schema: Schema): string {
-  const t = result.findings.kind === 'individual' ? individualTable(result, schema) : subgroupTable(result, schema);
+  const t =
+    result.findings.kind === 'individual' ? individualTable(result, schema) : subgroupTable(result, schema);
   return toCsv(t.header, t.rows);
 }
 
 /** The result in the seed layout matching its kind, as an array of row objects (JSON-ready). */
 export function resultToRecords(result: DiscoveryResult, schema: Schema): TableRow[] {
-  const t = result.findings.kind === 'individual' ? individualTable(result, schema) : subgroupTable(result, schema);
+  const t =
+    result.findings.kind === 'individual' ? individualTable(result, schema) : subgroupTable(result, schema);
   return t.rows.map((r) => Object.fromEntries(t.header.map((h, i) => [h, r[i] ?? null])));
 }
 
 export interface IndividualTableContents {
-  pairs: { caseId: number; sample: number[]; counterfactual: number[]; sampleOutcome: number; counterfactualOutcome: number }[];
+  pairs: {
+    caseId: number;
+    sample: number[];
+    counterfactual: number[];
+    sampleOutcome: number;
+    counterfactualOutcome: number;
+  }[];
   metrics: { tsn: number; dsn: number; sur: number; dss: number | null } | null;
 }
 
@@ -141,11 +192,15 @@ function metricsOf(first: TableRow | undefined): IndividualTableContents['metric
 }
 
 /** Read back an individual table (CSV text or row objects) written by `resultToCsv`/`resultToRecords`. */
-export function readIndividualTable(input: string | readonly TableRow[], schema: Schema): IndividualTableContents {
+export function readIndividualTable(
+  input: string | readonly TableRow[],
+  schema: Schema,
+): IndividualTableContents {
   const records = asRecords(input);
   const names = schema.attributes.map((a) => a.name);
   requireColumns(records, [...names, ...INDIVIDUAL_COLUMNS]);
-  if (records.length % 2 !== 0) throw new InteropError('INTEROP_PARSE', 'an individual table has two rows per pair');
+  if (records.length % 2 !== 0)
+    throw new InteropError('INTEROP_PARSE', 'an individual table has two rows per pair');
   const pairs: IndividualTableContents['pairs'] = [];
   for (let r = 0; r < records.length; r += 2) {
     const a = records[r]!;
@@ -166,12 +221,18 @@ export function readIndividualTable(input: string | readonly TableRow[], schema:
 }
 
 export interface SubgroupTableContents {
-  subgroups: Pick<SubgroupFinding, 'rank' | 'conditions' | 'size' | 'score' | 'effect' | 'pValue' | 'direction'>[];
+  subgroups: Pick<
+    SubgroupFinding,
+    'rank' | 'conditions' | 'size' | 'score' | 'effect' | 'pValue' | 'direction'
+  >[];
   metrics: IndividualTableContents['metrics'];
 }
 
 /** Read back a subgroup table (CSV text or row objects). */
-export function readSubgroupTable(input: string | readonly TableRow[], schema: Schema): SubgroupTableContents {
+export function readSubgroupTable(
+  input: string | readonly TableRow[],
+  schema: Schema,
+): SubgroupTableContents {
   const records = asRecords(input);
   const names = schema.attributes.map((a) => a.name);
   requireColumns(records, [...names, ...SUBGROUP_COLUMNS]);

@@ -35,7 +35,9 @@ export function resolveOptions<T>(schema: OptionsSchema, options: unknown): T {
     if (unknown) {
       const name = (unknown.params as { additionalProperty: string }).additionalProperty;
       const known = Object.keys(schema.properties).join(', ');
-      throw new OptionsError('OPTIONS_UNKNOWN', `unknown option "${name}" (known: ${known})`, { option: `/${name}` });
+      throw new OptionsError('OPTIONS_UNKNOWN', `unknown option "${name}" (known: ${known})`, {
+        option: `/${name}`,
+      });
     }
     const first = errors[0];
     throw new OptionsError('OPTIONS_INVALID', `invalid options: ${describeErrors(errors)}`, {

@@ -13,7 +13,18 @@ export const discoveryResultSchema = {
   title: 'DiscoveryResult',
   type: 'object',
   additionalProperties: false,
-  required: ['schemaVersion', 'method', 'dataset', 'model', 'seed', 'budget', 'run', 'metrics', 'findings', 'extras'],
+  required: [
+    'schemaVersion',
+    'method',
+    'dataset',
+    'model',
+    'seed',
+    'budget',
+    'run',
+    'metrics',
+    'findings',
+    'extras',
+  ],
   properties: {
     schemaVersion: { type: 'string', pattern: '^1\\.\\d+\\.\\d+$' },
     method: {
@@ -109,7 +120,14 @@ export const discoveryResultSchema = {
           items: {
             type: 'object',
             additionalProperties: false,
-            required: ['caseId', 'sample', 'counterfactual', 'sampleOutcome', 'counterfactualOutcome', 'changed'],
+            required: [
+              'caseId',
+              'sample',
+              'counterfactual',
+              'sampleOutcome',
+              'counterfactualOutcome',
+              'changed',
+            ],
             properties: {
               caseId: nonNegInt,
               sample: numberArray,

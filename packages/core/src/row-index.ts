@@ -13,7 +13,8 @@ export class RowIndex {
   private readonly u32 = new Uint32Array(this.f64.buffer);
 
   constructor(width: number, initialCapacity = 1024) {
-    if (!Number.isInteger(width) || width < 0) throw new RangeError(`row width must be a non-negative integer`);
+    if (!Number.isInteger(width) || width < 0)
+      throw new RangeError(`row width must be a non-negative integer`);
     this.width = width;
     let cap = 16;
     while (cap < initialCapacity * 2) cap <<= 1;

@@ -37,17 +37,24 @@ export interface RunContextInit {
 
 function checkBudget(b: Budget | undefined): Budget {
   if (b === undefined) return {};
-  if (b === null || typeof b !== 'object') throw new OptionsError('OPTIONS_INVALID', 'budget must be an object');
+  if (b === null || typeof b !== 'object')
+    throw new OptionsError('OPTIONS_INVALID', 'budget must be an object');
   for (const key of Object.keys(b)) {
     if (key !== 'maxSeconds' && key !== 'maxTested' && key !== 'maxQueries') {
-      throw new OptionsError('OPTIONS_UNKNOWN', `unknown budget field "${key}"`, { option: `/budget/${key}` });
+      throw new OptionsError('OPTIONS_UNKNOWN', `unknown budget field "${key}"`, {
+        option: `/budget/${key}`,
+      });
     }
     const v = (b as Record<string, unknown>)[key];
     if (v === undefined) continue;
     if (typeof v !== 'number' || !(v > 0) || (key !== 'maxSeconds' && !Number.isInteger(v))) {
-      throw new OptionsError('OPTIONS_INVALID', `budget.${key} must be a positive ${key === 'maxSeconds' ? 'number' : 'integer'}, got ${String(v)}`, {
-        option: `/budget/${key}`,
-      });
+      throw new OptionsError(
+        'OPTIONS_INVALID',
+        `budget.${key} must be a positive ${key === 'maxSeconds' ? 'number' : 'integer'}, got ${String(v)}`,
+        {
+          option: `/budget/${key}`,
+        },
+      );
     }
   }
   return { ...b };
@@ -84,7 +91,8 @@ export class RunController {
     this.signal = init.signal;
     this.onProgress = init.onProgress;
     this.progressIntervalMs = init.progressIntervalMs ?? 250;
-    this.deadline = this.budget.maxSeconds !== undefined ? this.started + this.budget.maxSeconds * 1000 : Infinity;
+    this.deadline =
+      this.budget.maxSeconds !== undefined ? this.started + this.budget.maxSeconds * 1000 : Infinity;
   }
 
   elapsedSeconds(): number {
@@ -96,7 +104,8 @@ export class RunController {
     if (this.stopped) return this.stopped;
     if (this.signal?.aborted) this.stopped = 'aborted';
     else if (performance.now() >= this.deadline) this.stopped = 'time-budget';
-    else if (this.budget.maxTested !== undefined && this.tested >= this.budget.maxTested) this.stopped = 'tested-budget';
+    else if (this.budget.maxTested !== undefined && this.tested >= this.budget.maxTested)
+      this.stopped = 'tested-budget';
     else if (this.budget.maxQueries !== undefined && this.queries() >= this.budget.maxQueries) {
       this.stopped = 'query-budget';
     }
@@ -117,7 +126,9 @@ export class RunController {
    * Report progress (throttled) and, every ~20 ms, yield to the event loop so that an abort signal or
    * timer can fire. Returns the stop reason, or null to go on.
    */
-  async checkpoint(progress?: Omit<Progress, 'tested' | 'discriminatory' | 'elapsedSeconds'>): Promise<StopReason | null> {
+  async checkpoint(
+    progress?: Omit<Progress, 'tested' | 'discriminatory' | 'elapsedSeconds'>,
+  ): Promise<StopReason | null> {
     const now = performance.now();
     if (progress && this.onProgress && now - this.lastProgress >= this.progressIntervalMs) {
       this.lastProgress = now;

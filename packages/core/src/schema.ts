@@ -39,9 +39,13 @@ function checkName(name: unknown, where: string): string {
     throw new SchemaError('SCHEMA_INVALID', `${where}: a name must be a non-empty string`);
   }
   if (RESERVED_NAMES.has(name)) {
-    throw new SchemaError('SCHEMA_RESERVED_NAME', `${where}: the name "${name}" is reserved; rename the column`, {
-      attribute: name,
-    });
+    throw new SchemaError(
+      'SCHEMA_RESERVED_NAME',
+      `${where}: the name "${name}" is reserved; rename the column`,
+      {
+        attribute: name,
+      },
+    );
   }
   return name;
 }
@@ -73,7 +77,12 @@ function checkAttribute(a: Attribute, index: number): Attribute {
       seen.add(c);
     }
     if (a.min !== undefined || a.max !== undefined) bad('give either categories or min/max, not both');
-    return Object.freeze({ name, kind: a.kind, protected: a.protected, categories: Object.freeze([...a.categories!]) });
+    return Object.freeze({
+      name,
+      kind: a.kind,
+      protected: a.protected,
+      categories: Object.freeze([...a.categories!]),
+    });
   }
   if (a.kind === 'categorical') bad('a categorical attribute needs its category labels');
   if (!Number.isFinite(a.min) || !Number.isFinite(a.max)) bad('needs finite min and max (or categories)');
@@ -104,7 +113,8 @@ export function defineSchema(spec: Schema): Schema {
   if (spec === null || typeof spec !== 'object' || !Array.isArray(spec.attributes)) {
     throw new SchemaError('SCHEMA_INVALID', 'a schema needs an "attributes" array and an "outcome"');
   }
-  if (spec.attributes.length === 0) throw new SchemaError('SCHEMA_INVALID', 'a schema needs at least one attribute');
+  if (spec.attributes.length === 0)
+    throw new SchemaError('SCHEMA_INVALID', 'a schema needs at least one attribute');
   const attributes = spec.attributes.map(checkAttribute);
   const names = new Set<string>();
   for (const a of attributes) {
@@ -122,12 +132,17 @@ export function defineSchema(spec: Schema): Schema {
     );
   }
   const o = spec.outcome;
-  if (o === null || typeof o !== 'object') throw new SchemaError('SCHEMA_INVALID', 'the schema needs an outcome');
+  if (o === null || typeof o !== 'object')
+    throw new SchemaError('SCHEMA_INVALID', 'the schema needs an outcome');
   const outcomeName = checkName(o.name, 'outcome');
   if (names.has(outcomeName)) {
-    throw new SchemaError('SCHEMA_DUPLICATE_ATTRIBUTE', `outcome "${outcomeName}" is also an attribute name`, {
-      attribute: outcomeName,
-    });
+    throw new SchemaError(
+      'SCHEMA_DUPLICATE_ATTRIBUTE',
+      `outcome "${outcomeName}" is also an attribute name`,
+      {
+        attribute: outcomeName,
+      },
+    );
   }
   if (!Array.isArray(o.labels) || o.labels.length < 2 || new Set(o.labels).size !== o.labels.length) {
     throw new SchemaError('SCHEMA_INVALID', `outcome "${outcomeName}" needs at least two distinct labels`, {
@@ -141,7 +156,11 @@ export function defineSchema(spec: Schema): Schema {
   }
   return Object.freeze({
     attributes: Object.freeze(attributes),
-    outcome: Object.freeze({ name: outcomeName, labels: Object.freeze([...o.labels]), favorable: o.favorable }),
+    outcome: Object.freeze({
+      name: outcomeName,
+      labels: Object.freeze([...o.labels]),
+      favorable: o.favorable,
+    }),
   });
 }
 
@@ -167,9 +186,13 @@ export function cardinality(a: Attribute): number {
 export function domainValues(a: Attribute): Float64Array {
   const k = cardinality(a);
   if (!Number.isFinite(k)) {
-    throw new SchemaError('SCHEMA_BAD_DOMAIN', `attribute "${a.name}" is continuous: it has no finite domain`, {
-      attribute: a.name,
-    });
+    throw new SchemaError(
+      'SCHEMA_BAD_DOMAIN',
+      `attribute "${a.name}" is continuous: it has no finite domain`,
+      {
+        attribute: a.name,
+      },
+    );
   }
   const out = new Float64Array(k);
   if (a.categories) for (let i = 0; i < k; i++) out[i] = i;
@@ -193,7 +216,7 @@ export function inDomain(a: Attribute, v: number): boolean {
 /** Snap a value onto the attribute's domain: clip to bounds, round to the grid. */
 export function clampToDomain(a: Attribute, v: number): number {
   const [lo, hi] = bounds(a);
-  let x = v < lo ? lo : v > hi ? hi : v;
+  let x = Math.min(Math.max(v, lo), hi);
   if (a.categories) x = Math.round(x);
   else if (a.step !== undefined) x = a.min! + Math.round((x - a.min!) / a.step) * a.step;
   return x;
@@ -216,7 +239,9 @@ export function protectedIndices(schema: Schema): number[] {
 export function attributeIndex(schema: Schema, name: string): number {
   const i = schema.attributes.findIndex((a) => a.name === name);
   if (i < 0) {
-    throw new SchemaError('SCHEMA_INVALID', `no attribute named "${name}" in the schema`, { attribute: name });
+    throw new SchemaError('SCHEMA_INVALID', `no attribute named "${name}" in the schema`, {
+      attribute: name,
+    });
   }
   return i;
 }

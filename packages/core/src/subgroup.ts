@@ -1,10 +1,13 @@
-import { DataError } from './errors.js';
 import type { Dataset } from './dataset.js';
+import { DataError } from './errors.js';
 import type { Condition } from './result-types.js';
 import { attributeIndex } from './schema.js';
 
 /** Whether row `i` of `ds` satisfies every condition. */
-function compile(ds: Dataset, conditions: readonly Condition[]): ((x: Float64Array, off: number) => boolean)[] {
+function compile(
+  ds: Dataset,
+  conditions: readonly Condition[],
+): ((x: Float64Array, off: number) => boolean)[] {
   return conditions.map((c) => {
     const j = attributeIndex(ds.schema, c.attribute);
     if ('values' in c) {

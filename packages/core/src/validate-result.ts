@@ -33,7 +33,10 @@ export function readResult(json: string | unknown): DiscoveryResult {
   const value = typeof json === 'string' ? JSON.parse(json) : json;
   const version = (value as { schemaVersion?: unknown })?.schemaVersion;
   if (typeof version === 'string' && !version.startsWith('1.')) {
-    throw new ResultError('RESULT_INVALID', `result schema version ${version} is not readable by this version (1.x)`);
+    throw new ResultError(
+      'RESULT_INVALID',
+      `result schema version ${version} is not readable by this version (1.x)`,
+    );
   }
   assertValidResult(value);
   return value;
