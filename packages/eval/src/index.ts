@@ -1,0 +1,7 @@
+export {
+  type IndividualScore,
+  jaccard,
+  type SubgroupScore,
+  scoreIndividual,
+  scoreSubgroup,
+} from './score.js';

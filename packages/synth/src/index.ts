@@ -1,0 +1,8 @@
+export {
+  type GeneratedData,
+  type GroundTruth,
+  generatePlantedPair,
+  type PlantedPair,
+  type PlantedPairOptions,
+  plantedPairOptionsSchema,
+} from './planted-pair.js';
