@@ -216,7 +216,10 @@ export class CounterfactualChecker {
     const maxQ = this.ctl.budget.maxQueries;
     if (maxQ !== undefined) {
       const left = maxQ - this.model.queryStats.distinctQueries;
-      allowed = Math.min(allowed, Math.max(0, Math.floor(left / (perInput + 1))));
+      const affordable = Math.max(0, Math.floor(left / (perInput + 1)));
+      // Fewer queries left than one more input needs: the query budget is what ends the run.
+      if (affordable === 0) this.ctl.stopFor('query-budget');
+      allowed = Math.min(allowed, affordable);
     }
     if (this.ctl.signal?.aborted) allowed = 0;
     // First pass: resolve known keys, register new ones within the budget.

@@ -112,6 +112,14 @@ export class RunController {
     return this.stopped;
   }
 
+  /**
+   * Record that a budget refused further work although its counter has not reached the limit (e.g.
+   * fewer queries remain than one more input needs). Has no effect once stopped.
+   */
+  stopFor(reason: Exclude<StopReason, 'completed'>): void {
+    this.stopped ??= reason;
+  }
+
   /** How many more samples may be tested under the budget (Infinity without a TSN budget). */
   remainingTested(): number {
     return this.budget.maxTested === undefined ? Infinity : Math.max(0, this.budget.maxTested - this.tested);

@@ -87,14 +87,18 @@ function checkAttribute(a: Attribute, index: number): Attribute {
   if (a.kind === 'categorical') bad('a categorical attribute needs its category labels');
   if (!Number.isFinite(a.min) || !Number.isFinite(a.max)) bad('needs finite min and max (or categories)');
   if (a.min! > a.max!) bad(`min ${a.min} is greater than max ${a.max}`);
-  if (a.kind === 'ordinal') {
-    const step = a.step ?? 1;
+  const checkStep = (step: number): void => {
     if (!(step > 0) || !Number.isFinite(step)) bad(`step must be positive, got ${step}`);
     const count = (a.max! - a.min!) / step;
     if (Math.abs(count - Math.round(count)) > 1e-9) bad(`(max - min) must be a multiple of step ${step}`);
+  };
+  if (a.kind === 'ordinal') {
+    const step = a.step ?? 1;
+    checkStep(step);
     return Object.freeze({ name, kind: a.kind, protected: a.protected, min: a.min!, max: a.max!, step });
   }
-  if (a.step !== undefined && !(a.step > 0)) bad(`step must be positive, got ${a.step}`);
+  // A continuous attribute with a step is a grid too: its last point must be max.
+  if (a.step !== undefined) checkStep(a.step);
   return Object.freeze({
     name,
     kind: a.kind,

@@ -1,0 +1,2 @@
+export { aequitas } from './detector.js';
+export type { AcceptanceRule, AequitasOptions, AequitasStrategy } from './options.js';

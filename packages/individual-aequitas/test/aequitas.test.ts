@@ -1,0 +1,208 @@
+import { createDataset, type DiscoveryResult, defineSchema, OptionsError, reproducibleView } from '@fb/core';
+import { describe, expect, it } from 'vitest';
+import { aequitas } from '../src/index.js';
+import {
+  blindModel,
+  datasetFor,
+  inRegion,
+  raceModel,
+  raceSchema,
+  regionModel,
+  SEX,
+  schema,
+} from './fixtures.js';
+
+const dataset = datasetFor();
+const small = { globalIterations: 1000, localIterations: 200 };
+
+interface Extras {
+  globalTested: number;
+  globalDiscriminatory: number;
+  localTested: number;
+  localDiscriminatory: number;
+  localWalks: number;
+  strategy: string;
+  attributeProbability: Record<string, number> | null;
+}
+const extrasOf = (r: DiscoveryResult) => r.extras as unknown as Extras;
+const pairsOf = (r: DiscoveryResult) => (r.findings.kind === 'individual' ? r.findings.pairs : []);
+
+describe('aequitas on a planted discriminating region', () => {
+  it.each(['random', 'semi-directed', 'fully-directed'] as const)(
+    '%s: reports only true pairs, all inside the region',
+    async (strategy) => {
+      const result = await aequitas.run({ dataset, model: regionModel }, { ...small, strategy }, { seed: 1 });
+      const pairs = pairsOf(result);
+      expect(result.metrics.dsn).toBeGreaterThan(0);
+      // One binary protected attribute: each discriminatory sample has exactly one flipping twin.
+      expect(pairs.length).toBe(result.metrics.dsn);
+      const keys = new Set(pairs.map((p) => p.sample.slice(1).join(',')));
+      expect(keys.size).toBe(pairs.length);
+      for (const p of pairs) {
+        p.sample.forEach((v, j) => {
+          if (j !== SEX) expect(p.counterfactual[j]).toBe(v);
+        });
+        expect(p.counterfactual[SEX]).not.toBe(p.sample[SEX]);
+        expect(p.changed).toEqual(['sex']);
+        const labels = regionModel.predict(Float64Array.from([...p.sample, ...p.counterfactual]));
+        expect([labels[0], labels[1]]).toEqual([p.sampleOutcome, p.counterfactualOutcome]);
+        expect(labels[0]).not.toBe(labels[1]);
+        expect(inRegion(p.sample)).toBe(true);
+      }
+    },
+  );
+
+  it('splits TSN and DSN between the two phases', async () => {
+    const result = await aequitas.run({ dataset, model: regionModel }, small, { seed: 2 });
+    const x = extrasOf(result);
+    expect(x.globalTested + x.localTested).toBe(result.metrics.tsn);
+    expect(x.globalDiscriminatory + x.localDiscriminatory).toBe(result.metrics.dsn);
+    // The continuous attribute makes every uniform draw a new sample.
+    expect(x.globalTested).toBe(small.globalIterations);
+    expect(x.localWalks).toBe(x.globalDiscriminatory);
+    expect(x.strategy).toBe('fully-directed');
+  });
+
+  it.each(['random', 'semi-directed', 'fully-directed'] as const)(
+    '%s: the local phase raises the success rate over the global phase',
+    async (strategy) => {
+      const globalOnly = await aequitas.run(
+        { dataset, model: regionModel },
+        { ...small, strategy, localIterations: 0 },
+        { seed: 3 },
+      );
+      const full = await aequitas.run({ dataset, model: regionModel }, { ...small, strategy }, { seed: 3 });
+      const x = extrasOf(full);
+      // The region covers 5 % of the domain; uniform sampling should land near that rate.
+      expect(globalOnly.metrics.sur).toBeGreaterThan(0.02);
+      expect(globalOnly.metrics.sur).toBeLessThan(0.09);
+      expect(x.localDiscriminatory / x.localTested).toBeGreaterThan(3 * globalOnly.metrics.sur);
+      expect(full.metrics.sur).toBeGreaterThan(2 * globalOnly.metrics.sur);
+      expect(full.metrics.dsn).toBeGreaterThan(globalOnly.metrics.dsn);
+    },
+  );
+
+  it('greedy acceptance keeps the walks inside the region more than metropolis', async () => {
+    const run = (acceptance: 'greedy' | 'metropolis') =>
+      aequitas.run({ dataset, model: regionModel }, { ...small, acceptance }, { seed: 4 });
+    const greedy = extrasOf(await run('greedy'));
+    const metropolis = extrasOf(await run('metropolis'));
+    expect(greedy.localDiscriminatory / greedy.localTested).toBeGreaterThan(
+      metropolis.localDiscriminatory / metropolis.localTested,
+    );
+  });
+
+  it('fully-directed learns attribute weights that form a distribution', async () => {
+    const result = await aequitas.run({ dataset, model: regionModel }, small, { seed: 5 });
+    const w = extrasOf(result).attributeProbability!;
+    expect(Object.keys(w).sort()).toEqual(['a', 'b', 'c', 'colour']);
+    const values = Object.values(w);
+    for (const v of values) expect(v).toBeGreaterThanOrEqual(0);
+    expect(values.reduce((s, v) => s + v, 0)).toBeCloseTo(1, 9);
+    const semi = await aequitas.run(
+      { dataset, model: regionModel },
+      { ...small, strategy: 'semi-directed' },
+      { seed: 5 },
+    );
+    expect(extrasOf(semi).attributeProbability).toBeNull();
+  });
+});
+
+describe('aequitas on models without the planted bias', () => {
+  it('finds nothing when the model ignores the protected attribute', async () => {
+    const result = await aequitas.run({ dataset: datasetFor(schema, blindModel), model: blindModel }, small, {
+      seed: 6,
+    });
+    expect(result.metrics.tsn).toBe(small.globalIterations);
+    expect(result.metrics.dsn).toBe(0);
+    expect(result.metrics.pairs).toBe(0);
+    expect(extrasOf(result).localTested).toBe(0);
+  });
+
+  it('checks every protected value, not only 0 against 1', async () => {
+    const ds = datasetFor(raceSchema, raceModel);
+    const result = await aequitas.run(
+      { dataset: ds, model: raceModel },
+      { globalIterations: 300, localIterations: 20 },
+    );
+    const pairs = pairsOf(result);
+    expect(result.metrics.dsn).toBeGreaterThan(0);
+    for (const p of pairs) {
+      // Only a change to or from race 4 can flip this model, and only when a <= 50.
+      expect(p.sample[0] === 4 || p.counterfactual[0] === 4).toBe(true);
+      expect(p.sample[1]).toBeLessThanOrEqual(50);
+    }
+    // Race 0 against race 1 never flips, so a binary 0-vs-1 check would report nothing.
+    expect(
+      pairs.some(
+        (p) => (p.sample[0] === 0 && p.counterfactual[0] === 1) || p.sample[0] + p.counterfactual[0] === 1,
+      ),
+    ).toBe(false);
+  });
+});
+
+describe('aequitas runs', () => {
+  it('is reproducible for a seed and varies with it', async () => {
+    const a = await aequitas.run({ dataset, model: regionModel }, small, { seed: 11 });
+    const b = await aequitas.run({ dataset, model: regionModel }, small, { seed: 11 });
+    const c = await aequitas.run({ dataset, model: regionModel }, small, { seed: 12 });
+    expect(reproducibleView(b)).toEqual(reproducibleView(a));
+    expect(pairsOf(c).map((p) => p.sample)).not.toEqual(pairsOf(a).map((p) => p.sample));
+  });
+
+  it.each([150, 1000 + 40])('never tests more than budget.maxTested = %i', async (maxTested) => {
+    const result = await aequitas.run({ dataset, model: regionModel }, small, {
+      seed: 7,
+      budget: { maxTested },
+    });
+    expect(result.metrics.tsn).toBe(maxTested);
+    expect(result.run.stopReason).toBe('tested-budget');
+  });
+
+  it('never sends more distinct queries than budget.maxQueries', async () => {
+    const result = await aequitas.run({ dataset, model: regionModel }, small, {
+      seed: 8,
+      budget: { maxQueries: 501 },
+    });
+    expect(result.metrics.distinctQueries).toBeLessThanOrEqual(501);
+    expect(result.metrics.tsn).toBeGreaterThan(0);
+  });
+
+  it('tests the single possible sample when every attribute is protected', async () => {
+    const onlySex = defineSchema({
+      attributes: [schema.attributes[SEX]!],
+      outcome: schema.outcome,
+    });
+    const model = { nFeatures: 1, nClasses: 2, predict: (x: Float64Array) => Int32Array.from(x) };
+    const ds = createDataset({ schema: onlySex, x: [0, 1], y: [0, 1] });
+    const result = await aequitas.run({ dataset: ds, model }, small);
+    expect(result.metrics.tsn).toBe(1);
+    expect(result.metrics.dsn).toBe(1);
+    expect(extrasOf(result).localWalks).toBe(0);
+  });
+
+  it('stops at once on an aborted signal', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const result = await aequitas.run({ dataset, model: regionModel }, small, { signal: controller.signal });
+    expect(result.run.stopReason).toBe('aborted');
+    expect(result.metrics.tsn).toBe(0);
+  });
+
+  it('documents the original defaults and rejects unknown options', () => {
+    const o = aequitas.resolveOptions();
+    expect(o).toMatchObject({
+      globalIterations: 1000,
+      localIterations: 1000,
+      strategy: 'fully-directed',
+      perturbationUnit: 1,
+      deltaV: 0.001,
+      deltaPr: 0.001,
+      acceptance: 'metropolis',
+      temperature: 1,
+      variantMode: 'all-combinations',
+    });
+    expect(() => aequitas.resolveOptions({ globalIteration: 5 } as never)).toThrow(OptionsError);
+    expect(() => aequitas.resolveOptions({ strategy: 'directed' } as never)).toThrow(OptionsError);
+  });
+});
