@@ -22,8 +22,8 @@ export interface Study {
 
 const slice: Omit<Study, 'name' | 'description' | 'seeds'> = {
   scenarios: [
-    { label: 'strong bias', generator: { rows: 4000, bias: -2.5, granularity: 1 } },
-    { label: 'weak bias', generator: { rows: 4000, bias: -1, granularity: 1 } },
+    { label: 'strong bias', generator: { rows: 5000, otherAttributes: 8, otherValues: 5, bias: -2.5, granularity: 1 } },
+    { label: 'weak bias', generator: { rows: 5000, otherAttributes: 8, otherValues: 5, bias: -1, granularity: 1 } },
   ],
   model: { kind: 'logistic-regression', l2: 1 },
   methods: [
@@ -33,7 +33,7 @@ const slice: Omit<Study, 'name' | 'description' | 'seeds'> = {
       method: 'aequitas',
       options: { strategy: 'fully-directed', globalIterations: 1000, localIterations: 1000 },
     },
-    { label: 'BiasScan (Bernoulli)', method: 'biasscan', options: { scoring: 'bernoulli', randomizationReplicates: 50 } },
+    { label: 'BiasScan (Bernoulli)', method: 'mdss-bias-scan', options: { scoring: 'bernoulli', randomizationReplicates: 50 } },
   ],
   budget: { maxSeconds: 20, maxTested: 20_000 },
 };
