@@ -8,7 +8,8 @@ import { join, resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '../..');
 const packages = ['packages/core', 'packages/individual-aequitas'];
 const work = mkdtempSync(join(tmpdir(), 'fairbench-pack-'));
-const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+const run = (cmd, args, cwd) =>
+  execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
 
 try {
   for (const p of packages) run('pnpm', ['pack', '--pack-destination', work], join(root, p));
@@ -18,7 +19,12 @@ try {
   run('mkdir', ['-p', project], work);
   writeFileSync(
     join(project, 'package.json'),
-    JSON.stringify({ name: 'pack-smoke', private: true, type: 'module', overrides: { '@fb/core': `file:../${core}` } }),
+    JSON.stringify({
+      name: 'pack-smoke',
+      private: true,
+      type: 'module',
+      overrides: { '@fb/core': `file:../${core}` },
+    }),
   );
   run('npm', ['install', '--no-audit', '--no-fund', ...tarballs.map((t) => `../${t}`)], project);
 
@@ -42,7 +48,8 @@ console.log(JSON.stringify({ tsn: result.metrics.tsn, dsn: result.metrics.dsn, p
   for (const file of ['example.mjs', 'example.cjs']) {
     const out = JSON.parse(run('node', [file], project).trim());
     // score - 3*sex > 4 flips with sex exactly for score in 5..7: the search must find those.
-    if (!(out.dsn > 0 && out.pairs >= out.dsn && out.tsn >= out.dsn)) throw new Error(`${file}: unexpected output ${JSON.stringify(out)}`);
+    if (!(out.dsn > 0 && out.pairs >= out.dsn && out.tsn >= out.dsn))
+      throw new Error(`${file}: unexpected output ${JSON.stringify(out)}`);
     console.log(`${file}: ok ${JSON.stringify(out)}`);
   }
 } finally {

@@ -7,7 +7,11 @@ import type { CellRecord } from './store.js';
 import type { Cell, Study } from './study.js';
 
 /** Generate the cell's data, train the model, run the method under the budget, score it. */
-export async function runCell(study: Study, cell: Cell, onProgress?: (p: Progress) => void): Promise<CellRecord> {
+export async function runCell(
+  study: Study,
+  cell: Cell,
+  onProgress?: (p: Progress) => void,
+): Promise<CellRecord> {
   const generated = generatePlantedPair(cell.scenario.generator, cell.seed);
   const { dataset, truth } = generated;
   const model = fitLogisticRegression(dataset, { l2: study.model.l2 });
@@ -40,5 +44,11 @@ export async function runCell(study: Study, cell: Cell, onProgress?: (p: Progres
   }
   const s = scoreSubgroup(result, dataset, truth);
   const best = s.bestRank === null ? null : result.findings.subgroups[s.bestRank - 1]!;
-  return { ...base, hit: s.hit, quality: s.bestJaccard, qualityName: 'jaccard', pValue: best?.pValue ?? null };
+  return {
+    ...base,
+    hit: s.hit,
+    quality: s.bestJaccard,
+    qualityName: 'jaccard',
+    pValue: best?.pValue ?? null,
+  };
 }

@@ -4,7 +4,7 @@ import { ProgressLine } from './progress.js';
 import { reportMarkdown, resultsTable } from './report.js';
 import { runCell } from './run-cell.js';
 import { ResultStore } from './store.js';
-import { type Study, expandCells } from './study.js';
+import { expandCells, type Study } from './study.js';
 
 export interface RunStudyOptions {
   outDir: string;
@@ -13,13 +13,18 @@ export interface RunStudyOptions {
 }
 
 /** Run every unfinished cell of the study, store each as it finishes, then write the report. */
-export async function runStudy(study: Study, opts: RunStudyOptions): Promise<{ report: string; table: string }> {
+export async function runStudy(
+  study: Study,
+  opts: RunStudyOptions,
+): Promise<{ report: string; table: string }> {
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const store = new ResultStore(join(opts.outDir, 'cells.jsonl'), opts.fresh ?? false);
   const finished = new Set(store.read().map((r) => r.key));
   const cells = expandCells(study);
   const todo = cells.filter((c) => !finished.has(c.key));
-  log(`study "${study.name}": ${cells.length} cells, ${cells.length - todo.length} already stored, ${todo.length} to run`);
+  log(
+    `study "${study.name}": ${cells.length} cells, ${cells.length - todo.length} already stored, ${todo.length} to run`,
+  );
   const progress = new ProgressLine();
   const t0 = performance.now();
   for (const [k, cell] of todo.entries()) {

@@ -22,18 +22,32 @@ export interface Study {
 
 const slice: Omit<Study, 'name' | 'description' | 'seeds'> = {
   scenarios: [
-    { label: 'strong bias', generator: { rows: 5000, otherAttributes: 8, otherValues: 5, bias: -2.5, granularity: 1 } },
-    { label: 'weak bias', generator: { rows: 5000, otherAttributes: 8, otherValues: 5, bias: -1, granularity: 1 } },
+    {
+      label: 'strong bias',
+      generator: { rows: 5000, otherAttributes: 8, otherValues: 5, bias: -2.5, granularity: 1 },
+    },
+    {
+      label: 'weak bias',
+      generator: { rows: 5000, otherAttributes: 8, otherValues: 5, bias: -1, granularity: 1 },
+    },
   ],
   model: { kind: 'logistic-regression', l2: 1 },
   methods: [
-    { label: 'AEQUITAS random', method: 'aequitas', options: { strategy: 'random', globalIterations: 1000, localIterations: 1000 } },
+    {
+      label: 'AEQUITAS random',
+      method: 'aequitas',
+      options: { strategy: 'random', globalIterations: 1000, localIterations: 1000 },
+    },
     {
       label: 'AEQUITAS fully-directed',
       method: 'aequitas',
       options: { strategy: 'fully-directed', globalIterations: 1000, localIterations: 1000 },
     },
-    { label: 'BiasScan (Bernoulli)', method: 'mdss-bias-scan', options: { scoring: 'bernoulli', randomizationReplicates: 50 } },
+    {
+      label: 'BiasScan (Bernoulli)',
+      method: 'mdss-bias-scan',
+      options: { scoring: 'bernoulli', randomizationReplicates: 50 },
+    },
   ],
   budget: { maxSeconds: 20, maxTested: 20_000 },
 };
@@ -41,7 +55,8 @@ const slice: Omit<Study, 'name' | 'description' | 'seeds'> = {
 export const studies: Record<string, Study> = {
   default: {
     name: 'default',
-    description: 'The first slice: a planted biased pair, logistic regression, AEQUITAS and the MDSS bias scan.',
+    description:
+      'The first slice: a planted biased pair, logistic regression, AEQUITAS and the MDSS bias scan.',
     seeds: [1, 2, 3],
     ...slice,
   },

@@ -55,7 +55,10 @@ describe('study expansion and report', () => {
     const study = { ...studies['default']!, methods: studies['default']!.methods.slice(0, 1) };
     const label = study.methods[0]!.label;
     const scenario = study.scenarios[0]!.label;
-    const md = reportMarkdown(study, [record(`${scenario}|1|${label}`, true, 0.5), record(`${scenario}|2|${label}`, false, 0.25)]);
+    const md = reportMarkdown(study, [
+      record(`${scenario}|1|${label}`, true, 0.5),
+      record(`${scenario}|2|${label}`, false, 0.25),
+    ]);
     expect(md).toContain(`| ${scenario} | ${label} | 2 | 0.50 | 0.375 (precision) |`);
   });
 });

@@ -46,8 +46,10 @@ export class CounterfactualChecker {
   private readonly prot: number[];
   private readonly nonProt: number[];
   private readonly domains: Float64Array[];
-  /** All combinations of protected values, combos x |prot|, row-major (all-combinations mode). */
-  private readonly combos: Float64Array;
+  /** All combinations of protected domain indices, combos x |prot|, row-major (all-combinations mode). */
+  private readonly combos: Int32Array;
+  /** Domain index of each protected value of the input being varied. */
+  private readonly ownScratch: Int32Array;
   private readonly nCombos: number;
   private readonly keys: RowIndex;
   private readonly statusById = new GrowableArray((n) => new Int32Array(n));
@@ -107,17 +109,18 @@ export class CounterfactualChecker {
       );
     }
     this.nCombos = total;
-    this.combos = new Float64Array(mode === 'all-combinations' ? total * this.prot.length : 0);
+    this.combos = new Int32Array(mode === 'all-combinations' ? total * this.prot.length : 0);
     if (mode === 'all-combinations') {
       for (let c = 0; c < total; c++) {
         let rest = c;
         for (let k = this.prot.length - 1; k >= 0; k--) {
-          const dom = this.domains[k]!;
-          this.combos[c * this.prot.length + k] = dom[rest % dom.length]!;
-          rest = Math.floor(rest / dom.length);
+          const size = this.domains[k]!.length;
+          this.combos[c * this.prot.length + k] = rest % size;
+          rest = Math.floor(rest / size);
         }
       }
     }
+    this.ownScratch = new Int32Array(this.prot.length);
     this.keys = new RowIndex(this.nonProt.length);
     this.keyScratch = new Float64Array(this.nonProt.length);
     this.dsnByValue = this.domains.map((dom) => new Int32Array(dom.length));
@@ -143,12 +146,15 @@ export class CounterfactualChecker {
   /** Variants (rows differing from `x[off..]` only in protected values) written into `out` at `outOff`; returns the count. */
   private writeVariants(x: Float64Array, off: number, out: Float64Array, outOff: number): number {
     const { d, prot } = this;
+    // Compare by domain index: a grid value such as 0.3 need not equal its computed grid point.
+    const own = this.ownScratch;
+    for (let k = 0; k < prot.length; k++) own[k] = this.domainIndex(k, x[off + prot[k]!]!);
     let m = 0;
     if (this.mode === 'all-combinations') {
       for (let c = 0; c < this.nCombos; c++) {
         let same = true;
         for (let k = 0; k < prot.length; k++) {
-          if (this.combos[c * prot.length + k] !== x[off + prot[k]!]) {
+          if (this.combos[c * prot.length + k] !== own[k]) {
             same = false;
             break;
           }
@@ -156,14 +162,17 @@ export class CounterfactualChecker {
         if (same) continue;
         const base = outOff + m * d;
         out.set(x.subarray(off, off + d), base);
-        for (let k = 0; k < prot.length; k++) out[base + prot[k]!] = this.combos[c * prot.length + k]!;
+        for (let k = 0; k < prot.length; k++) {
+          const v = this.combos[c * prot.length + k]!;
+          if (v !== own[k]) out[base + prot[k]!] = this.domains[k]![v]!;
+        }
         m++;
       }
     } else {
       for (let k = 0; k < prot.length; k++) {
         const dom = this.domains[k]!;
         for (let v = 0; v < dom.length; v++) {
-          if (dom[v] === x[off + prot[k]!]) continue;
+          if (v === own[k]) continue;
           const base = outOff + m * d;
           out.set(x.subarray(off, off + d), base);
           out[base + prot[k]!] = dom[v]!;
@@ -308,7 +317,7 @@ export class CounterfactualChecker {
 
   private domainIndex(k: number, value: number): number {
     const dom = this.domains[k]!;
-    // Domains are sorted and small: binary search.
+    // Domains are sorted and small: binary search for the nearest grid point.
     let lo = 0;
     let hi = dom.length - 1;
     while (lo < hi) {
@@ -316,6 +325,7 @@ export class CounterfactualChecker {
       if (dom[mid]! < value) lo = mid + 1;
       else hi = mid;
     }
+    if (lo > 0 && value - dom[lo - 1]! < dom[lo]! - value) lo--;
     return lo;
   }
 

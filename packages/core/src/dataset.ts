@@ -209,7 +209,9 @@ export function subsetRows(ds: Dataset, indices: ArrayLike<number>): Dataset {
   const y = new Int32Array(indices.length);
   for (let r = 0; r < indices.length; r++) {
     const i = indices[r]!;
-    if (!(i >= 0 && i < ds.n)) throw new DataError('DATA_SHAPE', `row index ${i} is outside [0, ${ds.n})`);
+    if (!(Number.isInteger(i) && i >= 0 && i < ds.n)) {
+      throw new DataError('DATA_SHAPE', `row index ${i} is not an integer in [0, ${ds.n})`);
+    }
     x.set(ds.x.subarray(i * d, i * d + d), r * d);
     y[r] = ds.y[i]!;
   }

@@ -101,8 +101,10 @@ function parseConditionCell(attribute: string, cell: string): Condition | null {
     }
     return { attribute, min, max, maxInclusive: interval[3] === ']' };
   }
-  const values = cell.split(';').map(Number);
-  if (values.length === 0 || values.some((v) => !Number.isFinite(v))) {
+  const parts = cell.split(';');
+  const values = parts.map(Number);
+  // Number('') is 0: an empty cell or set member must not read as the value 0.
+  if (parts.some((p) => p.trim() === '') || values.some((v) => !Number.isFinite(v))) {
     throw new InteropError('INTEROP_PARSE', `bad subgroup cell "${cell}" for "${attribute}"`, { attribute });
   }
   return { attribute, values };

@@ -47,7 +47,13 @@ function checkBudget(b: Budget | undefined): Budget {
     }
     const v = (b as Record<string, unknown>)[key];
     if (v === undefined) continue;
-    if (typeof v !== 'number' || !(v > 0) || (key !== 'maxSeconds' && !Number.isInteger(v))) {
+    // Infinity is refused too: the result contract (JSON) cannot hold it; omit the field for no limit.
+    if (
+      typeof v !== 'number' ||
+      !(v > 0) ||
+      !Number.isFinite(v) ||
+      (key !== 'maxSeconds' && !Number.isInteger(v))
+    ) {
       throw new OptionsError(
         'OPTIONS_INVALID',
         `budget.${key} must be a positive ${key === 'maxSeconds' ? 'number' : 'integer'}, got ${String(v)}`,

@@ -30,7 +30,14 @@ export function assertValidResult(value: unknown): asserts value is DiscoveryRes
  * readable; a different major version is refused with a clear error.
  */
 export function readResult(json: string | unknown): DiscoveryResult {
-  const value = typeof json === 'string' ? JSON.parse(json) : json;
+  let value: unknown = json;
+  if (typeof json === 'string') {
+    try {
+      value = JSON.parse(json);
+    } catch (e) {
+      throw new ResultError('RESULT_INVALID', `a stored result is not valid JSON: ${(e as Error).message}`);
+    }
+  }
   const version = (value as { schemaVersion?: unknown })?.schemaVersion;
   if (typeof version === 'string' && !version.startsWith('1.')) {
     throw new ResultError(

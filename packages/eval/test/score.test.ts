@@ -7,7 +7,7 @@ const g = generatePlantedPair({ rows: 3000, protectedAttributes: 1, protectedVal
 const { dataset, truth } = g;
 const attrs = dataset.schema.attributes;
 const index = (name: string) => attrs.findIndex((a) => a.name === name);
-const valueOf = (conds: typeof truth.pair.disadvantaged, name: string) => {
+const conditionValue = (conds: typeof truth.pair.disadvantaged, name: string) => {
   const c = conds.find((k) => k.attribute === name);
   return c && 'values' in c ? c.values[0]! : undefined;
 };
@@ -29,8 +29,8 @@ describe('scoreIndividual', () => {
   const protectedName = truth.pair.protectedAttribute;
   const other = [0, 1, 2].find(
     (v) =>
-      v !== valueOf(truth.pair.disadvantaged, protectedName) &&
-      v !== valueOf(truth.pair.reference, protectedName),
+      v !== conditionValue(truth.pair.disadvantaged, protectedName) &&
+      v !== conditionValue(truth.pair.reference, protectedName),
   )!;
   const c = a.slice();
   c[index(protectedName)] = other;
