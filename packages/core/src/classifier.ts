@@ -81,6 +81,11 @@ export class CountingClassifier implements Classifier {
     return { ...this.stats };
   }
 
+  /** Distinct rows sent to the model so far (allocation-free, for budget checks in hot loops). */
+  get distinctQueries(): number {
+    return this.stats.distinctQueries;
+  }
+
   get hasProba(): boolean {
     return typeof this.inner.predictProba === 'function';
   }

@@ -224,7 +224,7 @@ export class CounterfactualChecker {
     let allowed = this.ctl.remainingTested();
     const maxQ = this.ctl.budget.maxQueries;
     if (maxQ !== undefined) {
-      const left = maxQ - this.model.queryStats.distinctQueries;
+      const left = maxQ - this.model.distinctQueries;
       const affordable = Math.max(0, Math.floor(left / (perInput + 1)));
       // Fewer queries left than one more input needs: the query budget is what ends the run.
       if (affordable === 0) this.ctl.stopFor('query-budget');

@@ -165,7 +165,7 @@ function prepare<O extends object>(
   meta.checkOptions?.(resolved, dataset);
   const model = prepareModel(input.model, dataset, requiresModel);
   const ctl = new RunController(context);
-  if (model) ctl.queries = () => model.queryStats.distinctQueries;
+  if (model) ctl.queries = () => model.distinctQueries;
   return { resolved, dataset, model, ctl };
 }
 
