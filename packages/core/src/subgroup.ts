@@ -1,15 +1,18 @@
 import type { Dataset } from './dataset.js';
 import { DataError } from './errors.js';
 import type { Condition } from './result-types.js';
-import { attributeIndex } from './schema.js';
+import { attributeIndex, type Schema } from './schema.js';
 
-/** Whether row `i` of `ds` satisfies every condition. */
-function compile(
-  ds: Dataset,
+/**
+ * A test of whether the row at `x[off..]` (schema order) satisfies every condition; attributes are
+ * resolved once, so the test is cheap to call per row. An empty conjunction matches every row.
+ */
+export function conditionMatcher(
+  schema: Schema,
   conditions: readonly Condition[],
-): ((x: Float64Array, off: number) => boolean)[] {
-  return conditions.map((c) => {
-    const j = attributeIndex(ds.schema, c.attribute);
+): (x: ArrayLike<number>, off: number) => boolean {
+  const tests = conditions.map((c): ((x: ArrayLike<number>, off: number) => boolean) => {
+    const j = attributeIndex(schema, c.attribute);
     if ('values' in c) {
       if (c.values.length === 0) {
         throw new DataError('DATA_EMPTY_GROUP', `condition on "${c.attribute}" lists no values`, {
@@ -24,23 +27,17 @@ function compile(
       ? (x, off) => x[off + j]! >= min && x[off + j]! <= max
       : (x, off) => x[off + j]! >= min && x[off + j]! < max;
   });
+  return (x, off) => {
+    for (const t of tests) if (!t(x, off)) return false;
+    return true;
+  };
 }
 
 /** 1 for each row of `ds` that satisfies all conditions (an empty conjunction matches every row). */
 export function memberMask(ds: Dataset, conditions: readonly Condition[]): Uint8Array {
-  const tests = compile(ds, conditions);
+  const matches = conditionMatcher(ds.schema, conditions);
   const mask = new Uint8Array(ds.n);
-  for (let i = 0; i < ds.n; i++) {
-    const off = i * ds.d;
-    let ok = 1;
-    for (const t of tests) {
-      if (!t(ds.x, off)) {
-        ok = 0;
-        break;
-      }
-    }
-    mask[i] = ok;
-  }
+  for (let i = 0; i < ds.n; i++) mask[i] = matches(ds.x, i * ds.d) ? 1 : 0;
   return mask;
 }
 

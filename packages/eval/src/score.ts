@@ -1,4 +1,4 @@
-import { type Condition, type Dataset, type DiscoveryResult, memberMask } from '@fb/core';
+import { conditionMatcher, type Dataset, type DiscoveryResult, memberMask } from '@fb/core';
 import type { GroundTruth } from '@fb/synth';
 
 /** How an individual method's pairs relate to the planted truth. */
@@ -26,14 +26,6 @@ export interface SubgroupScore {
   threshold: number;
 }
 
-function satisfies(row: readonly number[], ds: Dataset, conditions: readonly Condition[]): boolean {
-  return conditions.every((c) => {
-    const j = ds.schema.attributes.findIndex((a) => a.name === c.attribute);
-    const v = row[j]!;
-    return 'values' in c ? c.values.includes(v) : v >= c.min && (c.maxInclusive ? v <= c.max : v < c.max);
-  });
-}
-
 /** Score the discriminatory pairs of an individual result against the planted pair. */
 export function scoreIndividual(
   result: DiscoveryResult,
@@ -42,16 +34,14 @@ export function scoreIndividual(
 ): IndividualScore {
   if (result.findings.kind !== 'individual')
     throw new TypeError('scoreIndividual needs an individual result');
-  const { disadvantaged, reference } = truth.pair;
+  const inA = conditionMatcher(dataset.schema, truth.pair.disadvantaged);
+  const inB = conditionMatcher(dataset.schema, truth.pair.reference);
   let onPair = 0;
   let biased = 0;
   for (const p of result.findings.pairs) {
-    const sA = satisfies(p.sample, dataset, disadvantaged);
-    const sB = satisfies(p.sample, dataset, reference);
-    const cA = satisfies(p.counterfactual, dataset, disadvantaged);
-    const cB = satisfies(p.counterfactual, dataset, reference);
-    if ((sA && cB) || (sB && cA)) onPair++;
-    if (truth.isBiasedInput(Float64Array.from(p.sample), 0)) biased++;
+    const { sample, counterfactual } = p;
+    if ((inA(sample, 0) && inB(counterfactual, 0)) || (inB(sample, 0) && inA(counterfactual, 0))) onPair++;
+    if (truth.isBiasedInput(Float64Array.from(sample), 0)) biased++;
   }
   const n = result.findings.pairs.length;
   return {

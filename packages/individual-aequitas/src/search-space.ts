@@ -1,4 +1,12 @@
-import { type Attribute, bounds, cardinality, clampToDomain, type Rng, type Schema } from '@fb/core';
+import {
+  type Attribute,
+  bounds,
+  cardinality,
+  clampToDomain,
+  DomainSampler,
+  type Rng,
+  type Schema,
+} from '@fb/core';
 
 /**
  * The input domain as AEQUITAS walks it: uniform draws for the global phase, unit moves of single
@@ -9,12 +17,9 @@ export class SearchSpace {
   /** Positions of the non-protected attributes, the only ones a local move changes. */
   readonly movable: Int32Array;
   private readonly attributes: readonly Attribute[];
+  private readonly sampler: DomainSampler;
   private readonly lo: Float64Array;
   private readonly hi: Float64Array;
-  /** Grid spacing of a discrete attribute; 0 for a continuous attribute without step. */
-  private readonly grid: Float64Array;
-  /** Number of values of a discrete attribute. */
-  private readonly count: Int32Array;
   /** Length of one local move per attribute. */
   readonly unit: Float64Array;
 
@@ -22,20 +27,16 @@ export class SearchSpace {
     const attrs = schema.attributes;
     this.attributes = attrs;
     this.d = attrs.length;
+    this.sampler = new DomainSampler(schema);
     this.lo = new Float64Array(this.d);
     this.hi = new Float64Array(this.d);
-    this.grid = new Float64Array(this.d);
-    this.count = new Int32Array(this.d);
     this.unit = new Float64Array(this.d);
     attrs.forEach((a, j) => {
       const [lo, hi] = bounds(a);
       this.lo[j] = lo;
       this.hi[j] = hi;
-      const k = cardinality(a);
-      if (Number.isFinite(k)) {
-        this.count[j] = k;
-        this.grid[j] = a.categories ? 1 : a.step!;
-        this.unit[j] = perturbationUnit * this.grid[j]!;
+      if (Number.isFinite(cardinality(a))) {
+        this.unit[j] = perturbationUnit * (a.categories ? 1 : a.step!);
       } else {
         this.unit[j] = (perturbationUnit * (hi - lo)) / continuousSteps;
       }
@@ -45,11 +46,7 @@ export class SearchSpace {
 
   /** Write one input drawn uniformly from the domain (every attribute independently) at `out[off..]`. */
   sample(rng: Rng, out: Float64Array, off: number): void {
-    for (let j = 0; j < this.d; j++) {
-      const g = this.grid[j]!;
-      out[off + j] =
-        g > 0 ? this.lo[j]! + rng.int(0, this.count[j]! - 1) * g : rng.uniform(this.lo[j]!, this.hi[j]!);
-    }
+    this.sampler.sample(rng, out, off);
   }
 
   /** Move attribute `j` of `row` by `direction` units, snapped onto its domain. */

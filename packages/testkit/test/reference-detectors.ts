@@ -1,5 +1,6 @@
 import {
   type Detector,
+  DomainSampler,
   defineIndividualDetector,
   defineSubgroupDetector,
   domainValues,
@@ -27,20 +28,12 @@ export const randomTesting: Detector<RandomOptions> = defineIndividualDetector<R
   },
   async search({ dataset, options, ctl, checker }) {
     const rng = ctl.rng.fork('random');
-    const attrs = dataset.schema.attributes;
-    const d = attrs.length;
+    const sampler = new DomainSampler(dataset.schema);
     for (let done = 0; done < options.samples; done += options.batchSize) {
       if (await ctl.checkpoint({ phase: 'sample', done, total: options.samples })) break;
       const m = Math.min(options.batchSize, options.samples - done);
-      const x = new Float64Array(m * d);
-      for (let i = 0; i < m; i++) {
-        attrs.forEach((a, j) => {
-          x[i * d + j] =
-            a.kind === 'continuous' && a.step === undefined
-              ? rng.uniform(a.min, a.max)
-              : rng.choice(domainValues(a));
-        });
-      }
+      const x = new Float64Array(m * dataset.d);
+      sampler.fill(rng, x);
       checker.check(x);
     }
     return {};
