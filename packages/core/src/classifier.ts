@@ -53,7 +53,6 @@ export class CountingClassifier implements Classifier {
   private probaIndex: RowIndex | null = null;
   private readonly probas = new GrowableArray((n) => new Float64Array(n));
   private readonly stats: QueryStats = { queries: 0, distinctQueries: 0, batches: 0 };
-  private readonly distinctRows: RowIndex;
 
   constructor(inner: Classifier) {
     if (!inner || typeof inner.predict !== 'function') {
@@ -73,7 +72,6 @@ export class CountingClassifier implements Classifier {
     this.nClasses = inner.nClasses;
     if (inner.description !== undefined) this.description = inner.description;
     this.labelIndex = new RowIndex(inner.nFeatures);
-    this.distinctRows = new RowIndex(inner.nFeatures);
   }
 
   /** Counts so far. */
@@ -99,7 +97,12 @@ export class CountingClassifier implements Classifier {
   }
 
   /** Collect the rows not yet in `index` (first occurrence only) into one batch. */
-  private unseen(x: Float64Array, n: number, index: RowIndex): { batch: Float64Array; ids: Int32Array } {
+  private unseen(
+    x: Float64Array,
+    n: number,
+    index: RowIndex,
+    other: RowIndex | null,
+  ): { batch: Float64Array; ids: Int32Array } {
     const d = this.nFeatures;
     const ids = new Int32Array(n);
     const before = index.size;
@@ -114,11 +117,9 @@ export class CountingClassifier implements Classifier {
     this.stats.queries += n;
     if (fresh > 0) {
       this.stats.batches++;
-      for (let k = 0; k < fresh; k++) {
-        const before2 = this.distinctRows.size;
-        this.distinctRows.getOrAdd(batch, k * d);
-        if (this.distinctRows.size > before2) this.stats.distinctQueries++;
-      }
+      // A row is distinct unless the other cache (labels vs probabilities) already sent it.
+      for (let k = 0; k < fresh; k++)
+        if (!other || other.find(batch, k * d) < 0) this.stats.distinctQueries++;
     }
     return { batch, ids };
   }
@@ -126,7 +127,7 @@ export class CountingClassifier implements Classifier {
   predict(x: Float64Array): Int32Array {
     const n = this.rows(x);
     const before = this.labelIndex.size;
-    const { batch, ids } = this.unseen(x, n, this.labelIndex);
+    const { batch, ids } = this.unseen(x, n, this.labelIndex, this.probaIndex);
     const fresh = batch.length / this.nFeatures;
     const store = this.labels.ensure(before + fresh);
     if (fresh > 0) {
@@ -164,7 +165,7 @@ export class CountingClassifier implements Classifier {
     const c = this.nClasses;
     this.probaIndex ??= new RowIndex(this.nFeatures);
     const before = this.probaIndex.size;
-    const { batch, ids } = this.unseen(x, n, this.probaIndex);
+    const { batch, ids } = this.unseen(x, n, this.probaIndex, this.labelIndex);
     const fresh = batch.length / this.nFeatures;
     const store = this.probas.ensure((before + fresh) * c);
     if (fresh > 0) {
