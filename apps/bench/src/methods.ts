@@ -1,6 +1,20 @@
 import type { Detector } from '@fb/core';
+import { adf } from '@fb/individual-adf';
 import { aequitas } from '@fb/individual-aequitas';
+import { expga } from '@fb/individual-expga';
+import { fliptest } from '@fb/individual-fliptest';
+import { kosei } from '@fb/individual-kosei';
+import { limi } from '@fb/individual-limi';
+import { sg } from '@fb/individual-sg';
 import { biasScan } from '@fb/subgroup-biasscan';
+import { cbs } from '@fb/subgroup-cbs';
+import { divexplorer } from '@fb/subgroup-divexplorer';
+import { fairNaiveBayes } from '@fb/subgroup-fair-naive-bayes';
+import { gerryfair } from '@fb/subgroup-gerryfair';
+import { multiaccuracy } from '@fb/subgroup-multiaccuracy';
+import { slicefinder } from '@fb/subgroup-slicefinder';
+import { sliceline } from '@fb/subgroup-sliceline';
+import { verifair } from '@fb/subgroup-verifair';
 // @new-method:imports (tools/create-method inserts new imports above this line)
 
 /**
@@ -10,6 +24,20 @@ import { biasScan } from '@fb/subgroup-biasscan';
 export const methodRegistry: readonly Detector<object>[] = [
   aequitas as unknown as Detector<object>,
   biasScan as unknown as Detector<object>,
+  kosei as unknown as Detector<object>,
+  sg as unknown as Detector<object>,
+  expga as unknown as Detector<object>,
+  adf as unknown as Detector<object>,
+  limi as unknown as Detector<object>,
+  fliptest as unknown as Detector<object>,
+  cbs as unknown as Detector<object>,
+  gerryfair as unknown as Detector<object>,
+  multiaccuracy as unknown as Detector<object>,
+  slicefinder as unknown as Detector<object>,
+  sliceline as unknown as Detector<object>,
+  divexplorer as unknown as Detector<object>,
+  fairNaiveBayes as unknown as Detector<object>,
+  verifair as unknown as Detector<object>,
   // @new-method:entries (tools/create-method inserts new entries above this line)
 ];
 

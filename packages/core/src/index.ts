@@ -7,6 +7,7 @@ export { DomainSampler } from './domain-sampler.js';
 export * from './errors.js';
 export { Hasher, hashString32 } from './hash.js';
 export * from './interop.js';
+export { type KMeansOptions, type KMeansResult, kmeans } from './kmeans.js';
 export { type OptionsSchema, resolveOptions } from './options.js';
 export { discoveryResultSchema } from './result-schema.js';
 export * from './result-types.js';

@@ -1,0 +1,8 @@
+import { describeConformance } from '@fb/testkit';
+import { fairNaiveBayes as detector } from '../src/index.js';
+
+// quickOptions: about a second on the kit's fixture; longOptions: far past any budget the kit sets.
+describeConformance(detector, {
+  quickOptions: { permutations: 999 },
+  longOptions: { permutations: 1_000_000_000 },
+});
