@@ -1,23 +1,27 @@
 import { type Detector, defineSubgroupDetector } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
 import { type Options, optionsSchema } from './options.js';
-import { favourableRateGaps } from './scan.js';
+import { verifyGroups } from './scan.js';
 
+export { adaptiveEpsilon, type Judgement, judge, type Verdict } from './bound.js';
+export { mutualInformation } from './mutual-information.js';
 export type { Options as VerifairOptions } from './options.js';
+export { GroupPopulation, type PopulationMode } from './population.js';
+export type { PairVerdict } from './scan.js';
+export { combine, type Draw, type VerifyOutcome, type VerifySettings, verifyPair } from './verify.js';
 
 /**
- * Verifair.
- *
- * Placeholder: until the paper's scan replaces `favourableRateGaps`, it reports the
- * protected-attribute values whose favourable-outcome rate differs significantly from the rest.
+ * VeriFair (Bastani, Zhang and Solar-Lezama, OOPSLA 2019): sequential verification of demographic
+ * parity between every pair of values of each protected attribute, with an adaptive concentration
+ * bound that makes each verdict wrong with probability at most 2 * delta.
  */
 export const verifair: Detector<Options> = defineSubgroupDetector<Options>({
   id: 'verifair',
   version: pkg.version,
-  access: 'data-only',
+  access: 'black-box',
   description:
-    'Placeholder: favourable-rate gaps per protected value with permutation p-values (replace with the method and paper).',
-  requiresModel: false,
+    'VeriFair: sequential probabilistic verification of demographic parity between protected groups (adaptive concentration bound, batched sampling).',
+  requiresModel: true,
   optionsSchema,
-  scan: favourableRateGaps,
+  scan: verifyGroups,
 });

@@ -1,36 +1,78 @@
 import type { OptionsSchema } from '@fb/core';
+import type { PopulationMode } from './population.js';
 
 export interface Options {
-  /** Label permutations for the p-values. */
-  permutations: number;
-  /** Largest p-value reported. */
-  alpha: number;
-  /** Smallest group, and smallest complement, tested. */
-  minSize: number;
+  c: number;
+  ambiguity: number;
+  delta: number;
+  form: 'ratio' | 'difference';
+  batchSize: number;
+  maxSamples: number;
+  population: PopulationMode;
+  attributes: string[] | null;
+  reportAmbiguous: boolean;
 }
 
 export const optionsSchema: OptionsSchema = {
   type: 'object',
   properties: {
-    permutations: {
-      type: 'integer',
+    c: {
+      type: 'number',
       minimum: 0,
-      default: 999,
+      maximum: 1,
+      default: 0.15,
       description:
-        'Label permutations behind each p-value (0: no test, every gap is reported with pValue null).',
+        'Tolerance c: a pair is fair when each group gets the favourable decision at least (1 - c) times as often as the other (ratio form) or at most c less often (difference form).',
     },
-    alpha: {
+    ambiguity: {
+      type: 'number',
+      minimum: 0,
+      default: 0,
+      description:
+        "Delta: accept an 'ambiguous' verdict once the estimate's interval is at most this wide around the threshold (0: only certain verdicts).",
+    },
+    delta: {
       type: 'number',
       exclusiveMinimum: 0,
-      maximum: 1,
-      default: 0.05,
-      description: 'Report a group only when its permutation p-value is at most alpha.',
+      exclusiveMaximum: 1,
+      default: 0.5e-10,
+      description: 'Confidence parameter: each verdict is wrong with probability at most 2 * delta.',
     },
-    minSize: {
+    form: {
+      enum: ['ratio', 'difference'],
+      default: 'ratio',
+      description:
+        "Demographic parity as a ratio of favourable rates, or as their difference (the paper's 'causal' form).",
+    },
+    batchSize: {
       type: 'integer',
       minimum: 1,
-      default: 10,
-      description: 'Groups with fewer rows, or with fewer rows outside them, are not tested.',
+      default: 1000,
+      description: 'Samples drawn per group (one batched model query each) between two looks at the bound.',
+    },
+    maxSamples: {
+      type: 'integer',
+      minimum: 1,
+      default: 10_000_000,
+      description: 'Samples per group after which a pair is left undecided.',
+    },
+    population: {
+      enum: ['empirical', 'independent'],
+      default: 'empirical',
+      description:
+        "Population of each group: its rows drawn with replacement ('empirical'), or the product of its per-attribute marginals ('independent').",
+    },
+    attributes: {
+      type: ['array', 'null'],
+      items: { type: 'string' },
+      default: null,
+      description: 'Protected attributes to verify (null: every protected attribute).',
+    },
+    reportAmbiguous: {
+      type: 'boolean',
+      default: true,
+      description:
+        "Report pairs judged 'ambiguous-unfair' as findings too (certain 'unfair' pairs always are).",
     },
   },
 };

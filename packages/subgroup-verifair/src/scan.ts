@@ -1,122 +1,175 @@
-import { type Dataset, isDiscrete, SchemaError, type SubgroupFinding, type SubgroupScan } from '@fb/core';
+import {
+  type CountingClassifier,
+  type Dataset,
+  isDiscrete,
+  ModelError,
+  OptionsError,
+  SchemaError,
+  type SubgroupFinding,
+  type SubgroupScan,
+  valueLabel,
+} from '@fb/core';
+import { mutualInformation } from './mutual-information.js';
 import type { Options } from './options.js';
+import { GroupPopulation } from './population.js';
+import { type VerifyOutcome, verifyPair } from './verify.js';
 
-/** The rows taking one value of a protected attribute. */
-interface Group {
+/** One verified pair of values of a protected attribute. */
+export interface PairVerdict extends VerifyOutcome {
   attribute: string;
-  value: number;
-  /** Index of the value among its column's values. */
-  code: number;
-  size: number;
-  /** Favourable outcomes inside the group. */
-  favourable: number;
-  gap: number;
-  /** Permutations whose gap was at least as large in magnitude. */
-  exceed: number;
+  a: string;
+  b: string;
 }
 
-/** A protected column: each row's value code and the groups tested on it. */
-interface Column {
-  codes: Int32Array;
-  counts: Int32Array;
-  groups: Group[];
+interface ProtectedColumn {
+  index: number;
+  name: string;
+  /** Distinct values present in the data, ascending. */
+  values: number[];
+  /** Row indices per value. */
+  rows: Int32Array[];
+  /** Mutual information with the outcome. */
+  mi: number;
 }
 
-/** Favourable-rate gap between a group (`inside` favourable of `size` rows) and the other rows. */
-function gapOf(inside: number, size: number, favourable: number, n: number): number {
-  return inside / size - (favourable - inside) / (n - size);
-}
-
-function protectedColumns(
-  dataset: Dataset,
-  outcome: Uint8Array,
-  favourable: number,
-  minSize: number,
-): Column[] {
-  const { n, d, x, schema } = dataset;
-  const columns: Column[] = [];
+function protectedColumns(dataset: Dataset, only: string[] | null): ProtectedColumn[] {
+  const { n, d, x, y, schema } = dataset;
+  const names = new Set(schema.attributes.filter((a) => a.protected).map((a) => a.name));
+  for (const name of only ?? []) {
+    if (!names.has(name)) {
+      throw new OptionsError(
+        'OPTIONS_INVALID',
+        `attributes: "${name}" is not a protected attribute of the dataset`,
+        {
+          option: '/attributes',
+        },
+      );
+    }
+  }
+  const outcomeCodes = Int32Array.from(y);
+  const columns: ProtectedColumn[] = [];
   schema.attributes.forEach((a, j) => {
-    if (!a.protected) return;
+    if (!a.protected || (only && !only.includes(a.name))) return;
     if (!isDiscrete(a)) {
       throw new SchemaError(
         'SCHEMA_BAD_DOMAIN',
         `protected attribute "${a.name}" is continuous: bin it (or give it a step) first`,
-        { attribute: a.name },
+        {
+          attribute: a.name,
+        },
       );
     }
     const values = [...new Set(Array.from({ length: n }, (_, i) => x[i * d + j]!))].sort((p, q) => p - q);
-    const codeOf = new Map(values.map((v, k) => [v, k]));
+    const code = new Map(values.map((v, k) => [v, k]));
     const codes = new Int32Array(n);
-    const sizes = new Int32Array(values.length);
-    const inside = new Int32Array(values.length);
-    for (let i = 0; i < n; i++) {
-      const k = codeOf.get(x[i * d + j]!)!;
-      codes[i] = k;
-      sizes[k]!++;
-      inside[k]! += outcome[i]!;
-    }
-    const groups: Group[] = [];
-    values.forEach((value, code) => {
-      const size = sizes[code]!;
-      if (size < minSize || n - size < minSize) return;
-      const gap = gapOf(inside[code]!, size, favourable, n);
-      groups.push({ attribute: a.name, value, code, size, favourable: inside[code]!, gap, exceed: 0 });
-    });
-    if (groups.length > 0) columns.push({ codes, counts: new Int32Array(values.length), groups });
+    const counts = new Int32Array(values.length);
+    for (let i = 0; i < n; i++) counts[(codes[i] = code.get(x[i * d + j]!)!)]!++;
+    const rows = values.map((_, k) => new Int32Array(counts[k]!));
+    const fill = new Int32Array(values.length);
+    for (let i = 0; i < n; i++) rows[codes[i]!]![fill[codes[i]!]!++] = i;
+    const mi = mutualInformation(codes, values.length, outcomeCodes, schema.outcome.labels.length);
+    columns.push({ index: j, name: a.name, values, rows, mi });
   });
-  return columns;
+  // The seed's order: the attributes most informative about the outcome first.
+  return columns.sort((p, q) => q.mi - p.mi || p.index - q.index);
+}
+
+/** A draw function: sample `k` rows of a population, query the model once, count favourable decisions. */
+function drawer(pop: GroupPopulation, model: CountingClassifier, dataset: Dataset, batch: Float64Array) {
+  const favourable = dataset.schema.outcome.favorable;
+  return (k: number): number => {
+    const rows = batch.subarray(0, k * dataset.d);
+    pop.fill(k, rows);
+    const decisions = model.predict(rows);
+    let count = 0;
+    for (let i = 0; i < k; i++) if (decisions[i] === favourable) count++;
+    return count;
+  };
 }
 
 /**
- * Placeholder scan, to be replaced by the paper's algorithm: for every value of every protected
- * attribute, the favourable-rate gap between the rows taking it and all other rows, with a two-sided
- * permutation p-value (outcomes shuffled with the run's seeded generator).
+ * VeriFair over a dataset: for every protected attribute (most informative about the outcome first)
+ * and every pair of its values present in the data, the sequential demographic-parity test on the
+ * two groups' populations. Pairs found unfair are reported as the disadvantaged group.
  */
-export async function favourableRateGaps({
+export async function verifyGroups({
   dataset,
+  model,
   options,
   ctl,
 }: SubgroupScan<Options>): Promise<{ subgroups: SubgroupFinding[]; extras: Record<string, unknown> }> {
-  const { n, y, schema } = dataset;
-  const outcome = new Uint8Array(n);
-  let favourable = 0;
-  for (let i = 0; i < n; i++) favourable += outcome[i] = y[i] === schema.outcome.favorable ? 1 : 0;
-  const columns = protectedColumns(dataset, outcome, favourable, options.minSize);
+  if (!model) throw new ModelError('MODEL_MISSING', 'VeriFair audits a model: pass input.model');
+  const columns = protectedColumns(dataset, options.attributes);
+  const batch = new Float64Array(options.batchSize * dataset.d);
+  const settings = {
+    c: options.c,
+    ambiguity: options.ambiguity,
+    delta: options.delta,
+    difference: options.form === 'difference',
+    batchSize: options.batchSize,
+    maxSamples: options.maxSamples,
+  };
+  const totalPairs = columns.reduce((t, col) => t + (col.values.length * (col.values.length - 1)) / 2, 0);
+  const verdicts: PairVerdict[] = [];
+  const findings: Omit<SubgroupFinding, 'rank'>[] = [];
+  let stopped = false;
+  const stop = async () =>
+    (await ctl.checkpoint({ phase: 'verify', done: verdicts.length, total: totalPairs })) !== null;
 
-  const permuted = outcome.slice();
-  const rng = ctl.rng.fork('permutation');
-  let done = 0;
-  while (done < options.permutations && columns.length > 0) {
-    if (await ctl.checkpoint({ phase: 'permutation', done, total: options.permutations })) break;
-    rng.shuffle(permuted);
-    for (const { codes, counts, groups } of columns) {
-      counts.fill(0);
-      for (let i = 0; i < n; i++) counts[codes[i]!]! += permuted[i]!;
-      for (const g of groups) {
-        // The tolerance lets gaps equal in exact arithmetic count as reaching the observed one.
-        if (Math.abs(gapOf(counts[g.code]!, g.size, favourable, n)) >= Math.abs(g.gap) - 1e-12) g.exceed++;
+  for (const col of columns) {
+    const attr = dataset.schema.attributes[col.index]!;
+    for (let p = 0; p < col.values.length && !stopped; p++) {
+      for (let q = p + 1; q < col.values.length && !stopped; q++) {
+        const rng = ctl.rng.fork(`${col.name}:${col.values[p]}:${col.values[q]}`);
+        const popA = new GroupPopulation(dataset, col.rows[p]!, options.population, rng.fork('a'));
+        const popB = new GroupPopulation(dataset, col.rows[q]!, options.population, rng.fork('b'));
+        const outcome = await verifyPair(
+          drawer(popA, model, dataset, batch),
+          drawer(popB, model, dataset, batch),
+          settings,
+          stop,
+        );
+        const a = valueLabel(attr, col.values[p]!);
+        const b = valueLabel(attr, col.values[q]!);
+        verdicts.push({ attribute: col.name, a, b, ...outcome });
+        if (outcome.stoppedBy === 'budget') stopped = true;
+        const unfair =
+          outcome.verdict === 'unfair' || (outcome.verdict === 'ambiguous-unfair' && options.reportAmbiguous);
+        if (!unfair) continue;
+        const low = outcome.disadvantaged === 'a' ? p : q;
+        const high = low === p ? q : p;
+        const lowRate = low === p ? outcome.rateA : outcome.rateB;
+        const highRate = low === p ? outcome.rateB : outcome.rateA;
+        findings.push({
+          conditions: [{ attribute: col.name, values: [col.values[low]!] }],
+          size: col.rows[low]!.length,
+          // How far the binding direction falls below the fairness threshold.
+          score: -outcome.estimate!,
+          effect: lowRate - highRate,
+          pValue: null,
+          direction: 'lower',
+          details: {
+            comparedWith: valueLabel(attr, col.values[high]!),
+            favourableRate: lowRate,
+            comparisonRate: highRate,
+            ratio: highRate > 0 ? lowRate / highRate : null,
+            verdict: outcome.verdict,
+            samplesPerGroup: outcome.samples,
+            epsilon: outcome.epsilon,
+            errorBound: 2 * options.delta,
+          },
+        });
       }
     }
-    done++;
+    if (stopped) break;
   }
-
-  const found: Omit<SubgroupFinding, 'rank'>[] = [];
-  for (const g of columns.flatMap((c) => c.groups)) {
-    const pValue = options.permutations > 0 ? (1 + g.exceed) / (1 + done) : null;
-    if (g.gap === 0 || (pValue !== null && pValue > options.alpha)) continue;
-    found.push({
-      conditions: [{ attribute: g.attribute, values: [g.value] }],
-      size: g.size,
-      score: Math.abs(g.gap),
-      effect: g.gap,
-      pValue,
-      direction: g.gap < 0 ? 'lower' : 'higher',
-      details: { rateInside: g.favourable / g.size, rateOutside: (favourable - g.favourable) / (n - g.size) },
-    });
-  }
-  found.sort((p, q) => q.score - p.score);
+  findings.sort((u, v) => v.score - u.score);
   return {
-    subgroups: found.map((s, k) => ({ ...s, rank: k + 1 })),
-    extras: { permutations: done, groupsTested: columns.reduce((acc, c) => acc + c.groups.length, 0) },
+    subgroups: findings.map((f, k) => ({ ...f, rank: k + 1 })),
+    extras: {
+      verdicts,
+      attributeOrder: columns.map((c) => ({ attribute: c.name, mutualInformation: c.mi })),
+      samples: verdicts.reduce((t, v) => t + 2 * v.samples, 0),
+    },
   };
 }
