@@ -1,23 +1,33 @@
 import { type Detector, defineSubgroupDetector } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
 import { type Options, optionsSchema } from './options.js';
-import { favourableRateGaps } from './scan.js';
+import { discriminationPatterns } from './scan.js';
 
+export { degree, extremeGain, kldScore, type PatternMass } from './degree.js';
+export { fitNaiveBayes, type NaiveBayes } from './naive-bayes.js';
 export type { Options as FairNaiveBayesOptions } from './options.js';
+export {
+  extensionBound,
+  findPatterns,
+  type Pattern,
+  type Role,
+  type SearchOutcome,
+  type SearchSettings,
+} from './search.js';
+export { type Discretised, discretise, type Variable } from './variables.js';
 
 /**
- * Fair naive bayes.
- *
- * Placeholder: until the paper's scan replaces `favourableRateGaps`, it reports the
- * protected-attribute values whose favourable-outcome rate differs significantly from the rest.
+ * Discrimination patterns of a naive Bayes model (Choi, Farnadi, Babaki and Van den Broeck, AAAI
+ * 2020): assignments x to sensitive attributes and y to others where observing x moves the
+ * probability of the decision by more than delta, mined by branch and bound.
  */
 export const fairNaiveBayes: Detector<Options> = defineSubgroupDetector<Options>({
   id: 'fair-naive-bayes',
   version: pkg.version,
   access: 'data-only',
   description:
-    'Placeholder: favourable-rate gaps per protected value with permutation p-values (replace with the method and paper).',
+    'Fair naive Bayes discrimination patterns: top-k |P(d|x,y) - P(d|y)| (or KL divergence) of a naive Bayes model by branch and bound.',
   requiresModel: false,
   optionsSchema,
-  scan: favourableRateGaps,
+  scan: discriminationPatterns,
 });

@@ -1,36 +1,61 @@
 import type { OptionsSchema } from '@fb/core';
 
 export interface Options {
-  /** Label permutations for the p-values. */
-  permutations: number;
-  /** Largest p-value reported. */
-  alpha: number;
-  /** Smallest group, and smallest complement, tested. */
-  minSize: number;
+  delta: number;
+  k: number;
+  ranking: 'diff' | 'kld';
+  target: 'labels' | 'model';
+  smoothing: number;
+  maxLevels: number;
+  bins: number;
 }
 
 export const optionsSchema: OptionsSchema = {
   type: 'object',
   properties: {
-    permutations: {
-      type: 'integer',
-      minimum: 0,
-      default: 999,
-      description:
-        'Label permutations behind each p-value (0: no test, every gap is reported with pValue null).',
-    },
-    alpha: {
+    delta: {
       type: 'number',
-      exclusiveMinimum: 0,
-      maximum: 1,
-      default: 0.05,
-      description: 'Report a group only when its permutation p-value is at most alpha.',
+      minimum: 0,
+      exclusiveMaximum: 1,
+      default: 0.01,
+      description: 'Discrimination threshold: a pattern discriminates when |P(d | x, y) - P(d | y)| > delta.',
     },
-    minSize: {
+    k: {
       type: 'integer',
       minimum: 1,
-      default: 10,
-      description: 'Groups with fewer rows, or with fewer rows outside them, are not tested.',
+      default: 5,
+      description: 'Number of top patterns to find.',
+    },
+    ranking: {
+      enum: ['diff', 'kld'],
+      default: 'diff',
+      description:
+        "Rank patterns by |Delta| ('diff') or by the KL divergence to the closest distribution in which the pattern is delta-fair ('kld').",
+    },
+    target: {
+      enum: ['labels', 'model'],
+      default: 'labels',
+      description:
+        "Fit the naive Bayes model to the dataset's outcome ('labels', the paper's setting) or to the audited model's decisions on the dataset's rows ('model').",
+    },
+    smoothing: {
+      type: 'number',
+      minimum: 0,
+      default: 1,
+      description: 'Additive (Laplace) smoothing of the naive Bayes counts; 0 is pure maximum likelihood.',
+    },
+    maxLevels: {
+      type: 'integer',
+      minimum: 2,
+      default: 12,
+      description:
+        'A discrete attribute with more distinct values than this is binned like a continuous one.',
+    },
+    bins: {
+      type: 'integer',
+      minimum: 2,
+      default: 2,
+      description: 'Quantile bins for continuous attributes (2: the median split of the paper).',
     },
   },
 };

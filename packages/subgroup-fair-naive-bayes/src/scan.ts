@@ -1,122 +1,100 @@
-import { type Dataset, isDiscrete, SchemaError, type SubgroupFinding, type SubgroupScan } from '@fb/core';
+import { type Condition, countMembers, memberMask, type SubgroupFinding, type SubgroupScan } from '@fb/core';
+import { fitNaiveBayes } from './naive-bayes.js';
 import type { Options } from './options.js';
-
-/** The rows taking one value of a protected attribute. */
-interface Group {
-  attribute: string;
-  value: number;
-  /** Index of the value among its column's values. */
-  code: number;
-  size: number;
-  /** Favourable outcomes inside the group. */
-  favourable: number;
-  gap: number;
-  /** Permutations whose gap was at least as large in magnitude. */
-  exceed: number;
-}
-
-/** A protected column: each row's value code and the groups tested on it. */
-interface Column {
-  codes: Int32Array;
-  counts: Int32Array;
-  groups: Group[];
-}
-
-/** Favourable-rate gap between a group (`inside` favourable of `size` rows) and the other rows. */
-function gapOf(inside: number, size: number, favourable: number, n: number): number {
-  return inside / size - (favourable - inside) / (n - size);
-}
-
-function protectedColumns(
-  dataset: Dataset,
-  outcome: Uint8Array,
-  favourable: number,
-  minSize: number,
-): Column[] {
-  const { n, d, x, schema } = dataset;
-  const columns: Column[] = [];
-  schema.attributes.forEach((a, j) => {
-    if (!a.protected) return;
-    if (!isDiscrete(a)) {
-      throw new SchemaError(
-        'SCHEMA_BAD_DOMAIN',
-        `protected attribute "${a.name}" is continuous: bin it (or give it a step) first`,
-        { attribute: a.name },
-      );
-    }
-    const values = [...new Set(Array.from({ length: n }, (_, i) => x[i * d + j]!))].sort((p, q) => p - q);
-    const codeOf = new Map(values.map((v, k) => [v, k]));
-    const codes = new Int32Array(n);
-    const sizes = new Int32Array(values.length);
-    const inside = new Int32Array(values.length);
-    for (let i = 0; i < n; i++) {
-      const k = codeOf.get(x[i * d + j]!)!;
-      codes[i] = k;
-      sizes[k]!++;
-      inside[k]! += outcome[i]!;
-    }
-    const groups: Group[] = [];
-    values.forEach((value, code) => {
-      const size = sizes[code]!;
-      if (size < minSize || n - size < minSize) return;
-      const gap = gapOf(inside[code]!, size, favourable, n);
-      groups.push({ attribute: a.name, value, code, size, favourable: inside[code]!, gap, exceed: 0 });
-    });
-    if (groups.length > 0) columns.push({ codes, counts: new Int32Array(values.length), groups });
-  });
-  return columns;
-}
+import { findPatterns } from './search.js';
+import { discretise } from './variables.js';
 
 /**
- * Placeholder scan, to be replaced by the paper's algorithm: for every value of every protected
- * attribute, the favourable-rate gap between the rows taking it and all other rows, with a two-sided
- * permutation p-value (outcomes shuffled with the run's seeded generator).
+ * Fair naive Bayes discrimination patterns as a subgroup scan: fit a naive Bayes model of the
+ * decision, mine its top-k discrimination patterns by branch and bound, and report each pattern
+ * x ∧ y as a subgroup with its model probabilities and its members' observed rates.
  */
-export async function favourableRateGaps({
+export async function discriminationPatterns({
   dataset,
+  model,
   options,
   ctl,
 }: SubgroupScan<Options>): Promise<{ subgroups: SubgroupFinding[]; extras: Record<string, unknown> }> {
-  const { n, y, schema } = dataset;
-  const outcome = new Uint8Array(n);
-  let favourable = 0;
-  for (let i = 0; i < n; i++) favourable += outcome[i] = y[i] === schema.outcome.favorable ? 1 : 0;
-  const columns = protectedColumns(dataset, outcome, favourable, options.minSize);
+  const { n, schema } = dataset;
+  const favourable = schema.outcome.favorable;
+  const decisions = options.target === 'model' && model ? model.predict(dataset.x) : dataset.y;
+  const decision = new Uint8Array(n);
+  for (let i = 0; i < n; i++) decision[i] = decisions[i] === favourable ? 1 : 0;
 
-  const permuted = outcome.slice();
-  const rng = ctl.rng.fork('permutation');
-  let done = 0;
-  while (done < options.permutations && columns.length > 0) {
-    if (await ctl.checkpoint({ phase: 'permutation', done, total: options.permutations })) break;
-    rng.shuffle(permuted);
-    for (const { codes, counts, groups } of columns) {
-      counts.fill(0);
-      for (let i = 0; i < n; i++) counts[codes[i]!]! += permuted[i]!;
-      for (const g of groups) {
-        // The tolerance lets gaps equal in exact arithmetic count as reaching the observed one.
-        if (Math.abs(gapOf(counts[g.code]!, g.size, favourable, n)) >= Math.abs(g.gap) - 1e-12) g.exceed++;
+  const { variables, codes } = discretise(dataset, options.maxLevels, options.bins);
+  const nb = fitNaiveBayes(variables, codes, decision, options.smoothing);
+  const outcome = await findPatterns(
+    nb,
+    variables,
+    { ranking: options.ranking, delta: options.delta, k: options.k },
+    () => ctl.shouldStop() !== null,
+    async (nodes) => {
+      await ctl.checkpoint({ phase: 'branch-and-bound', done: nodes });
+    },
+  );
+
+  const subgroups = outcome.patterns.map((p, rank): SubgroupFinding => {
+    const of = (role: 'x' | 'y'): Condition[] =>
+      p.items.filter((it) => it.role === role).map((it) => variables[it.variable]!.levels[it.level]!);
+    const sensitive = of('x');
+    const context = of('y');
+    const conditions = p.items.map((it) => variables[it.variable]!.levels[it.level]!);
+    const members = memberMask(dataset, conditions);
+    const inContext = memberMask(dataset, context);
+    let memberFavourable = 0;
+    let size = 0;
+    let restFavourable = 0;
+    let rest = 0;
+    for (let i = 0; i < n; i++) {
+      if (members[i]) {
+        size++;
+        memberFavourable += decision[i]!;
+      } else if (inContext[i]) {
+        rest++;
+        restFavourable += decision[i]!;
       }
     }
-    done++;
-  }
-
-  const found: Omit<SubgroupFinding, 'rank'>[] = [];
-  for (const g of columns.flatMap((c) => c.groups)) {
-    const pValue = options.permutations > 0 ? (1 + g.exceed) / (1 + done) : null;
-    if (g.gap === 0 || (pValue !== null && pValue > options.alpha)) continue;
-    found.push({
-      conditions: [{ attribute: g.attribute, values: [g.value] }],
-      size: g.size,
-      score: Math.abs(g.gap),
-      effect: g.gap,
-      pValue,
-      direction: g.gap < 0 ? 'lower' : 'higher',
-      details: { rateInside: g.favourable / g.size, rateOutside: (favourable - g.favourable) / (n - g.size) },
-    });
-  }
-  found.sort((p, q) => q.score - p.score);
+    const pXY = p.mass.xy0 + p.mass.xy1;
+    const pY = p.mass.y0 + p.mass.y1;
+    return {
+      rank: rank + 1,
+      conditions,
+      size,
+      score: p.score,
+      effect: p.diff,
+      pValue: null,
+      direction: p.diff > 0 ? 'higher' : 'lower',
+      details: {
+        sensitive: sensitive.map(describe).join(' & '),
+        context: context.length > 0 ? context.map(describe).join(' & ') : '(none)',
+        pDecisionGivenXY: p.mass.xy1 / pXY,
+        pDecisionGivenY: p.mass.y1 / pY,
+        diff: p.diff,
+        kld: p.kld,
+        observedRate: size > 0 ? memberFavourable / size : null,
+        observedContextRate: rest > 0 ? restFavourable / rest : null,
+        contextSize: countMembers(dataset, context),
+      },
+    };
+  });
   return {
-    subgroups: found.map((s, k) => ({ ...s, rank: k + 1 })),
-    extras: { permutations: done, groupsTested: columns.reduce((acc, c) => acc + c.groups.length, 0) },
+    subgroups,
+    extras: {
+      nodesVisited: outcome.nodesVisited,
+      prunedNodes: outcome.pruned,
+      complete: outcome.complete,
+      prior: nb.prior,
+      variables: variables.map((v) => ({
+        attribute: v.attribute,
+        sensitive: v.sensitive,
+        levels: v.levels.length,
+      })),
+    },
   };
+}
+
+function describe(c: Condition): string {
+  return 'values' in c
+    ? `${c.attribute}=${c.values.join(',')}`
+    : `${c.attribute} in [${c.min}, ${c.max}${c.maxInclusive ? ']' : ')'}`;
 }
