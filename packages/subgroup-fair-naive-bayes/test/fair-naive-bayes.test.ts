@@ -128,7 +128,9 @@ describe('branch and bound', () => {
         const found = await findPatterns(nb, variables, { ranking, delta, k }, never, noPause);
         expect(found.complete).toBe(true);
         expect(found.patterns.map((p) => p.score)).toHaveLength(brute.length);
-        found.patterns.forEach((p, i) => expect(p.score).toBeCloseTo(brute[i]!, 12));
+        found.patterns.forEach((p, i) => {
+          expect(p.score).toBeCloseTo(brute[i]!, 12);
+        });
         if (ranking === 'diff') expect(found.pruned).toBeGreaterThan(0);
       }
     });
