@@ -1,0 +1,237 @@
+import { type Attribute, createDataset, DataError, type Schema } from '@fb/core';
+import { categoryCoder, type LoadedDataset, numberCell, withMetadata } from './columns.js';
+import { type ResolvedSource, resolveSource, type SourceOptions } from './source-file.js';
+import { SOURCES } from './sources.js';
+
+export interface AdultOptions extends SourceOptions {
+  /** `train` reads adult.data (32,561 rows), `test` reads adult.test (16,281 rows). Default `train`. */
+  split?: 'train' | 'test';
+  /** Rows with `?`: `drop` them (default) or `keep` them with `?` as a category of its own. */
+  missing?: 'drop' | 'keep';
+}
+
+/** Category lists in the order of adult.names (the literature's encodings index into this order). */
+export const ADULT_CATEGORIES = {
+  workclass: [
+    'Private',
+    'Self-emp-not-inc',
+    'Self-emp-inc',
+    'Federal-gov',
+    'Local-gov',
+    'State-gov',
+    'Without-pay',
+    'Never-worked',
+  ],
+  education: [
+    'Bachelors',
+    'Some-college',
+    '11th',
+    'HS-grad',
+    'Prof-school',
+    'Assoc-acdm',
+    'Assoc-voc',
+    '9th',
+    '7th-8th',
+    '12th',
+    'Masters',
+    '1st-4th',
+    '10th',
+    'Doctorate',
+    '5th-6th',
+    'Preschool',
+  ],
+  'marital-status': [
+    'Married-civ-spouse',
+    'Divorced',
+    'Never-married',
+    'Separated',
+    'Widowed',
+    'Married-spouse-absent',
+    'Married-AF-spouse',
+  ],
+  occupation: [
+    'Tech-support',
+    'Craft-repair',
+    'Other-service',
+    'Sales',
+    'Exec-managerial',
+    'Prof-specialty',
+    'Handlers-cleaners',
+    'Machine-op-inspct',
+    'Adm-clerical',
+    'Farming-fishing',
+    'Transport-moving',
+    'Priv-house-serv',
+    'Protective-serv',
+    'Armed-Forces',
+  ],
+  relationship: ['Wife', 'Own-child', 'Husband', 'Not-in-family', 'Other-relative', 'Unmarried'],
+  race: ['White', 'Asian-Pac-Islander', 'Amer-Indian-Eskimo', 'Other', 'Black'],
+  sex: ['Female', 'Male'],
+  'native-country': [
+    'United-States',
+    'Cambodia',
+    'England',
+    'Puerto-Rico',
+    'Canada',
+    'Germany',
+    'Outlying-US(Guam-USVI-etc)',
+    'India',
+    'Japan',
+    'Greece',
+    'South',
+    'China',
+    'Cuba',
+    'Iran',
+    'Honduras',
+    'Philippines',
+    'Italy',
+    'Poland',
+    'Jamaica',
+    'Vietnam',
+    'Mexico',
+    'Portugal',
+    'Ireland',
+    'France',
+    'Dominican-Republic',
+    'Laos',
+    'Ecuador',
+    'Taiwan',
+    'Haiti',
+    'Columbia',
+    'Hungary',
+    'Guatemala',
+    'Nicaragua',
+    'Scotland',
+    'Thailand',
+    'Yugoslavia',
+    'El-Salvador',
+    'Trinadad&Tobago',
+    'Peru',
+    'Hong',
+    'Holand-Netherlands',
+  ],
+} as const;
+
+export const ADULT_COLUMNS = [
+  'age',
+  'workclass',
+  'fnlwgt',
+  'education',
+  'education-num',
+  'marital-status',
+  'occupation',
+  'relationship',
+  'race',
+  'sex',
+  'capital-gain',
+  'capital-loss',
+  'hours-per-week',
+  'native-country',
+  'income',
+] as const;
+
+export const ADULT_CITATION =
+  'Becker, B. & Kohavi, R. (1996). Adult [Dataset]. UCI Machine Learning Repository. https://doi.org/10.24432/C5XW20';
+
+/** The raw records of one Adult split: `, `-separated, `|1x3 Cross validator` skipped, label dots removed. */
+export async function readAdultRecords(
+  split: 'train' | 'test',
+  options: SourceOptions,
+): Promise<{ records: string[][]; lines: number[]; resolved: ResolvedSource }> {
+  const resolved = await resolveSource(split === 'test' ? SOURCES.adultTest : SOURCES.adultTrain, options);
+  const records: string[][] = [];
+  const lines: number[] = [];
+  const text = resolved.text.split('\n');
+  for (let i = 0; i < text.length; i++) {
+    const line = text[i]!.trim();
+    if (line === '' || line.startsWith('|')) continue;
+    const cells = line.split(',').map((c) => c.trim());
+    if (cells.length !== 15) {
+      throw new DataError(
+        'DATA_SHAPE',
+        `${resolved.path} line ${i + 1}: ${cells.length} fields, Adult has 15`,
+        { row: i + 1 },
+      );
+    }
+    cells[14] = cells[14]!.replace(/\.$/, '');
+    records.push(cells);
+    lines.push(i + 1);
+  }
+  return { records, lines, resolved };
+}
+
+/**
+ * UCI Adult (census income), train or test file. Protected: sex, race, age (years, 17..90).
+ * Outcome `income`: `<=50K` = 0, `>50K` = 1 (favourable).
+ */
+export async function loadAdult(options: AdultOptions = {}): Promise<LoadedDataset> {
+  const split = options.split ?? 'train';
+  const keepMissing = options.missing === 'keep';
+  const { records, lines, resolved } = await readAdultRecords(split, options);
+  const cat = (name: keyof typeof ADULT_CATEGORIES, isProtected = false): Attribute => ({
+    name,
+    kind: 'categorical',
+    protected: isProtected,
+    categories: keepMissing && !isProtected ? [...ADULT_CATEGORIES[name], '?'] : [...ADULT_CATEGORIES[name]],
+  });
+  const attributes: Attribute[] = [
+    { name: 'age', kind: 'ordinal', protected: true, min: 17, max: 90 },
+    cat('workclass'),
+    { name: 'fnlwgt', kind: 'continuous', protected: false, min: 0, max: 1_500_000 },
+    cat('education'),
+    { name: 'education-num', kind: 'ordinal', protected: false, min: 1, max: 16 },
+    cat('marital-status'),
+    cat('occupation'),
+    cat('relationship'),
+    cat('race', true),
+    cat('sex', true),
+    { name: 'capital-gain', kind: 'continuous', protected: false, min: 0, max: 99_999 },
+    { name: 'capital-loss', kind: 'continuous', protected: false, min: 0, max: 4_356 },
+    { name: 'hours-per-week', kind: 'ordinal', protected: false, min: 1, max: 99 },
+    cat('native-country'),
+  ];
+  const schema: Schema = { attributes, outcome: { name: 'income', labels: ['<=50K', '>50K'], favorable: 1 } };
+  const d = attributes.length;
+  const coders = attributes.map((a) => (a.categories ? categoryCoder(a.name, a.categories) : null));
+  const income = categoryCoder('income', schema.outcome.labels);
+  const x = new Float64Array(records.length * d);
+  const y = new Int32Array(records.length);
+  let n = 0;
+  let dropped = 0;
+  for (let r = 0; r < records.length; r++) {
+    const cells = records[r]!;
+    if (!keepMissing && cells.includes('?')) {
+      dropped++;
+      continue;
+    }
+    for (let j = 0; j < d; j++) {
+      const coder = coders[j];
+      x[n * d + j] = coder
+        ? coder(cells[j]!, lines[r]!)
+        : numberCell(ADULT_COLUMNS[j]!, cells[j]!, lines[r]!);
+    }
+    y[n] = income(cells[14]!, lines[r]!);
+    n++;
+  }
+  const ds = createDataset({ schema, x: x.slice(0, n * d), y: y.slice(0, n), name: `adult-${split}` });
+  return withMetadata(ds, {
+    source: [{ file: SOURCES[split === 'test' ? 'adultTest' : 'adultTrain'].file, ...pick(resolved) }],
+    citation: ADULT_CITATION,
+    rowsRead: records.length,
+    rowsDropped: keepMissing ? {} : { 'missing value (?)': dropped },
+    protected: ['age', 'race', 'sex'],
+    encoding: [
+      'categories coded in the order of adult.names',
+      keepMissing
+        ? '`?` kept as the last category of workclass, occupation, native-country'
+        : 'rows with `?` dropped',
+      'test-file labels lose their trailing period',
+      'income: <=50K = 0, >50K = 1 (favourable)',
+    ],
+  });
+}
+
+export function pick(r: ResolvedSource): { path: string; sha256: string; origin: string } {
+  return { path: r.path, sha256: r.sha256, origin: r.origin };
+}

@@ -1,0 +1,76 @@
+/** Confusion counts of one set of rows (the favourable class is "positive"). */
+export interface Confusion {
+  tp: number;
+  fp: number;
+  tn: number;
+  fn: number;
+}
+
+/**
+ * Confusion counts per group: `counts[g]`, and `total` for all rows. `yTrue` may be null (only
+ * predicted-positive counts are then meaningful: tp + fp = PP, tn + fn = PN).
+ */
+export function confusionByGroup(
+  yTrue: ArrayLike<number> | null,
+  yPred: ArrayLike<number>,
+  codes: Int32Array,
+  groups: number,
+  favorable: number,
+): { counts: Confusion[]; total: Confusion } {
+  const counts = Array.from({ length: groups }, () => ({ tp: 0, fp: 0, tn: 0, fn: 0 }));
+  const total = { tp: 0, fp: 0, tn: 0, fn: 0 };
+  for (let i = 0; i < yPred.length; i++) {
+    const c = counts[codes[i]!]!;
+    const predPos = yPred[i] === favorable;
+    const truePos = yTrue ? yTrue[i] === favorable : predPos;
+    if (predPos && truePos) {
+      c.tp++;
+      total.tp++;
+    } else if (predPos) {
+      c.fp++;
+      total.fp++;
+    } else if (truePos) {
+      c.fn++;
+      total.fn++;
+    } else {
+      c.tn++;
+      total.tn++;
+    }
+  }
+  return { counts, total };
+}
+
+export function minus(a: Confusion, b: Confusion): Confusion {
+  return { tp: a.tp - b.tp, fp: a.fp - b.fp, tn: a.tn - b.tn, fn: a.fn - b.fn };
+}
+
+/** `num / den`, or null when `den` is 0 (the rate is undefined for that set of rows). */
+const rate = (num: number, den: number): number | null => (den > 0 ? num / den : null);
+
+/** The rates of seed 004; null means undefined (a zero denominator, e.g. a group with no actual positives). */
+export const RATES = {
+  /** PP / N. */
+  selectionRate: (c: Confusion) => rate(c.tp + c.fp, c.tp + c.fp + c.tn + c.fn),
+  /** TP / (TP + FN). */
+  tpr: (c: Confusion) => rate(c.tp, c.tp + c.fn),
+  /** FP / (FP + TN). */
+  fpr: (c: Confusion) => rate(c.fp, c.fp + c.tn),
+  /** FN / (TP + FN). */
+  fnr: (c: Confusion) => rate(c.fn, c.tp + c.fn),
+  /** TN / (TN + FP). */
+  tnr: (c: Confusion) => rate(c.tn, c.tn + c.fp),
+  /** FN / (FN + TN). */
+  for: (c: Confusion) => rate(c.fn, c.fn + c.tn),
+  /** FP / (TP + FP). */
+  fdr: (c: Confusion) => rate(c.fp, c.tp + c.fp),
+  /** TP / (TP + FP). */
+  precision: (c: Confusion) => rate(c.tp, c.tp + c.fp),
+  /** TN / (TN + FN). */
+  npv: (c: Confusion) => rate(c.tn, c.tn + c.fn),
+  /** (FP + FN) / N. */
+  errorRate: (c: Confusion) => rate(c.fp + c.fn, c.tp + c.fp + c.tn + c.fn),
+  /** (TP + FN) / N: the share of actual positives. */
+  prevalence: (c: Confusion) => rate(c.tp + c.fn, c.tp + c.fp + c.tn + c.fn),
+} as const;
+
+export type RateName = keyof typeof RATES;
