@@ -1,25 +1,55 @@
 import { type Condition, defineSubgroupDetector, ModelError, type SubgroupFinding } from '@fb/core';
-import { encodeDataset } from './encoding.js';
+import {
+  encodeAttributes,
+  monteCarloPValue,
+  type ScanConfig,
+  type ScanDirection,
+  type ScanResult,
+  type ScoreFunction,
+  SubsetScan,
+  scanSubsets,
+} from '@fb/subset-scan';
 import { type BiasScanOptions, biasScanOptionsSchema } from './options.js';
-import { drawNullOutcomes, monteCarloPValue } from './randomization.js';
-import { type ScanOptions, type ScanResult, SubsetScan, scanSubsets } from './scan.js';
-import type { ScanDirection } from './scoring.js';
+import {
+  buildTargets,
+  checkModeOptions,
+  drawOutcomes,
+  numericDirection,
+  resolveScoring,
+  type Target,
+} from './targets.js';
 
 const seconds = (from: number) => (performance.now() - from) / 1000;
 
+/** Name of the fitted parameter in a finding's details. */
+const PARAMETER_NAME: Record<ScoreFunction, string> = {
+  bernoulli: 'q',
+  poisson: 'q',
+  gaussian: 'mu',
+  'berk-jones': 'proportion',
+};
+
+/** One scan: a target (outcome view) in one requested direction. */
+interface Scan {
+  target: Target;
+  direction: ScanDirection;
+  config: ScanConfig;
+}
+
 /**
- * MDSS bias scan (Zhang & Neill 2016): finds the subgroups whose observed favourable-outcome rate
- * deviates most from the model's predicted probabilities, by penalised fast subset scanning, and
- * calibrates each with a randomisation test.
+ * MDSS bias scan (Zhang & Neill 2016): finds the subgroups whose observed outcomes deviate most from
+ * the model's predictions, by penalised multidimensional fast subset scanning, and calibrates each
+ * with a randomisation test.
  */
 export const biasScan = defineSubgroupDetector<BiasScanOptions>({
   id: 'mdss-bias-scan',
   version: '0.1.0',
   access: 'black-box',
   description:
-    'MDSS bias scan (Zhang & Neill 2016): subgroups whose observed favourable rate deviates most from the predicted probabilities, with randomisation-test p-values.',
+    'MDSS bias scan (Zhang & Neill 2016): subgroups whose observed outcomes deviate most from the predicted probabilities (Bernoulli, Poisson, Gaussian or Berk-Jones scores), with randomisation-test p-values.',
   optionsSchema: biasScanOptionsSchema,
   requiresModel: true,
+  checkOptions: checkModeOptions,
   async scan({ dataset, model, options, ctl }) {
     if (!model!.hasProba) {
       throw new ModelError(
@@ -28,48 +58,52 @@ export const biasScan = defineSubgroupDetector<BiasScanOptions>({
       );
     }
     const tStart = performance.now();
-    const { coordinates, encodings } = encodeDataset(dataset, options);
+    const { codes, arity, encodings } = encodeAttributes(dataset, options);
+    const contiguous = encodings.map((e) => options.contiguous && e.ordered);
     const encodeSeconds = seconds(tStart);
 
-    // Expectations pᵢ: the predicted probability of the favourable class, from one batch query.
+    // Expectations from one batch query of the class probabilities.
     const tModel = performance.now();
     const n = dataset.n;
-    const favorable = dataset.schema.outcome.favorable;
     const classes = model!.nClasses;
     const proba = model!.predictProba(dataset.x);
-    const expectations = new Float64Array(n);
-    const outcomes = new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-      expectations[i] = proba[i * classes + favorable]!;
-      outcomes[i] = dataset.y[i] === favorable ? 1 : 0;
-    }
+    const targets = buildTargets(options.mode, dataset, proba, classes);
     const modelSeconds = seconds(tModel);
 
+    const score = resolveScoring(options.mode, options.scoring);
     const directions: ScanDirection[] =
       options.direction === 'both' ? ['negative', 'positive'] : [options.direction];
-    const scanOptions = (direction: ScanDirection): ScanOptions => ({
-      scoring: options.scoring,
-      direction,
-      numIters: options.numIters,
-      penalty: options.penalty,
-    });
+    const scans: Scan[] = targets.flatMap((target) =>
+      directions.map((direction) => ({
+        target,
+        direction,
+        config: {
+          score,
+          direction: numericDirection(direction, target),
+          iterations: options.numIters,
+          penalty: options.penalty,
+          contiguous,
+        },
+      })),
+    );
+    const observedOf = targets.map((t) => t.observe(dataset.y, new Float64Array(n)));
     const stop = () => ctl.shouldStop() !== null;
 
-    // Main scan, one per direction; at least restart 0 runs, so a stopped run still reports its best so far.
+    // Main scans; at least one iteration each, so a stopped run still reports its best so far.
     const tScan = performance.now();
     const results: ScanResult[] = [];
-    const total = options.numIters * directions.length;
+    const total = options.numIters * scans.length;
     let done = 0;
-    for (const direction of directions) {
-      const scan = new SubsetScan(
-        coordinates,
-        expectations,
-        outcomes,
-        scanOptions(direction),
-        ctl.rng.fork(`scan-${direction}`),
-      );
+    for (const s of scans) {
+      const data = {
+        codes,
+        arity,
+        observed: observedOf[targets.indexOf(s.target)]!,
+        expected: s.target.expected,
+      };
+      const scan = new SubsetScan(data, s.config, ctl.rng.fork(`scan-${results.length}`));
       for (;;) {
-        scan.runRestart(stop);
+        scan.runIteration(stop);
         done++;
         const halt = await ctl.checkpoint({ phase: 'scan', done, total });
         if (scan.finished || halt) break;
@@ -78,34 +112,34 @@ export const biasScan = defineSubgroupDetector<BiasScanOptions>({
     }
     const scanSeconds = seconds(tScan);
 
-    // Randomisation test: redraw yᵢ* ~ Bernoulli(pᵢ), rescan with the same settings, compare maxima.
+    // Randomisation test: outcomes redrawn from the model's class probabilities, every scan rerun.
     const tRand = performance.now();
     const replicates = options.randomizationReplicates;
-    const tested = directions.map((_, k) => k).filter((k) => results[k]!.score > 0);
-    const atLeast = new Int32Array(directions.length);
+    const tested = scans.map((_, k) => k).filter((k) => results[k]!.score > 0);
+    const atLeast = new Int32Array(scans.length);
     let completed = 0;
     if (replicates > 0 && tested.length > 0 && !stop()) {
-      const nullOutcomes = new Float64Array(n);
+      const nullY = new Int32Array(n);
+      const nullObserved = new Float64Array(n);
       for (let r = 0; r < replicates; r++) {
-        drawNullOutcomes(expectations, ctl.rng.fork(`replicate-${r}`), nullOutcomes);
+        drawOutcomes(proba, classes, ctl.rng.fork(`replicate-${r}`), nullY);
         const maxima: number[] = [];
         for (const k of tested) {
-          const direction = directions[k]!;
-          const res = scanSubsets(
-            coordinates,
-            expectations,
-            nullOutcomes,
-            scanOptions(direction),
-            ctl.rng.fork(`replicate-${r}-${direction}`),
-            stop,
-          );
+          const s = scans[k]!;
+          const data = {
+            codes,
+            arity,
+            observed: s.target.observe(nullY, nullObserved),
+            expected: s.target.expected,
+          };
+          const res = scanSubsets(data, s.config, ctl.rng.fork(`replicate-${r}-${k}`), stop);
           if (!res.complete) break;
           maxima.push(res.score);
         }
         // An interrupted replicate is discarded: the p-value uses completed replicates only.
         if (maxima.length < tested.length) break;
-        tested.forEach((k, t) => {
-          if (maxima[t]! >= results[k]!.score) atLeast[k]!++;
+        tested.forEach((k, j) => {
+          if (maxima[j]! >= results[k]!.score) atLeast[k]!++;
         });
         completed++;
         if (await ctl.checkpoint({ phase: 'randomization', done: completed, total: replicates })) break;
@@ -114,29 +148,32 @@ export const biasScan = defineSubgroupDetector<BiasScanOptions>({
     const randomizationSeconds = seconds(tRand);
 
     const subgroups: Omit<SubgroupFinding, 'rank'>[] = [];
-    directions.forEach((direction, k) => {
+    scans.forEach((s, k) => {
       const res = results[k]!;
       if (!(res.score > 0)) return;
       const conditions: Condition[] = [];
-      res.subset.forEach((codes, m) => {
-        if (codes !== null) conditions.push(encodings[m]!.condition(codes));
+      res.subset.forEach((values, m) => {
+        if (values !== null) conditions.push(encodings[m]!.condition(values));
       });
       const observed = res.observedSum / res.size;
       const expected = res.expectedSum / res.size;
       const effect = observed - expected;
+      const toward = Math.sign(effect || (s.direction === 'positive' ? 1 : -1)) * s.target.favourableSign;
       subgroups.push({
         conditions,
         size: res.size,
         score: res.score,
         effect,
         pValue: monteCarloPValue(atLeast[k]!, completed),
-        direction: effect > 0 || (effect === 0 && direction === 'positive') ? 'higher' : 'lower',
+        direction: toward > 0 ? 'higher' : toward < 0 ? 'lower' : null,
         details: {
-          q: res.q,
+          [PARAMETER_NAME[score]]: res.parameter,
           observed,
           expected,
-          scoring: options.scoring,
-          scanDirection: direction,
+          scoring: score,
+          mode: options.mode,
+          scanDirection: s.direction,
+          class: s.target.label,
           replicatesCompleted: completed,
         },
       });
@@ -146,11 +183,22 @@ export const biasScan = defineSubgroupDetector<BiasScanOptions>({
     return {
       subgroups: subgroups.map((s, i) => ({ rank: i + 1, ...s })),
       extras: {
+        scoring: score,
         directions,
-        restarts: Object.fromEntries(directions.map((d, k) => [d, results[k]!.restarts])),
+        classes: targets.map((t) => t.label),
+        iterations: scans.map((s, k) => ({
+          class: s.target.label,
+          direction: s.direction,
+          iterationsRun: results[k]!.iterationsRun,
+        })),
         replicatesCompleted: completed,
         replicatesPlanned: replicates,
-        attributes: encodings.map((e) => ({ attribute: e.attribute, codes: e.arity, binned: e.binned })),
+        attributes: encodings.map((e, m) => ({
+          attribute: e.attribute,
+          codes: e.arity,
+          binned: e.binned,
+          contiguous: contiguous[m],
+        })),
         timings: { encodeSeconds, modelSeconds, scanSeconds, randomizationSeconds },
       },
     };

@@ -1,14 +1,17 @@
 import type { OptionsSchema } from '@fb/core';
-import type { Scoring } from './scoring.js';
+
+export type BiasScanScoring = 'auto' | 'bernoulli' | 'poisson' | 'gaussian' | 'berk-jones';
+export type BiasScanMode = 'binary' | 'nominal' | 'ordinal' | 'continuous';
 
 export interface BiasScanOptions {
-  /** Score function: `bernoulli` (binary outcomes) or `poisson`. */
-  scoring: Scoring;
-  /** `negative`: favourable outcomes rarer than predicted; `positive`: more frequent; `both`: one scan each. */
+  mode: BiasScanMode;
+  scoring: BiasScanScoring;
   direction: 'negative' | 'positive' | 'both';
   numIters: number;
   penalty: number;
+  contiguous: boolean;
   randomizationReplicates: number;
+  maxNominal: number;
   maxValues: number;
   bins: number;
 }
@@ -17,26 +20,33 @@ export const biasScanOptionsSchema: OptionsSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
+    mode: {
+      type: 'string',
+      enum: ['binary', 'nominal', 'ordinal', 'continuous'],
+      default: 'binary',
+      description:
+        'What is scanned (AIF360 modes): "binary": favourable outcome against P(favourable); "nominal": one scan per outcome class, class indicator against P(class); "ordinal" and "continuous": the outcome code as a number against its expectation Σ k·P(k).',
+    },
     scoring: {
       type: 'string',
-      enum: ['bernoulli', 'poisson'],
-      default: 'bernoulli',
+      enum: ['auto', 'bernoulli', 'poisson', 'gaussian', 'berk-jones'],
+      default: 'auto',
       description:
-        'Expectation-based score function: "bernoulli" (binary outcomes, the paper\'s statistic) or "poisson" (F(q) = Y ln q + E(1 - q)).',
+        'Score function. "auto": bernoulli for binary and nominal, poisson for ordinal, gaussian for continuous. Allowed: binary: bernoulli, poisson, berk-jones; nominal: bernoulli, berk-jones; ordinal: poisson, gaussian; continuous: gaussian.',
     },
     direction: {
       type: 'string',
       enum: ['negative', 'positive', 'both'],
       default: 'both',
       description:
-        '"negative": subgroups whose observed favourable rate is below the predicted one (over-prediction; AIF360 overpredicted=True); "positive": above it; "both": one scan per direction.',
+        '"negative": subgroups where the favourable outcome (nominal: the class) is observed less than predicted (the model over-predicts; AIF360 overpredicted=True); "positive": more; "both": one scan each.',
     },
     numIters: {
       type: 'integer',
       minimum: 1,
       default: 10,
       description:
-        'Restarts of the coordinate ascent per scan; restart 0 starts from the whole population, the others from random subsets.',
+        'Iterations (restarts) of the coordinate ascent per scan; the first starts from all records, the others from random subsets.',
     },
     penalty: {
       type: 'number',
@@ -45,12 +55,24 @@ export const biasScanOptionsSchema: OptionsSchema = {
       description:
         'Complexity penalty per value of each constrained attribute (an unconstrained attribute costs nothing).',
     },
+    contiguous: {
+      type: 'boolean',
+      default: false,
+      description:
+        'Restrict ordered attributes (ordinal attributes and quantile-binned ones) to contiguous ranges of values, as AIF360 does for the attributes it is given as contiguous.',
+    },
     randomizationReplicates: {
       type: 'integer',
       minimum: 0,
       default: 100,
       description:
-        'Replicates of the randomisation test (outcomes redrawn as Bernoulli(p) and rescanned); p = (1 + #replicas scoring >= observed) / (1 + replicates). 0 = no p-value.',
+        "Replicates of the randomisation test (outcomes redrawn from the model's predicted class probabilities and rescanned); p = (1 + #replicas scoring >= observed) / (1 + replicates). 0 = no p-value.",
+    },
+    maxNominal: {
+      type: 'integer',
+      minimum: 2,
+      default: 10,
+      description: 'Nominal mode: the most outcome classes scanned one against all (AIF360 max_nominal).',
     },
     maxValues: {
       type: 'integer',

@@ -1,13 +1,4 @@
-import {
-  type Classifier,
-  createDataset,
-  createRng,
-  type Dataset,
-  defineSchema,
-  type Rng,
-  type Schema,
-} from '@fb/core';
-import type { ScanCoordinates } from '../src/index.js';
+import { type Classifier, createDataset, createRng, type Dataset, defineSchema, type Schema } from '@fb/core';
 
 /** A logistic model over arbitrary features: p = σ(bias + Σ w_j x_j + per-category shifts). */
 export class LogisticModel implements Classifier {
@@ -90,27 +81,62 @@ export function auditData(
   return createDataset({ schema: auditSchema, x, y, name: seed });
 }
 
-/** Coded records with random expectations; outcomes drawn with odds × `oddsFactor` where `planted` holds. */
-export function codedData(
-  rng: Rng,
-  n: number,
-  arity: number[],
-  planted: (codes: number[]) => boolean,
-  oddsFactor: number,
-): { coordinates: ScanCoordinates; expectations: Float64Array; outcomes: Float64Array } {
-  const codes = arity.map(() => new Int32Array(n));
-  const expectations = new Float64Array(n);
-  const outcomes = new Float64Array(n);
-  const row: number[] = new Array(arity.length);
-  for (let i = 0; i < n; i++) {
-    arity.forEach((k, m) => {
-      row[m] = rng.int(0, k - 1);
-      codes[m]![i] = row[m]!;
-    });
-    const p = rng.uniform(0.1, 0.9);
-    expectations[i] = p;
-    const odds = (p / (1 - p)) * (planted(row) ? oddsFactor : 1);
-    outcomes[i] = rng.next() < odds / (1 + odds) ? 1 : 0;
+/** A three-class softmax model over the audit schema: class scores depend on age and job. */
+export class SoftmaxModel implements Classifier {
+  readonly nClasses = 3;
+  readonly nFeatures = 5;
+
+  probs(x: Float64Array, o: number): [number, number, number] {
+    const z1 = 0.03 * (x[o + 2]! - 40) + (x[o + 4] === 1 ? 0.5 : 0);
+    const z2 = -0.5 + 0.02 * x[o + 3]! + (x[o + 4] === 3 ? 0.7 : 0);
+    const m = Math.max(0, z1, z2);
+    const e = [Math.exp(-m), Math.exp(z1 - m), Math.exp(z2 - m)];
+    const s = e[0]! + e[1]! + e[2]!;
+    return [e[0]! / s, e[1]! / s, e[2]! / s];
   }
-  return { coordinates: { n, codes, arity }, expectations, outcomes };
+
+  predictProba(x: Float64Array): Float64Array {
+    const n = x.length / this.nFeatures;
+    const out = new Float64Array(3 * n);
+    for (let i = 0; i < n; i++) out.set(this.probs(x, i * this.nFeatures), 3 * i);
+    return out;
+  }
+
+  predict(x: Float64Array): Int32Array {
+    const p = this.predictProba(x);
+    return Int32Array.from({ length: p.length / 3 }, (_, i) => {
+      const r = p.subarray(3 * i, 3 * i + 3);
+      return r[0]! >= r[1]! && r[0]! >= r[2]! ? 0 : r[1]! >= r[2]! ? 1 : 2;
+    });
+  }
+}
+
+export const threeClassSchema: Schema = defineSchema({
+  attributes: auditSchema.attributes,
+  outcome: { name: 'grade', labels: ['low', 'mid', 'high'], favorable: 2 },
+});
+
+/** Rows of the three-class schema with labels drawn from `model`, except that `planted` rows are moved to `forced`. */
+export function threeClassData(
+  n: number,
+  seed: string,
+  model: SoftmaxModel,
+  planted: (x: Float64Array, off: number) => boolean,
+  forced: number,
+  rate: number,
+): Dataset {
+  const rng = createRng(seed);
+  const d = 5;
+  const x = new Float64Array(n * d);
+  const y = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const o = i * d;
+    x[o] = rng.int(0, 1);
+    x[o + 1] = rng.weightedIndex([0.5, 0.3, 0.2]);
+    x[o + 2] = rng.int(18, 67);
+    x[o + 3] = Math.round(rng.uniform(0, 80) * 10) / 10;
+    x[o + 4] = rng.int(0, 3);
+    y[i] = planted(x, o) && rng.next() < rate ? forced : rng.weightedIndex(model.probs(x, o));
+  }
+  return createDataset({ schema: threeClassSchema, x, y, name: seed });
 }

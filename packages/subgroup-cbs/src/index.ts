@@ -1,23 +1,9 @@
-import { type Detector, defineSubgroupDetector } from '@fb/core';
-import pkg from '../package.json' with { type: 'json' };
-import { type Options, optionsSchema } from './options.js';
-import { favourableRateGaps } from './scan.js';
-
-export type { Options as CbsOptions } from './options.js';
-
-/**
- * Cbs.
- *
- * Placeholder: until the paper's scan replaces `favourableRateGaps`, it reports the
- * protected-attribute values whose favourable-outcome rate differs significantly from the rest.
- */
-export const cbs: Detector<Options> = defineSubgroupDetector<Options>({
-  id: 'cbs',
-  version: pkg.version,
-  access: 'data-only',
-  description:
-    'Placeholder: favourable-rate gaps per protected value with permutation p-values (replace with the method and paper).',
-  requiresModel: false,
-  optionsSchema,
-  scan: favourableRateGaps,
-});
+export { cbs, conditionalBiasScan } from './detector.js';
+export { type CbsOptions, cbsOptionsSchema, type ScanType } from './options.js';
+export {
+  jaccard,
+  SEMI_SYNTHETIC_DEFAULTS,
+  type SemiSyntheticData,
+  type SemiSyntheticOptions,
+  semiSynthetic,
+} from './semi-synthetic.js';

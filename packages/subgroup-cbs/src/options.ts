@@ -1,36 +1,120 @@
 import type { OptionsSchema } from '@fb/core';
 
-export interface Options {
-  /** Label permutations for the p-values. */
+/** The four scan types of the paper's Table 1: which variable is the event I and which the condition C. */
+export type ScanType =
+  | 'separation-predictions'
+  | 'separation-recommendations'
+  | 'sufficiency-predictions'
+  | 'sufficiency-recommendations';
+
+export interface CbsOptions {
+  scanType: ScanType;
+  conditionValue: 0 | 1 | null;
+  direction: 'positive' | 'negative';
+  protectedAttribute: string | null;
+  protectedValues: number[] | null;
+  threshold: number;
+  iterations: number;
+  penalty: number;
   permutations: number;
-  /** Largest p-value reported. */
-  alpha: number;
-  /** Smallest group, and smallest complement, tested. */
-  minSize: number;
+  l2: number;
+  maxValues: number;
+  bins: number;
 }
 
-export const optionsSchema: OptionsSchema = {
+export const cbsOptionsSchema: OptionsSchema = {
   type: 'object',
+  additionalProperties: false,
   properties: {
-    permutations: {
-      type: 'integer',
-      minimum: 0,
-      default: 999,
+    scanType: {
+      type: 'string',
+      enum: [
+        'separation-predictions',
+        'separation-recommendations',
+        'sufficiency-predictions',
+        'sufficiency-recommendations',
+      ],
+      default: 'separation-recommendations',
       description:
-        'Label permutations behind each p-value (0: no test, every gap is reported with pValue null).',
+        'Table 1 of the paper: separation (I = the prediction P or recommendation P_bin, C = the outcome Y) or sufficiency (I = Y, C = P or P_bin), for probabilistic predictions or binary recommendations.',
     },
-    alpha: {
+    conditionValue: {
+      type: ['integer', 'null'],
+      enum: [0, 1, null],
+      default: null,
+      description:
+        'Value-conditional scan: keep only rows with C = this value (e.g. separation-recommendations with 0 = false positive rate). null scans all rows. Not available for sufficiency-predictions (C = P is real-valued).',
+    },
+    direction: {
+      type: 'string',
+      enum: ['positive', 'negative'],
+      default: 'positive',
+      description:
+        '"positive": the event I (favourable outcome, prediction or recommendation) above its expectation under no bias for the protected subgroup (under-estimation bias, q > 1 or mu > 0); "negative": below it.',
+    },
+    protectedAttribute: {
+      type: ['string', 'null'],
+      default: null,
+      description:
+        'The sensitive attribute that defines the protected class; null = the first attribute the schema marks protected. It is excluded from the subgroup attributes X.',
+    },
+    protectedValues: {
+      type: ['array', 'null'],
+      items: { type: 'number' },
+      minItems: 1,
+      default: null,
+      description:
+        'Values of the sensitive attribute that make a row a member of the protected class (A = 1); null = its least frequent value in the data.',
+    },
+    threshold: {
       type: 'number',
       exclusiveMinimum: 0,
-      maximum: 1,
-      default: 0.05,
-      description: 'Report a group only when its permutation p-value is at most alpha.',
+      exclusiveMaximum: 1,
+      default: 0.5,
+      description:
+        'Recommendations: P_bin = 1 when the predicted probability of the favourable outcome is >= threshold.',
     },
-    minSize: {
+    iterations: {
       type: 'integer',
       minimum: 1,
       default: 10,
-      description: 'Groups with fewer rows, or with fewer rows outside them, are not tested.',
+      description:
+        'Iterations of the fast subset scan (the first from all values, the others from random subsets). The paper runs 500 on COMPAS.',
+    },
+    penalty: {
+      type: 'number',
+      minimum: 0,
+      default: 1,
+      description:
+        'Complexity penalty per included value of each constrained attribute (the paper uses 1); an attribute with all values included costs nothing.',
+    },
+    permutations: {
+      type: 'integer',
+      minimum: 0,
+      default: 99,
+      description:
+        'Permutation test (Appendix A.3): datasets with A permuted, each re-estimated and rescanned; p = (1 + #null maxima >= observed) / (1 + permutations). 0 = no p-value.',
+    },
+    l2: {
+      type: 'number',
+      minimum: 0,
+      default: 1,
+      description:
+        "L2 penalty of the logistic regressions (propensity model and weighted event model); 1 matches scikit-learn's default C = 1.",
+    },
+    maxValues: {
+      type: 'integer',
+      minimum: 1,
+      default: 20,
+      description:
+        'Discrete attributes with at most this many distinct values form subgroups value by value; others are binned.',
+    },
+    bins: {
+      type: 'integer',
+      minimum: 2,
+      default: 10,
+      description:
+        'Quantile bins for continuous attributes and discrete attributes with more than maxValues values.',
     },
   },
 };

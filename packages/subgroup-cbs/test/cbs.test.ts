@@ -1,55 +1,170 @@
-import { createDataset, defineSchema } from '@fb/core';
+import {
+  createDataset,
+  createRng,
+  type Dataset,
+  defineSchema,
+  memberMask,
+  RunController,
+  type SubgroupFinding,
+} from '@fb/core';
 import { describe, expect, it } from 'vitest';
-import { cbs as detector } from '../src/index.js';
+import { type CbsOptions, cbs, conditionalBiasScan, jaccard, semiSynthetic } from '../src/index.js';
 
-const schema = defineSchema({
+const covariateSchema = defineSchema({
   attributes: [
-    { name: 'sex', kind: 'categorical', protected: true, categories: ['male', 'female'] },
-    { name: 'age', kind: 'ordinal', protected: false, min: 20, max: 39, step: 1 },
+    { name: 'sex', kind: 'categorical', protected: true, categories: ['m', 'f'] },
+    { name: 'age', kind: 'categorical', protected: false, categories: ['<25', '25-45', '>45'] },
+    { name: 'charge', kind: 'categorical', protected: false, categories: ['M', 'F'] },
+    { name: 'priors', kind: 'categorical', protected: false, categories: ['0', '1-5', '6+'] },
+    { name: 'region', kind: 'categorical', protected: false, categories: ['a', 'b', 'c', 'd'] },
   ],
-  outcome: { name: 'approved', labels: ['no', 'yes'], favorable: 1 },
+  outcome: { name: 'o', labels: ['0', '1'], favorable: 1 },
 });
 
-/** 10 men of whom 7 are approved, 10 women of whom 3 are. */
-function tenAndTen() {
-  const x: number[] = [];
-  const y: number[] = [];
-  for (let i = 0; i < 20; i++) {
-    const sex = i < 10 ? 0 : 1;
-    x.push(sex, 20 + i);
-    y.push((sex === 0 ? i : i - 10) < (sex === 0 ? 7 : 3) ? 1 : 0);
-  }
-  return createDataset({ schema, x, y });
+function covariates(n: number, seed: string): Dataset {
+  const rng = createRng(seed);
+  const x = new Float64Array(n * 5);
+  for (let i = 0; i < n; i++)
+    x.set([rng.int(0, 1), rng.int(0, 2), rng.int(0, 1), rng.int(0, 2), rng.int(0, 3)], 5 * i);
+  return createDataset({ schema: covariateSchema, x, y: Int32Array.from({ length: n }, (_, i) => i % 2) });
 }
 
-function binomial(n: number, k: number): number {
-  let c = 1;
-  for (let i = 1; i <= k; i++) c = (c * (n - k + i)) / i;
-  return c;
+async function detect(
+  data: ReturnType<typeof semiSynthetic>,
+  options: Partial<CbsOptions>,
+  seed = 1,
+): Promise<{ found: SubgroupFinding | undefined; accuracy: number; extras: Record<string, unknown> }> {
+  const resolved = cbs.resolveOptions({ protectedValues: [data.protectedValue], ...options });
+  const { subgroups, extras } = await conditionalBiasScan(
+    data.dataset,
+    data.p,
+    resolved,
+    new RunController({ seed }),
+  );
+  const found = subgroups[0];
+  const detected = found ? memberMask(data.dataset, found.conditions) : new Uint8Array(data.dataset.n);
+  return { found, accuracy: jaccard(detected, data.injected), extras };
 }
 
-describe('cbs', () => {
-  it('reports the hand-computed gaps with permutation p-values matching the exact test', async () => {
-    const permutations = 4000;
-    const result = await detector.run({ dataset: tenAndTen() }, { permutations, alpha: 1 }, { seed: 5 });
-    if (result.findings.kind !== 'subgroup') throw new Error('expected subgroup findings');
-    const [first, second] = result.findings.subgroups;
-    expect(result.findings.subgroups).toHaveLength(2);
-    expect(first!.conditions).toEqual([{ attribute: 'sex', values: [0] }]);
-    expect(second!.conditions).toEqual([{ attribute: 'sex', values: [1] }]);
-    expect(first!.effect).toBeCloseTo(0.7 - 0.3, 12);
-    expect(second!.effect).toBeCloseTo(0.3 - 0.7, 12);
-    expect(second!.direction).toBe('lower');
-    // Under shuffled outcomes the women's approvals are hypergeometric (20 rows, 10 approved, 10 drawn);
-    // the two-sided p-value is P(X <= 3) + P(X >= 7).
-    let tail = 0;
-    for (let k = 0; k <= 3; k++) tail += (binomial(10, k) * binomial(10, 10 - k)) / binomial(20, 10);
-    const exact = 2 * tail;
-    const se = Math.sqrt((exact * (1 - exact)) / permutations);
-    expect(Math.abs(second!.pValue! - exact)).toBeLessThan(4 * se);
-    expect(first!.pValue).toBe(second!.pValue);
+describe('conditional bias scan on semi-synthetic data', () => {
+  const base = covariates(4000, 'cbs-covariates');
 
-    const strict = await detector.run({ dataset: tenAndTen() }, { permutations, alpha: 0.05 }, { seed: 5 });
-    expect(strict.metrics.dsn).toBe(0);
+  it('separation scan for predictions finds an injected shift of the predicted log-odds', async () => {
+    const data = semiSynthetic(base, { muSep: 1.5 }, createRng('sep'));
+    const { found, accuracy } = await detect(data, {
+      scanType: 'separation-predictions',
+      direction: 'positive',
+      permutations: 19,
+    });
+    expect(accuracy).toBeGreaterThan(0.8);
+    expect(found!.pValue).toBe(0.05);
+    expect(found!.details.mu).toBeGreaterThan(0);
+    expect(found!.conditions[0]).toEqual({
+      attribute: data.protectedAttribute,
+      values: [data.protectedValue],
+    });
+  });
+
+  it('sufficiency scan for predictions finds an injected drop of the true log-odds', async () => {
+    const data = semiSynthetic(base, { muSuf: 1.5 }, createRng('suf'));
+    const { found, accuracy } = await detect(data, {
+      scanType: 'sufficiency-predictions',
+      direction: 'negative',
+      permutations: 0,
+    });
+    expect(accuracy).toBeGreaterThan(0.7);
+    expect(found!.details.q).toBeLessThan(1);
+    expect(found!.pValue).toBeNull();
+    expect(found!.details.detectedRate).toBeLessThan(found!.details.expectedRate as number);
+  });
+
+  it('does not call a bias significant when there is none', async () => {
+    let small = 0;
+    for (let k = 0; k < 4; k++) {
+      const data = semiSynthetic(covariates(1500, `null-${k}`), {}, createRng(`null-${k}`));
+      const { found } = await detect(data, { scanType: 'separation-recommendations', permutations: 19 }, k);
+      if (found && found.pValue! <= 0.05) small++;
+    }
+    expect(small).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('expectations', () => {
+  it('equal the comparison class rates per covariate value for saturated unpenalised models', async () => {
+    // One covariate: the propensity and event models are saturated, so Î for a protected row is the
+    // rate of P_bin = 1 among non-protected rows with Y = 0 and the same value (the odds weights are
+    // constant within a value).
+    const schema = defineSchema({
+      attributes: [
+        { name: 'group', kind: 'categorical', protected: true, categories: ['x', 'y'] },
+        { name: 'level', kind: 'categorical', protected: false, categories: ['l0', 'l1', 'l2'] },
+      ],
+      outcome: { name: 'o', labels: ['0', '1'], favorable: 1 },
+    });
+    const rng = createRng('saturated');
+    const n = 3000;
+    const x = new Float64Array(2 * n);
+    const y = new Int32Array(n);
+    const p = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const g = rng.int(0, 1);
+      const l = rng.int(0, 2);
+      x.set([g, l], 2 * i);
+      y[i] = rng.bernoulli(0.4) ? 1 : 0;
+      p[i] = rng.uniform(0, 1) + (g === 1 && l === 2 ? 0.3 : 0) > 0.6 ? 0.8 : 0.2;
+    }
+    const dataset = createDataset({ schema, x, y });
+    const options = cbs.resolveOptions({
+      scanType: 'separation-recommendations',
+      conditionValue: 0,
+      protectedValues: [1],
+      l2: 0,
+      penalty: 0,
+      permutations: 0,
+    });
+    const { subgroups } = await conditionalBiasScan(dataset, p, options, new RunController({ seed: 1 }));
+    const found = subgroups[0]!;
+    expect(found.conditions).toEqual([
+      { attribute: 'group', values: [1] },
+      { attribute: 'level', values: [2] },
+    ]);
+    // Independent: FPR of the non-protected rows with level 2, and of the protected ones.
+    let n0 = 0;
+    let k0 = 0;
+    let n1 = 0;
+    let k1 = 0;
+    for (let i = 0; i < n; i++) {
+      if (y[i] !== 0 || x[2 * i + 1] !== 2) continue;
+      const flagged = p[i]! >= 0.5 ? 1 : 0;
+      if (x[2 * i] === 0) {
+        n0++;
+        k0 += flagged;
+      } else {
+        n1++;
+        k1 += flagged;
+      }
+    }
+    expect(found.details.expectedRate).toBeCloseTo(k0 / n0, 4);
+    expect(found.details.comparisonRate).toBeCloseTo(k0 / n0, 12);
+    expect(found.details.comparisonSize).toBe(n0);
+    expect(found.details.detectedRate).toBeCloseTo(k1 / n1, 12);
+    expect(found.details.scannedSize).toBe(n1);
+  });
+});
+
+describe('options', () => {
+  it('rejects impossible configurations with typed errors', async () => {
+    const data = semiSynthetic(covariates(300, 'errors'), {}, createRng('errors'));
+    const run = (o: Partial<CbsOptions>) =>
+      conditionalBiasScan(data.dataset, data.p, cbs.resolveOptions(o), new RunController({ seed: 1 }));
+    await expect(run({ scanType: 'sufficiency-predictions', conditionValue: 1 })).rejects.toMatchObject({
+      name: 'OptionsError',
+      code: 'OPTIONS_INVALID',
+    });
+    await expect(run({ protectedAttribute: 'nope' })).rejects.toMatchObject({ code: 'OPTIONS_INVALID' });
+    await expect(run({ protectedValues: [0, 1, 2, 3] })).rejects.toMatchObject({
+      name: 'DataError',
+      code: 'DATA_EMPTY_GROUP',
+    });
   });
 });

@@ -1,11 +1,12 @@
 import { type Condition, type Dataset, isDiscrete } from '@fb/core';
-import type { ScanCoordinates } from './scan.js';
 
 /** How one attribute's values were turned into scan codes, and how to turn codes back into a condition. */
 export interface AttributeEncoding {
   readonly attribute: string;
   /** Whether the codes are quantile bins (reported as intervals) rather than the attribute's own values. */
   readonly binned: boolean;
+  /** Whether the codes are ordered (ordinal attributes and quantile bins), so that contiguity applies. */
+  readonly ordered: boolean;
   /** Number of codes. */
   readonly arity: number;
   /** The condition satisfied by exactly the dataset rows whose code is in `codes` (ascending). */
@@ -70,10 +71,11 @@ function quantileBins(counts: Int32Array, n: number, bins: number): { binOf: Int
   return { binOf, arity: code + 1 };
 }
 
-function valueEncoding(attribute: string, values: Float64Array): AttributeEncoding {
+function valueEncoding(attribute: string, values: Float64Array, ordered: boolean): AttributeEncoding {
   return {
     attribute,
     binned: false,
+    ordered,
     arity: values.length,
     condition: (codes) => ({ attribute, values: Array.from(codes, (c) => values[c]!) }),
   };
@@ -94,6 +96,7 @@ function binEncoding(
   return {
     attribute,
     binned: true,
+    ordered: true,
     arity,
     condition(codes) {
       const lo = codes[0]!;
@@ -110,24 +113,26 @@ function binEncoding(
 }
 
 /**
- * Code every attribute for the scan. Discrete attributes with at most `maxValues` distinct values in
+ * Code attributes of a dataset for the scan (every attribute, or the listed column indices). Discrete attributes with at most `maxValues` distinct values in
  * the data get one code per value; continuous attributes and discrete ones with more values get
  * `bins` quantile bins, reported as intervals whose bounds are observed values, so that the rows
  * satisfying a reported condition are exactly the rows scanned in those bins.
  */
-export function encodeDataset(
+export function encodeAttributes(
   ds: Dataset,
   options: EncodingOptions,
-): { coordinates: ScanCoordinates; encodings: AttributeEncoding[] } {
+  columns: readonly number[] = ds.schema.attributes.map((_, j) => j),
+): { codes: Int32Array[]; arity: number[]; encodings: AttributeEncoding[] } {
   const codes: Int32Array[] = [];
   const encodings: AttributeEncoding[] = [];
-  ds.schema.attributes.forEach((a, j) => {
+  for (const j of columns) {
+    const a = ds.schema.attributes[j]!;
     const { values, counts } = distinctValues(ds, j);
     const byValue = isDiscrete(a) && values.length <= options.maxValues;
     let codeOf: Int32Array;
     if (byValue) {
       codeOf = Int32Array.from(values, (_, t) => t);
-      encodings.push(valueEncoding(a.name, values));
+      encodings.push(valueEncoding(a.name, values, a.kind !== 'categorical'));
     } else {
       const { binOf, arity } = quantileBins(counts, ds.n, options.bins);
       codeOf = binOf;
@@ -136,6 +141,6 @@ export function encodeDataset(
     const col = new Int32Array(ds.n);
     for (let i = 0; i < ds.n; i++) col[i] = codeOf[indexOf(values, ds.x[i * ds.d + j]!)]!;
     codes.push(col);
-  });
-  return { coordinates: { n: ds.n, codes, arity: encodings.map((e) => e.arity) }, encodings };
+  }
+  return { codes, arity: encodings.map((e) => e.arity), encodings };
 }

@@ -1,6 +1,6 @@
 import { countMembers, createDataset, createRng, defineSchema } from '@fb/core';
 import { describe, expect, it } from 'vitest';
-import { encodeDataset } from '../src/index.js';
+import { encodeAttributes } from '../src/index.js';
 
 const schema = defineSchema({
   attributes: [
@@ -25,12 +25,14 @@ function data(n: number) {
   return createDataset({ schema, x, y });
 }
 
-describe('encodeDataset', () => {
+describe('encodeAttributes', () => {
   const ds = data(1200);
-  const { coordinates, encodings } = encodeDataset(ds, { maxValues: 20, bins: 5 });
+  const coordinates = encodeAttributes(ds, { maxValues: 20, bins: 5 });
+  const { encodings } = coordinates;
 
   it('codes few-valued discrete attributes by observed value and bins the others', () => {
     expect(encodings.map((e) => e.binned)).toEqual([false, true, true]);
+    expect(encodings.map((e) => e.ordered)).toEqual([false, true, true]);
     expect(encodings[0]!.arity).toBe(2);
     expect(encodings[0]!.condition(Int32Array.of(1))).toEqual({ attribute: 'group', values: [1] });
     expect(encodings[1]!.arity).toBeLessThanOrEqual(5);

@@ -1,0 +1,393 @@
+import { OptionsError, type Rng } from '@fb/core';
+import { type PreparedScore, prepareScore, type ScanConfig, type ScanData } from './data.js';
+import { createKernel, Grouping, type Kernel, needsRecords } from './kernels.js';
+import { fitDirection } from './solve.js';
+import { AttributeStep, type StepMethod } from './step.js';
+
+/** Per attribute, the allowed value codes in ascending order, or null when the attribute is unconstrained. */
+export type ScanSubset = (Int32Array | null)[];
+
+export interface SubsetScore {
+  /** Penalised score F(S) − penalty·Σ|V_m| over the constrained attributes. */
+  score: number;
+  /** The fitted free parameter t (ln q, or the mean shift μ for the Gaussian). */
+  t: number;
+  /**
+   * The parameter as reported: q = eᵗ (Bernoulli, Poisson), the subgroup's proportion under H₁
+   * (Berk-Jones), or μ (Gaussian).
+   */
+  parameter: number;
+  size: number;
+  /** Sums of the raw observations and expectations over the subset. */
+  observedSum: number;
+  expectedSum: number;
+}
+
+export interface ScanResult extends SubsetScore {
+  /** The best subset; an attribute whose every value present in the data is allowed is reported unconstrained. */
+  subset: ScanSubset;
+  /** Iterations run (the last one possibly interrupted). */
+  iterationsRun: number;
+  /** False when `shouldStop` interrupted the scan. */
+  complete: boolean;
+}
+
+/** A random starting subset keeps an attribute's constraint only if this many records remain. */
+export const MIN_START_RECORDS = 10;
+
+/** Relative score gain below which a step does not mark the attributes unscanned again. */
+const IMPROVEMENT_EPS = 1e-9;
+
+function reportedParameter(prepared: PreparedScore, t: number): number {
+  if (prepared.score === 'gaussian') return t;
+  if (prepared.score === 'berk-jones') {
+    const a = prepared.alpha * Math.exp(t);
+    return a / (1 - prepared.alpha + a);
+  }
+  return Math.exp(t);
+}
+
+/** Choose each attribute's step method, rejecting a prefix scan where it would not be exact. */
+function stepMethods(config: ScanConfig, kernel: Kernel, attributes: number): StepMethod[] {
+  const requested = config.stepMethod ?? 'auto';
+  const prefixExact = kernel.priority(0) !== null && config.penalty === 0;
+  if (requested === 'prefix' && !prefixExact) {
+    throw new OptionsError(
+      'OPTIONS_INVALID',
+      'stepMethod "prefix" is exact only for the Poisson, Gaussian and Berk-Jones scores with penalty 0',
+      { option: '/stepMethod' },
+    );
+  }
+  const free: StepMethod = requested === 'intervals' || !prefixExact ? 'intervals' : 'prefix';
+  return Array.from({ length: attributes }, (_, m) => (config.contiguous?.[m] ? 'contiguous' : free));
+}
+
+/**
+ * The multidimensional fast subset scan (seed 003, Algorithm 1; Speakman et al. 2016): `iterations`
+ * runs of coordinate ascent over attributes, the first from all records and the others from random
+ * subsets, each attribute step solved exactly. Run iterations one at a time with `runIteration` to
+ * yield between them; `scanSubsets` runs them all.
+ *
+ * Membership is a per-record count of violated constraints, so a step costs two or three passes over
+ * the records (relax, group by value, apply) plus the score evaluations of that attribute's values.
+ */
+export class SubsetScan {
+  readonly prepared: PreparedScore;
+  private readonly n: number;
+  private readonly nAttr: number;
+  private readonly presentValues: Int32Array[];
+  /** Per attribute, 1 for each allowed code (all ones when unconstrained). */
+  private readonly allowed: Uint8Array[];
+  /** Per attribute, the number of allowed codes, or 0 when unconstrained. */
+  private readonly allowedCount: Int32Array;
+  /** Per record, the number of constraints it violates. */
+  private readonly violations: Uint16Array;
+  private readonly members: Int32Array;
+  /** A constraint change not yet applied to `violations` (folded into the next pass over the records). */
+  private pending: { m: number; before: Uint8Array } | null = null;
+  private readonly grouping: Grouping;
+  private readonly kernel: Kernel;
+  private readonly step: AttributeStep;
+  private readonly methods: StepMethod[];
+  private iteration = 0;
+  private interrupted = false;
+  private bestScore = Number.NEGATIVE_INFINITY;
+  private bestSubset: ScanSubset | null = null;
+
+  constructor(
+    private readonly data: ScanData,
+    private readonly config: ScanConfig,
+    private readonly rng: Rng,
+  ) {
+    this.prepared = prepareScore(data, config);
+    this.n = this.prepared.n;
+    this.nAttr = data.codes.length;
+    const maxArity = Math.max(1, ...data.arity);
+    this.presentValues = data.codes.map((c, m) => {
+      const seen = new Uint8Array(data.arity[m]!);
+      for (let i = 0; i < c.length; i++) seen[c[i]!] = 1;
+      const out: number[] = [];
+      seen.forEach((s, v) => {
+        if (s) out.push(v);
+      });
+      return Int32Array.from(out);
+    });
+    this.allowed = data.arity.map((k) => new Uint8Array(k).fill(1));
+    this.allowedCount = new Int32Array(this.nAttr);
+    this.violations = new Uint16Array(this.n);
+    this.members = new Int32Array(this.n);
+    this.grouping = new Grouping(this.prepared, maxArity, needsRecords(this.prepared));
+    this.kernel = createKernel(this.grouping, this.prepared, maxArity);
+    this.step = new AttributeStep(this.grouping, this.kernel, config.direction, config.penalty, maxArity);
+    this.methods = stepMethods(config, this.kernel, this.nAttr);
+  }
+
+  get iterationsRun(): number {
+    return this.iteration;
+  }
+
+  get finished(): boolean {
+    return this.interrupted || this.iteration >= this.config.iterations;
+  }
+
+  /**
+   * Run the next iteration. `shouldStop` is asked before every attribute step; when it says stop the
+   * iteration ends early (its subset so far still competes for the best) and false is returned.
+   */
+  runIteration(shouldStop?: () => boolean): boolean {
+    if (this.finished) return !this.interrupted;
+    const rng = this.rng.fork(`iteration-${this.iteration}`);
+    const m = this.nAttr;
+    for (const a of this.allowed) a.fill(1);
+    this.allowedCount.fill(0);
+    this.violations.fill(0);
+    this.pending = null;
+    if (this.iteration > 0) this.randomStart(rng);
+    let current = this.scoreMembers();
+    const scanned = new Uint8Array(m);
+    let nScanned = 0;
+    while (nScanned < m) {
+      if (shouldStop?.()) {
+        this.interrupted = true;
+        break;
+      }
+      let k = rng.int(0, m - nScanned - 1);
+      let attr = 0;
+      for (; attr < m; attr++) if (!scanned[attr] && k-- === 0) break;
+      const next = this.scanAttribute(attr);
+      if (next > current + IMPROVEMENT_EPS * Math.max(1, Math.abs(current))) {
+        scanned.fill(0);
+        nScanned = 0;
+      }
+      scanned[attr] = 1;
+      nScanned++;
+      current = next;
+    }
+    this.iteration++;
+    if (current > this.bestScore) {
+      this.bestScore = current;
+      this.bestSubset = this.snapshot();
+    }
+    return !this.interrupted;
+  }
+
+  /** The best subset over the iterations run so far, scored exactly. */
+  result(): ScanResult {
+    const subset = this.bestSubset ?? new Array<Int32Array | null>(this.nAttr).fill(null);
+    return {
+      subset,
+      ...scorePrepared(this.data, this.prepared, this.config, subset),
+      iterationsRun: this.iteration,
+      complete: !this.interrupted && this.iteration >= this.config.iterations,
+    };
+  }
+
+  /** Copy of the current constraints, with "every present value allowed" canonicalised to unconstrained. */
+  private snapshot(): ScanSubset {
+    return this.allowed.map((mask, m) => {
+      if (this.allowedCount[m] === 0) return null;
+      const present = this.presentValues[m]!;
+      if (present.every((v) => mask[v] === 1)) return null;
+      const vals: number[] = [];
+      mask.forEach((on, v) => {
+        if (on) vals.push(v);
+      });
+      return Int32Array.from(vals);
+    });
+  }
+
+  /** Random start: attributes in random order, each value kept with one shared probability r ~ U(0, 1). */
+  private randomStart(rng: Rng): void {
+    const r = rng.next();
+    const order = rng.shuffle(Int32Array.from({ length: this.nAttr }, (_, i) => i));
+    for (const m of order) {
+      const present = this.presentValues[m]!;
+      const mask = new Uint8Array(this.data.arity[m]!);
+      let kept = 0;
+      for (const v of present) {
+        if (rng.next() < r) {
+          mask[v] = 1;
+          kept++;
+        }
+      }
+      if (kept === present.length) continue;
+      this.constrain(m, mask, kept);
+      if (this.gather(m) - this.relaxedOutside(m) < MIN_START_RECORDS) this.constrain(m, null, 0);
+    }
+  }
+
+  /** Records matching every constraint, among the relaxed members gathered for attribute m. */
+  private relaxedOutside(m: number): number {
+    const { counts } = this.grouping;
+    const allowed = this.allowed[m]!;
+    let outside = 0;
+    for (let v = 0; v < this.data.arity[m]!; v++) if (allowed[v] === 0) outside += counts[v]!;
+    return outside;
+  }
+
+  /** Set attribute m's constraint (null: unconstrained); the violation counts follow in the next pass. */
+  private constrain(m: number, next: Uint8Array | null, count: number): void {
+    this.flush();
+    const allowed = this.allowed[m]!;
+    this.pending = { m, before: allowed.slice() };
+    if (next === null) allowed.fill(1);
+    else allowed.set(next);
+    this.allowedCount[m] = next === null ? 0 : count;
+  }
+
+  /** Apply a pending constraint change to the violation counts. */
+  private flush(): void {
+    if (this.pending === null) return;
+    const { m, before } = this.pending;
+    this.pending = null;
+    const after = this.allowed[m]!;
+    const codes = this.data.codes[m]!;
+    const viol = this.violations;
+    for (let i = 0; i < this.n; i++) {
+      const c = codes[i]!;
+      viol[i]! += before[c]! - after[c]!;
+    }
+  }
+
+  /**
+   * One pass over the records: apply a pending constraint change, and group the records that match
+   * every constraint except attribute m's by their value of m. Returns how many there are.
+   */
+  private gather(m: number): number {
+    const g = this.grouping;
+    g.reset(this.data.arity[m]!);
+    const { counts, sumValues, sumExpected } = g;
+    const { values, expected } = this.prepared;
+    const codes = this.data.codes[m]!;
+    const allowed = this.allowed[m]!;
+    const viol = this.violations;
+    const members = this.members;
+    let count = 0;
+    const pending = this.pending;
+    this.pending = null;
+    if (pending !== null) {
+      const pCodes = this.data.codes[pending.m]!;
+      const before = pending.before;
+      const after = this.allowed[pending.m]!;
+      for (let i = 0; i < this.n; i++) {
+        const pc = pCodes[i]!;
+        const vi = (viol[i]! += before[pc]! - after[pc]!);
+        const c = codes[i]!;
+        // Relaxed member: no violation, or its only violation is attribute m's.
+        if (vi + allowed[c]! !== 1) continue;
+        members[count++] = i;
+        counts[c]!++;
+        sumValues[c]! += values[i]!;
+        sumExpected[c]! += expected[i]!;
+      }
+    } else {
+      for (let i = 0; i < this.n; i++) {
+        const c = codes[i]!;
+        if (viol[i]! + allowed[c]! !== 1) continue;
+        members[count++] = i;
+        counts[c]!++;
+        sumValues[c]! += values[i]!;
+        sumExpected[c]! += expected[i]!;
+      }
+    }
+    g.finish(members, count, codes);
+    return count;
+  }
+
+  private otherPenalty(skip: number): number {
+    let c = 0;
+    for (let m = 0; m < this.nAttr; m++) if (m !== skip) c += this.allowedCount[m]!;
+    return this.config.penalty * c;
+  }
+
+  /** Penalised score of the current members at their direction-constrained maximum. */
+  private scoreMembers(): number {
+    this.gather(0);
+    const allowed = this.allowed[0]!;
+    const chosen: number[] = [];
+    for (let v = 0; v < this.grouping.k; v++) if (allowed[v] === 1) chosen.push(v);
+    this.kernel.select(Int32Array.from(chosen), chosen.length);
+    return fitDirection(this.kernel, this.config.direction).f - this.otherPenalty(-1);
+  }
+
+  /** One coordinate-ascent step on attribute m; returns the new subset's penalised score. */
+  private scanAttribute(m: number): number {
+    this.gather(m);
+    const choice = this.step.solve(this.methods[m]!);
+    const mask = new Uint8Array(this.data.arity[m]!);
+    for (let j = 0; j < choice.count; j++) mask[choice.values[j]!] = 1;
+    this.constrain(m, choice.all ? null : mask, choice.count);
+    return choice.score - this.otherPenalty(m);
+  }
+}
+
+function scorePrepared(
+  data: ScanData,
+  prepared: PreparedScore,
+  config: Pick<ScanConfig, 'direction' | 'penalty'>,
+  subset: ScanSubset,
+): SubsetScore {
+  const n = prepared.n;
+  const masks = subset.map((vals, m) => {
+    if (vals === null) return null;
+    const mask = new Uint8Array(data.arity[m]!);
+    for (const v of vals) mask[v] = 1;
+    return mask;
+  });
+  const grouping = new Grouping(prepared, 1, needsRecords(prepared));
+  grouping.reset(1);
+  const members = new Int32Array(n);
+  let size = 0;
+  let observedSum = 0;
+  let expectedSum = 0;
+  for (let i = 0; i < n; i++) {
+    let member = true;
+    for (let m = 0; m < masks.length && member; m++) {
+      const mask = masks[m];
+      if (mask && mask[data.codes[m]![i]!] !== 1) member = false;
+    }
+    if (!member) continue;
+    members[size++] = i;
+    observedSum += data.observed[i]!;
+    expectedSum += data.expected[i]!;
+    grouping.sumValues[0]! += prepared.values[i]!;
+    grouping.sumExpected[0]! += prepared.expected[i]!;
+  }
+  grouping.counts[0] = size;
+  grouping.finish(members, size, null);
+  const kernel = createKernel(grouping, prepared, 1);
+  kernel.select(Int32Array.of(0), 1);
+  const fit = fitDirection(kernel, config.direction);
+  const penaltyCount = subset.reduce((s, v) => s + (v?.length ?? 0), 0);
+  return {
+    score: fit.f - config.penalty * penaltyCount,
+    t: fit.t,
+    parameter: reportedParameter(prepared, fit.t),
+    size,
+    observedSum,
+    expectedSum,
+  };
+}
+
+/**
+ * Score a given subset deterministically (no search, no randomness): its size, sums, fitted parameter
+ * in `config.direction` and penalised score F(S) − penalty·Σ|V_m|.
+ */
+export function scoreSubset(data: ScanData, subset: ScanSubset, config: ScanConfig): SubsetScore {
+  return scorePrepared(data, prepareScore(data, config), config, subset);
+}
+
+/**
+ * Scan for the subset with the highest penalised score in `config.direction`. Draws all randomness
+ * from `rng`. When `shouldStop` says stop, returns the best so far with `complete: false`.
+ */
+export function scanSubsets(
+  data: ScanData,
+  config: ScanConfig,
+  rng: Rng,
+  shouldStop?: () => boolean,
+): ScanResult {
+  const scan = new SubsetScan(data, config, rng);
+  while (!scan.finished) scan.runIteration(shouldStop);
+  return scan.result();
+}
