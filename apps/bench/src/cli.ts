@@ -1,14 +1,34 @@
 #!/usr/bin/env node
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runStudy } from './run-study.js';
-import { studies } from './study.js';
+import { loadStudy } from './config.js';
+import { type RunStudyOptions, runStudy } from './run-study.js';
 
-const usage = `usage: fairbench-study [--study <${Object.keys(studies).join('|')}>] [--out <dir>] [--fresh]
+const usage = `usage: fairbench-study [--study <name|file>] [--out <dir>] [--resume | --fresh] [--retry-failed]
+                       [--only method=<id>[,<id>...]] [--workers <n>]
 
-  --study   which study to run (default: default)
-  --out     result directory (default: results/<study>); finished cells there are kept and skipped
-  --fresh   discard stored cells and run everything again`;
+  --study         a study in studies/ (default, smoke, full) or a JSON/YAML file (default: default)
+  --out           result directory (default: results/<study name>)
+  --resume        continue a stopped run: stored cells are skipped (the default)
+  --fresh         discard the stored cells and run everything again
+  --retry-failed  run again the cells stored as failed
+  --only          run only matching cells: method=, label=, dataset= or model= (repeatable)
+  --workers       worker threads (default: the study's, else one per core)`;
+
+const onlyKeys = ['method', 'label', 'dataset', 'model'] as const;
+
+function parseOnly(values: string[]): NonNullable<RunStudyOptions['only']> {
+  const only: NonNullable<RunStudyOptions['only']> = {};
+  for (const v of values) {
+    const eq = v.indexOf('=');
+    const key = v.slice(0, eq) as (typeof onlyKeys)[number];
+    if (eq < 0 || !onlyKeys.includes(key)) {
+      throw new Error(`--only ${v}: expected ${onlyKeys.map((k) => `${k}=...`).join(', ')}`);
+    }
+    only[key] = [...(only[key] ?? []), ...v.slice(eq + 1).split(',')];
+  }
+  return only;
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -16,6 +36,10 @@ async function main(): Promise<void> {
       study: { type: 'string', default: 'default' },
       out: { type: 'string' },
       fresh: { type: 'boolean', default: false },
+      resume: { type: 'boolean', default: false },
+      'retry-failed': { type: 'boolean', default: false },
+      only: { type: 'string', multiple: true, default: [] },
+      workers: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -23,18 +47,32 @@ async function main(): Promise<void> {
     console.log(usage);
     return;
   }
-  const study = studies[values.study!];
-  if (!study || !Object.hasOwn(studies, values.study!)) {
-    console.error(`unknown study "${values.study}"\n${usage}`);
-    process.exitCode = 2;
-    return;
+  if (values.fresh && values.resume) throw new Error('--fresh and --resume exclude each other');
+  const study = loadStudy(values.study!);
+  const workers = values.workers === undefined ? undefined : Number(values.workers);
+  if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) {
+    throw new Error(`--workers must be a positive integer, got ${values.workers}`);
   }
-  const outDir = resolve(values.out ?? `results/${study.name}`);
-  const { table } = await runStudy(study, { outDir, fresh: values.fresh! });
-  console.log(`\n${table}\n`);
+  const controller = new AbortController();
+  process.once('SIGINT', () => {
+    process.stderr.write('\ninterrupted: finished cells are stored; rerun to resume\n');
+    controller.abort();
+  });
+  const outcome = await runStudy(study, {
+    outDir: resolve(values.out ?? `results/${study.name}`),
+    fresh: values.fresh!,
+    retryFailed: values['retry-failed']!,
+    only: parseOnly(values.only!),
+    ...(workers !== undefined ? { workers } : {}),
+    signal: controller.signal,
+  });
+  if (controller.signal.aborted) process.exitCode = 130;
+  console.log(
+    `${outcome.ran} cells run (${outcome.failed} failed), ${outcome.skipped} already stored, of ${outcome.cells}`,
+  );
 }
 
 main().catch((e: unknown) => {
-  console.error(e instanceof Error ? (e.stack ?? e.message) : e);
+  console.error(e instanceof Error ? e.message : e);
   process.exitCode = 1;
 });

@@ -1,4 +1,7 @@
+export { type Cell, type DatasetSpec, expandCells, type Plan } from './cells.js';
+export { loadStudy, type Study, studySchema, validateStudy } from './config.js';
 export { findMethod, methodRegistry } from './methods.js';
-export { type RunStudyOptions, runStudy } from './run-study.js';
-export { type CellRecord, ResultStore } from './store.js';
-export { type Cell, expandCells, type MethodPlan, type Study, studies } from './study.js';
+export type { CellRecord } from './record.js';
+export { buildReport, writeReport } from './report.js';
+export { type RunStudyOptions, runStudy, type StudyOutcome } from './run-study.js';
+export { ResultStore } from './store.js';

@@ -1,54 +1,69 @@
-import type { Progress } from '@fb/core';
-import { scoreIndividual, scoreSubgroup } from '@fb/eval';
-import { accuracy, fitLogisticRegression } from '@fb/models';
-import { generatePlantedPair } from '@fb/synth';
+import type { DiscoveryResult, Progress, Schema } from '@fb/core';
+import { QueryClock, scoreRun } from '@fb/eval';
+import type { Cell } from './cells.js';
 import { findMethod } from './methods.js';
-import type { CellRecord } from './store.js';
-import type { Cell, Study } from './study.js';
+import { prepare } from './prepare.js';
+import { type CellRecord, identity } from './record.js';
 
-/** Generate the cell's data, train the model, run the method under the budget, score it. */
-export async function runCell(
-  study: Study,
-  cell: Cell,
-  onProgress?: (p: Progress) => void,
-): Promise<CellRecord> {
-  const generated = generatePlantedPair(cell.scenario.generator, cell.seed);
-  const { dataset, truth } = generated;
-  const model = fitLogisticRegression(dataset, { l2: study.model.l2 });
+/** Subgroups whose protected conditions count as what a subgroup method points at. */
+const TOP_SUBGROUPS = 5;
+
+/**
+ * The protected attribute values a run points at: for an individual method, per protected attribute
+ * the values with at least the attribute's mean DSN; for a subgroup method, the protected values in
+ * the conditions of its top-ranked subgroups.
+ */
+export function implicatedValues(result: DiscoveryResult, schema: Schema): string[] {
+  const out = new Set<string>();
+  const f = result.findings;
+  if (f.kind === 'individual') {
+    const byAttr = new Map<string, { value: number; dsn: number }[]>();
+    for (const c of f.byAttributeValue) {
+      if (!byAttr.has(c.attribute)) byAttr.set(c.attribute, []);
+      byAttr.get(c.attribute)!.push({ value: c.value, dsn: c.dsn });
+    }
+    for (const [attribute, values] of byAttr) {
+      const mean = values.reduce((a, v) => a + v.dsn, 0) / values.length;
+      for (const v of values) if (v.dsn > 0 && v.dsn >= mean) out.add(`${attribute}=${v.value}`);
+    }
+  } else {
+    const isProtected = new Set(schema.attributes.filter((a) => a.protected).map((a) => a.name));
+    for (const s of f.subgroups.filter((g) => g.rank <= TOP_SUBGROUPS)) {
+      for (const c of s.conditions) {
+        if (!isProtected.has(c.attribute)) continue;
+        if ('values' in c) for (const v of c.values) out.add(`${c.attribute}=${v}`);
+        else out.add(`${c.attribute}=[${c.min},${c.max}${c.maxInclusive ? ']' : ')'}`);
+      }
+    }
+  }
+  return [...out].sort();
+}
+
+/** Build the block's data and model (cached per worker), run the method under the budget, score it. */
+export async function runCell(cell: Cell, onProgress?: (p: Progress) => void): Promise<CellRecord> {
+  const prep = await prepare(cell);
   const detector = findMethod(cell.plan.method);
-  const result = await detector.run({ dataset, model }, cell.plan.options, {
+  const clock = new QueryClock(prep.model);
+  clock.start();
+  const result = await detector.run({ dataset: prep.dataset, model: clock.model }, cell.plan.options, {
     seed: cell.seed,
-    budget: study.budget,
+    budget: cell.budget,
     ...(onProgress ? { onProgress } : {}),
   });
-  const base = {
-    key: cell.key,
-    scenario: cell.scenario.label,
-    seed: cell.seed,
-    method: cell.plan.method,
-    label: cell.plan.label,
-    modelAccuracy: accuracy(model, dataset),
-    metrics: {
-      tsn: result.metrics.tsn,
-      dsn: result.metrics.dsn,
-      sur: result.metrics.sur,
-      dss: result.metrics.dss,
-      queries: result.metrics.distinctQueries,
-    },
+  return {
+    ...identity(cell),
+    family: result.method.kind,
+    access: result.method.access,
+    status: 'done',
+    error: null,
+    modelFingerprint: prep.modelFingerprint,
+    modelAccuracy: prep.modelAccuracy,
+    metrics: result.metrics,
     stopReason: result.run.stopReason,
     wallSeconds: result.run.wallSeconds,
-  };
-  if (result.findings.kind === 'individual') {
-    const s = scoreIndividual(result, dataset, truth);
-    return { ...base, hit: s.hit, quality: s.precision, qualityName: 'precision', pValue: null };
-  }
-  const s = scoreSubgroup(result, dataset, truth);
-  const best = s.bestRank === null ? null : result.findings.subgroups[s.bestRank - 1]!;
-  return {
-    ...base,
-    hit: s.hit,
-    quality: s.bestJaccard,
-    qualityName: 'jaccard',
-    pValue: best?.pValue ?? null,
+    score: prep.truth
+      ? scoreRun(result, prep.dataset, prep.truth, { clock, jaccardThreshold: cell.jaccardThreshold })
+      : null,
+    implicated: implicatedValues(result, prep.dataset.schema),
   };
 }

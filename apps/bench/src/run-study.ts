@@ -1,43 +1,105 @@
-import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { ProgressLine } from './progress.js';
-import { reportMarkdown, resultsTable } from './report.js';
-import { runCell } from './run-cell.js';
+import { type Cell, expandCells } from './cells.js';
+import type { Study } from './config.js';
+import { runPool } from './pool.js';
+import { StudyProgress } from './progress.js';
+import type { CellRecord } from './record.js';
+import { writeReport } from './report.js';
 import { ResultStore } from './store.js';
-import { expandCells, type Study } from './study.js';
 
 export interface RunStudyOptions {
   outDir: string;
+  /** Discard the stored cells first. Otherwise the run resumes: stored cells are skipped. */
   fresh?: boolean;
-  log?: (line: string) => void;
+  /** Run again the cells stored as failed. */
+  retryFailed?: boolean;
+  /** Run only cells matching every filter: `method`, `label`, `dataset` or `model` -> accepted values. */
+  only?: Partial<Record<'method' | 'label' | 'dataset' | 'model', string[]>>;
+  workers?: number;
+  /** The worker script (default: worker.js next to this module, i.e. in dist). */
+  workerUrl?: URL;
+  /** Aborting stops the pool at once, like a kill. */
+  signal?: AbortSignal;
+  /** Called after each cell is stored. */
+  onStored?: (record: CellRecord) => void;
+  /** Write the report (default true). */
+  report?: boolean;
+  progress?: { tty?: boolean; write?: (text: string) => void };
 }
 
-/** Run every unfinished cell of the study, store each as it finishes, then write the report. */
-export async function runStudy(
-  study: Study,
-  opts: RunStudyOptions,
-): Promise<{ report: string; table: string }> {
-  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const store = new ResultStore(join(opts.outDir, 'cells.jsonl'), opts.fresh ?? false);
-  const finished = new Set(store.read().map((r) => r.key));
-  const cells = expandCells(study);
-  const todo = cells.filter((c) => !finished.has(c.key));
-  log(
-    `study "${study.name}": ${cells.length} cells, ${cells.length - todo.length} already stored, ${todo.length} to run`,
-  );
-  const progress = new ProgressLine();
-  const t0 = performance.now();
-  for (const [k, cell] of todo.entries()) {
-    const prefix = `[${k + 1}/${todo.length}] ${cell.plan.label} | ${cell.scenario.label} | seed ${cell.seed}:`;
-    const record = await runCell(study, cell, (p) => progress.update(prefix, p));
-    store.append(record);
-    progress.done(
-      `${prefix} ${record.hit ? 'HIT ' : 'miss'} ${record.qualityName}=${record.quality?.toFixed(3) ?? '–'} TSN=${record.metrics.tsn} DSN=${record.metrics.dsn} ${record.wallSeconds.toFixed(1)}s (${record.stopReason})`,
+export interface StudyOutcome {
+  cells: number;
+  skipped: number;
+  ran: number;
+  failed: number;
+  reportPath: string | null;
+}
+
+function matches(cell: Cell, only: NonNullable<RunStudyOptions['only']>): boolean {
+  const fields = {
+    method: cell.plan.method,
+    label: cell.plan.label,
+    dataset: cell.dataset.label,
+    model: cell.model.label,
+  };
+  return Object.entries(only).every(([k, vs]) => !vs || vs.includes(fields[k as keyof typeof fields]));
+}
+
+/** Run the study's unfinished cells in the worker pool, storing each as it finishes; then report. */
+export async function runStudy(study: Study, opts: RunStudyOptions): Promise<StudyOutcome> {
+  const store = await ResultStore.open(join(opts.outDir, 'cells.duckdb'), { fresh: opts.fresh ?? false });
+  try {
+    const cells = await expandCells(study);
+    const stored = await store.statuses();
+    const selected = cells.filter((c) => matches(c, opts.only ?? {}));
+    const todo = selected.filter((c) => {
+      const s = stored.get(c.key);
+      return s === undefined || (s === 'failed' && opts.retryFailed);
+    });
+    const workers = opts.workers ?? study.workers ?? availableParallelism();
+    const progress = new StudyProgress(todo.length, workers, opts.progress);
+    const write = opts.progress?.write ?? ((t: string) => process.stderr.write(t));
+    write(
+      `study "${study.name}": ${cells.length} cells, ${selected.length} selected, ${selected.length - todo.length} already stored, ${todo.length} to run on ${Math.min(workers, Math.max(1, todo.length))} workers\n`,
     );
+    let failed = 0;
+    let ran = 0;
+    await runPool(
+      todo,
+      {
+        workers,
+        cellTimeoutSeconds: study.cellTimeoutSeconds,
+        workerUrl: opts.workerUrl ?? new URL('./worker.js', import.meta.url),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      },
+      {
+        onStart: (cell) => progress.start(cell),
+        onEnd: (cell) => progress.end(cell),
+        onProgress: (cell, p) =>
+          progress.progress(
+            cell,
+            `${p.phase}${p.share !== null ? ` ${Math.round(100 * p.share)}%` : ''} tested=${p.tested} ${p.elapsedSeconds.toFixed(1)}s`,
+          ),
+        onFinish: async (record) => {
+          await store.put(record);
+          ran++;
+          if (record.status === 'failed') failed++;
+          progress.finish(record);
+          opts.onStored?.(record);
+        },
+      },
+    );
+    progress.close();
+    let reportPath: string | null = null;
+    if (opts.report ?? true) {
+      const current = new Set(cells.map((c) => c.key));
+      const records = (await store.records()).filter((r) => current.has(r.key));
+      reportPath = await writeReport(study, records, opts.outDir);
+      write(`report: ${reportPath}\n`);
+    }
+    return { cells: cells.length, skipped: selected.length - todo.length, ran, failed, reportPath };
+  } finally {
+    store.close();
   }
-  const records = store.read();
-  const report = reportMarkdown(study, records);
-  writeFileSync(join(opts.outDir, 'report.md'), report);
-  log(`done in ${((performance.now() - t0) / 1000).toFixed(1)} s; report: ${join(opts.outDir, 'report.md')}`);
-  return { report, table: resultsTable(study, records) };
 }

@@ -1,53 +1,128 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { CellRecord } from './record.js';
 
-/** What the store keeps per finished cell. */
-export interface CellRecord {
-  key: string;
-  scenario: string;
-  seed: number;
-  method: string;
-  label: string;
-  modelAccuracy: number;
-  metrics: { tsn: number; dsn: number; sur: number; dss: number | null; queries: number };
-  stopReason: string;
-  wallSeconds: number;
-  /** Evaluation against the planted truth. */
-  hit: boolean;
-  /** Individual: precision of pairs; subgroup: best Jaccard with the planted subgroup. */
-  quality: number | null;
-  qualityName: 'precision' | 'jaccard';
-  pValue: number | null;
-}
+const schema = [
+  `CREATE TABLE IF NOT EXISTS cells (
+    key VARCHAR PRIMARY KEY,
+    block VARCHAR NOT NULL,
+    dataset VARCHAR NOT NULL,
+    seed INTEGER NOT NULL,
+    model VARCHAR NOT NULL,
+    method VARCHAR NOT NULL,
+    label VARCHAR NOT NULL,
+    family VARCHAR,
+    status VARCHAR NOT NULL,
+    error VARCHAR,
+    wall_seconds DOUBLE NOT NULL,
+    recall DOUBLE,
+    "precision" DOUBLE,
+    record JSON NOT NULL,
+    finished_at TIMESTAMP NOT NULL DEFAULT current_timestamp
+  )`,
+  `CREATE TABLE IF NOT EXISTS groups (
+    key VARCHAR NOT NULL,
+    pair_id INTEGER NOT NULL,
+    found BOOLEAN NOT NULL,
+    similarity DOUBLE,
+    granularity INTEGER,
+    intersectionality INTEGER,
+    bias_magnitude DOUBLE,
+    size INTEGER,
+    uncertainty DOUBLE,
+    gap DOUBLE,
+    PRIMARY KEY (key, pair_id)
+  )`,
+];
 
 /**
- * Append-only JSON Lines store: one line per finished cell, written with a single append, so a
- * killed run loses nothing finished and a rerun skips what is stored. A torn last line (a kill in
- * mid-write) is ignored on reading.
+ * The study's store: an embedded DuckDB file written by one thread only. Each finished cell is one
+ * transaction (its row in `cells` and its injected groups in `groups`), so a killed run loses no
+ * finished cell and never keeps half of one; a rerun skips the keys already stored.
  */
 export class ResultStore {
   readonly path: string;
-  constructor(path: string, fresh = false) {
+  private readonly instance: DuckDBInstance;
+  private readonly db: DuckDBConnection;
+
+  private constructor(path: string, instance: DuckDBInstance, db: DuckDBConnection) {
     this.path = path;
+    this.instance = instance;
+    this.db = db;
+  }
+
+  static async open(path: string, opts: { fresh?: boolean } = {}): Promise<ResultStore> {
     mkdirSync(dirname(path), { recursive: true });
-    if (fresh && existsSync(path)) rmSync(path);
+    if (opts.fresh) for (const p of [path, `${path}.wal`]) if (existsSync(p)) rmSync(p);
+    const instance = await DuckDBInstance.create(path);
+    const db = await instance.connect();
+    for (const sql of schema) await db.run(sql);
+    return new ResultStore(path, instance, db);
   }
 
-  read(): CellRecord[] {
-    if (!existsSync(this.path)) return [];
-    const out: CellRecord[] = [];
-    for (const line of readFileSync(this.path, 'utf8').split('\n')) {
-      if (!line.trim()) continue;
-      try {
-        out.push(JSON.parse(line) as CellRecord);
-      } catch {
-        // torn line from an interrupted write: the cell will be rerun
+  /** Status of every stored cell, by key. */
+  async statuses(): Promise<Map<string, CellRecord['status']>> {
+    const reader = await this.db.runAndReadAll('SELECT key, status FROM cells');
+    return new Map(reader.getRows().map(([k, s]) => [String(k), String(s) as CellRecord['status']]));
+  }
+
+  /** Store one cell (replacing an earlier record of the same key) in one transaction. */
+  async put(r: CellRecord): Promise<void> {
+    await this.db.run('BEGIN TRANSACTION');
+    try {
+      await this.db.run('DELETE FROM groups WHERE key = $1', [r.key]);
+      await this.db.run('DELETE FROM cells WHERE key = $1', [r.key]);
+      await this.db.run(
+        `INSERT INTO cells (key, block, dataset, seed, model, method, label, family, status, error, wall_seconds, recall, "precision", record)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+        [
+          r.key,
+          r.block,
+          r.dataset.label,
+          r.seed,
+          r.model,
+          r.plan.method,
+          r.plan.label,
+          r.family,
+          r.status,
+          r.error,
+          r.wallSeconds,
+          r.score?.recall ?? null,
+          r.score?.precision ?? null,
+          JSON.stringify(r),
+        ],
+      );
+      for (const g of r.score?.groups ?? []) {
+        const f = g.factors;
+        await this.db.run('INSERT INTO groups VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [
+          r.key,
+          g.id,
+          g.found,
+          f.similarity,
+          f.granularity,
+          f.intersectionality,
+          f.biasMagnitude,
+          f.size,
+          f.uncertainty,
+          f.gap,
+        ]);
       }
+      await this.db.run('COMMIT');
+    } catch (e) {
+      await this.db.run('ROLLBACK');
+      throw e;
     }
-    return out;
   }
 
-  append(record: CellRecord): void {
-    appendFileSync(this.path, `${JSON.stringify(record)}\n`);
+  /** Every stored record, in the order the cells finished. */
+  async records(): Promise<CellRecord[]> {
+    const reader = await this.db.runAndReadAll('SELECT record FROM cells ORDER BY finished_at, key');
+    return reader.getRows().map(([json]) => JSON.parse(String(json)) as CellRecord);
+  }
+
+  close(): void {
+    this.db.closeSync();
+    this.instance.closeSync();
   }
 }

@@ -1,7 +1,61 @@
 export {
-  type IndividualScore,
+  type Comparison,
+  type DetectionPower,
+  detectionPower,
+  type FactorLevel,
+  type FactorName,
+  factorTable,
+  type Observation,
+  pairedComparisons,
+} from './aggregate.js';
+export { QueryClock, type Stamp } from './clock.js';
+export {
   jaccard,
-  type SubgroupScore,
-  scoreIndividual,
-  scoreSubgroup,
-} from './score.js';
+  type MemberOverlap,
+  matchPairs,
+  matchSubgroups,
+  overlap,
+  type PairMatch,
+  type PairVerdict,
+  type SubgroupMatch,
+} from './match.js';
+export {
+  alarmOf,
+  type CurvePoint,
+  type Effort,
+  type GroupOutcome,
+  type RunScore,
+  type ScoreOptions,
+  scoreRun,
+} from './run-score.js';
+export {
+  holm,
+  incompleteBeta,
+  logGamma,
+  type MeanInterval,
+  meanInterval,
+  normalCdf,
+  normalQuantile,
+  quantile,
+  type SignedRankTest,
+  studentTCdf,
+  studentTQuantile,
+  wilcoxonSignedRank,
+  wilsonInterval,
+} from './stats.js';
+export {
+  type BiasedSubgroup,
+  biasedSubgroups,
+  constraintSimilarity,
+  type GeneratorPairLike,
+  type GeneratorSubgroupLike,
+  type GeneratorTruthLike,
+  type GroupFactors,
+  generatorTruth,
+  type InjectedPair,
+  type InjectedSubgroup,
+  type PlantedPairTruthLike,
+  plantedPairTruth,
+  type TruthView,
+  truthView,
+} from './truth.js';

@@ -1,0 +1,302 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { extname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { OptionsError, type OptionsSchema, resolveOptions } from '@fb/core';
+import * as synth from '@fb/synth';
+import { parse as parseYaml } from 'yaml';
+import { datasetsOf, planOptions } from './cells.js';
+import { methodRegistry } from './methods.js';
+
+/** A registered method with its options; `vary` turns one entry into one plan per option value. */
+export interface MethodEntry {
+  label: string;
+  method: string;
+  options: Record<string, unknown>;
+  /** Sensitivity: option name -> values tried, one plan per value (the others from `options`). */
+  vary?: Record<string, unknown[]>;
+}
+
+export type ModelKind = 'logistic-regression' | 'decision-tree' | 'random-forest' | 'linear-svm' | 'mlp';
+
+export interface ModelSpec {
+  label: string;
+  kind: ModelKind;
+  /** Options passed to the model's fit function (e.g. `{ l2: 1 }`). */
+  options: Record<string, unknown>;
+}
+
+export type RealDatasetName = 'adult' | 'compas' | 'german' | 'bank';
+
+export interface Study {
+  name: string;
+  description: string;
+  seeds: number[];
+  synthetic: {
+    /** Which generator of `@fb/synth`: the planted pair, or the full four-phase generator. */
+    generator: 'planted-pair' | 'generate';
+    /** Generator options shared by every scenario. */
+    base: Record<string, unknown>;
+    /**
+     * The factors to vary: name -> levels; scenarios are their Cartesian product. A level is the value
+     * of the generator option of that name, or an object of options set together (e.g. a bias range).
+     */
+    factors: Record<string, unknown[]>;
+    /** Generator options that make a data set without injected bias (for false-positive rates); null for none. */
+    unbiased: Record<string, unknown> | null;
+  } | null;
+  /** Real data sets run alongside (no ground truth: metrics and agreement only). */
+  real: RealDatasetName[];
+  models: ModelSpec[];
+  methods: MethodEntry[];
+  budget: { maxSeconds?: number; maxTested?: number; maxQueries?: number };
+  /** Worker threads (default: the number of cores). */
+  workers: number | null;
+  /** A cell still running after this many seconds is stopped and recorded as failed. */
+  cellTimeoutSeconds: number;
+  /** Jaccard index from which a subgroup finding hits an injected subgroup. */
+  jaccardThreshold: number;
+}
+
+const record = (description: string): Record<string, unknown> & { description: string } => ({
+  type: 'object',
+  description,
+});
+
+/** JSON Schema of a study file; ajv (through @fb/core) fills the defaults and names the field at fault. */
+export const studySchema: OptionsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'seeds', 'models', 'methods', 'budget'],
+  properties: {
+    name: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', description: 'study name (results/<name>)' },
+    description: { type: 'string', default: '', description: 'one paragraph for the report' },
+    seeds: {
+      type: 'array',
+      minItems: 1,
+      uniqueItems: true,
+      items: { type: 'integer', minimum: 0 },
+      description: 'seeds: each regenerates the data, the model and the method run',
+    },
+    synthetic: {
+      type: ['object', 'null'],
+      description: 'synthetic scenarios, or null for real data only',
+      default: null,
+      additionalProperties: false,
+      required: ['generator'],
+      properties: {
+        generator: { enum: ['planted-pair', 'generate'], description: 'generator of @fb/synth' },
+        base: { ...record('generator options of every scenario'), default: {} },
+        factors: {
+          ...record('option -> levels, crossed into scenarios'),
+          default: {},
+          additionalProperties: { type: 'array', minItems: 1 },
+        },
+        unbiased: {
+          type: ['object', 'null'],
+          description: 'options of the no-bias scenario (null: none)',
+          default: null,
+        },
+      },
+    },
+    real: {
+      type: 'array',
+      default: [],
+      uniqueItems: true,
+      items: { enum: ['adult', 'compas', 'german', 'bank'] },
+      description: 'real data sets (need @fb/datasets and FB_DATA_DIR or a download)',
+    },
+    models: {
+      type: 'array',
+      minItems: 1,
+      description:
+        'models under audit; each is trained once per data set and seed and shared by every method',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['kind'],
+        properties: {
+          label: { type: 'string', minLength: 1 },
+          kind: { enum: ['logistic-regression', 'decision-tree', 'random-forest', 'linear-svm', 'mlp'] },
+          options: { type: 'object', default: {} },
+        },
+      },
+    },
+    methods: {
+      type: 'array',
+      minItems: 1,
+      description: 'methods by registered id, with options',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['label', 'method'],
+        properties: {
+          label: { type: 'string', minLength: 1 },
+          method: { type: 'string', minLength: 1 },
+          options: { type: 'object', default: {} },
+          vary: { type: 'object', additionalProperties: { type: 'array', minItems: 1 } },
+        },
+      },
+    },
+    budget: {
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      description: 'budget of each method run',
+      properties: {
+        maxSeconds: { type: 'number', exclusiveMinimum: 0 },
+        maxTested: { type: 'integer', minimum: 1 },
+        maxQueries: { type: 'integer', minimum: 1 },
+      },
+    },
+    workers: {
+      type: ['integer', 'null'],
+      minimum: 1,
+      default: null,
+      description: 'worker threads (null: one per core)',
+    },
+    cellTimeoutSeconds: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      default: 120,
+      description: 'a cell running longer is stopped and recorded as failed',
+    },
+    jaccardThreshold: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 1,
+      default: 0.5,
+      description: 'Jaccard index from which a subgroup finding hits an injected subgroup',
+    },
+  },
+};
+
+type SchemaNode = {
+  properties?: Record<string, SchemaNode>;
+  additionalProperties?: unknown;
+  items?: SchemaNode;
+};
+
+/** The first property the schema does not allow, as a JSON pointer with the allowed names. */
+function findUnknown(
+  schema: SchemaNode,
+  value: unknown,
+  path: string,
+): { at: string; known: string[] } | null {
+  if (Array.isArray(value)) {
+    if (!schema.items) return null;
+    for (let i = 0; i < value.length; i++) {
+      const found = findUnknown(schema.items, value[i], `${path}/${i}`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value === null || typeof value !== 'object' || !schema.properties) return null;
+  const known = Object.keys(schema.properties);
+  for (const [k, v] of Object.entries(value)) {
+    const sub = schema.properties[k];
+    if (!sub) {
+      if (schema.additionalProperties === false) return { at: `${path}/${k}`, known };
+      continue;
+    }
+    const found = findUnknown(sub, v, `${path}/${k}`);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** Validate a parsed study, fill defaults and check what the schema cannot (method ids, options). */
+export function validateStudy(value: unknown, source = 'study'): Study {
+  const unknown = findUnknown(studySchema as SchemaNode, value, '');
+  if (unknown) {
+    throw new OptionsError(
+      'OPTIONS_UNKNOWN',
+      `${source}: ${unknown.at}: unknown field (allowed: ${unknown.known.join(', ')})`,
+      { option: unknown.at },
+    );
+  }
+  let study: Study;
+  try {
+    study = resolveOptions<Study>(studySchema, value);
+  } catch (e) {
+    if (e instanceof OptionsError) {
+      throw new OptionsError(e.code, `${source}: ${e.message.replace(/^invalid options: /, '')}`, e.details);
+    }
+    throw e;
+  }
+  const labels = new Set<string>();
+  study.methods.forEach((m, i) => {
+    const at = `/methods/${i}`;
+    const detector = methodRegistry.find((d) => d.id === m.method);
+    if (!detector) {
+      throw new OptionsError(
+        'OPTIONS_INVALID',
+        `${source}: ${at}/method: unknown method "${m.method}" (registered: ${methodRegistry.map((d) => d.id).join(', ')})`,
+        { option: `${at}/method` },
+      );
+    }
+    if (labels.has(m.label)) {
+      throw new OptionsError('OPTIONS_INVALID', `${source}: ${at}/label: duplicate label "${m.label}"`, {
+        option: `${at}/label`,
+      });
+    }
+    labels.add(m.label);
+    for (const options of planOptions(m)) {
+      try {
+        detector.resolveOptions(options);
+      } catch (e) {
+        const message = e instanceof Error ? e.message : String(e);
+        throw new OptionsError('OPTIONS_INVALID', `${source}: ${at}/options: ${message}`, {
+          option: `${at}/options`,
+        });
+      }
+    }
+  });
+  study.models.forEach((m, i) => {
+    m.label ??= study.models.length > 1 ? `${m.kind}#${i}` : m.kind;
+  });
+  for (const d of datasetsOf(study)) {
+    if (d.kind !== 'synthetic') continue;
+    try {
+      if (d.generator === 'planted-pair') resolveOptions(synth.plantedPairOptionsSchema, d.options);
+      else synth.resolveSynthOptions(d.options);
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      throw new OptionsError('OPTIONS_INVALID', `${source}: /synthetic: scenario "${d.label}": ${message}`, {
+        option: '/synthetic',
+      });
+    }
+  }
+  return study;
+}
+
+/** Directory of the study files shipped with the app. */
+export const studiesDir = fileURLToPath(new URL('../studies/', import.meta.url));
+
+/** Load a study by name (from `studies/`) or from a JSON or YAML file path. */
+export function loadStudy(nameOrPath: string): Study {
+  const candidates = [
+    nameOrPath,
+    ...['.yaml', '.yml', '.json'].map((ext) => resolve(studiesDir, nameOrPath + ext)),
+  ];
+  const path = candidates.find((p) => extname(p) !== '' && existsSync(p));
+  if (!path) {
+    throw new OptionsError(
+      'OPTIONS_INVALID',
+      `no study "${nameOrPath}" (a name in ${studiesDir} or a file)`,
+      {
+        option: '/study',
+      },
+    );
+  }
+  const text = readFileSync(path, 'utf8');
+  let parsed: unknown;
+  try {
+    parsed = extname(path) === '.json' ? JSON.parse(text) : parseYaml(text);
+  } catch (e) {
+    throw new OptionsError(
+      'OPTIONS_INVALID',
+      `${path}: not valid ${extname(path).slice(1)}: ${(e as Error).message}`,
+    );
+  }
+  return validateStudy(parsed, path);
+}

@@ -1,0 +1,47 @@
+import { parentPort } from 'node:worker_threads';
+import type { Cell } from './cells.js';
+import type { CellRecord } from './record.js';
+import { runCell } from './run-cell.js';
+
+/** Messages between the pool and a worker. */
+export type ToWorker = { type: 'run'; cell: Cell };
+export type FromWorker =
+  | {
+      type: 'progress';
+      key: string;
+      phase: string;
+      share: number | null;
+      tested: number;
+      elapsedSeconds: number;
+    }
+  | { type: 'done'; key: string; record: CellRecord }
+  | { type: 'failed'; key: string; error: string; wallSeconds: number };
+
+const port = parentPort;
+if (!port) throw new Error('worker.js runs inside a worker thread of the study pool');
+
+port.on('message', async (msg: ToWorker) => {
+  const { cell } = msg;
+  const t0 = performance.now();
+  try {
+    const record = await runCell(cell, (p) =>
+      port.postMessage({
+        type: 'progress',
+        key: cell.key,
+        phase: p.phase,
+        share: p.total ? (p.done ?? 0) / p.total : null,
+        tested: p.tested,
+        elapsedSeconds: p.elapsedSeconds,
+      } satisfies FromWorker),
+    );
+    port.postMessage({ type: 'done', key: cell.key, record } satisfies FromWorker);
+  } catch (e) {
+    const error = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    port.postMessage({
+      type: 'failed',
+      key: cell.key,
+      error,
+      wallSeconds: (performance.now() - t0) / 1000,
+    } satisfies FromWorker);
+  }
+});

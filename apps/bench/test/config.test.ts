@@ -1,0 +1,169 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { expandCells } from '../src/cells.js';
+import { loadStudy, validateStudy } from '../src/config.js';
+import { cleanTempDirs, tempDir, tinyStudy } from './helpers.js';
+
+afterEach(cleanTempDirs);
+
+const valid = () => ({
+  name: 'x',
+  seeds: [1],
+  synthetic: { generator: 'planted-pair', factors: { bias: [-2] } },
+  models: [{ kind: 'logistic-regression' }],
+  methods: [{ label: 'A', method: 'aequitas' }],
+  budget: { maxSeconds: 1 },
+});
+
+/** The message of the error `validateStudy` throws for this study. */
+function rejection(study: unknown): string {
+  try {
+    validateStudy(study, 'bad.yaml');
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error('the study was accepted');
+}
+
+describe('study config schema', () => {
+  it('fills defaults of a minimal study', () => {
+    const s = validateStudy(valid());
+    expect(s).toMatchObject({ real: [], workers: null, cellTimeoutSeconds: 120, jaccardThreshold: 0.5 });
+    expect(s.synthetic).toMatchObject({ base: {}, unbiased: null });
+    expect(s.models[0]!.label).toBe('logistic-regression');
+  });
+
+  it.each([
+    ['an unknown top-level field', { ...valid(), seed: [1] }, '/seed: unknown field'],
+    [
+      'an unknown field in a method',
+      { ...valid(), methods: [{ label: 'A', method: 'aequitas', optons: {} }] },
+      '/methods/0/optons: unknown field',
+    ],
+    ['a negative budget', { ...valid(), budget: { maxSeconds: -1 } }, '/budget/maxSeconds'],
+    ['a missing required field', { ...valid(), seeds: undefined }, "must have required property 'seeds'"],
+    ['an empty seed list', { ...valid(), seeds: [] }, '/seeds'],
+    ['an unknown model kind', { ...valid(), models: [{ kind: 'svm' }] }, '/models/0/kind'],
+    ['an unknown real data set', { ...valid(), real: ['iris'] }, '/real/0'],
+    [
+      'an unknown method id',
+      { ...valid(), methods: [{ label: 'A', method: 'nope' }] },
+      '/methods/0/method: unknown method "nope"',
+    ],
+    [
+      'an invalid method option',
+      { ...valid(), methods: [{ label: 'A', method: 'aequitas', options: { strategy: 'sideways' } }] },
+      '/methods/0/options',
+    ],
+    [
+      'a duplicate label',
+      {
+        ...valid(),
+        methods: [
+          { label: 'A', method: 'aequitas' },
+          { label: 'A', method: 'aequitas' },
+        ],
+      },
+      '/methods/1/label: duplicate label',
+    ],
+    [
+      'an invalid generator option',
+      { ...valid(), synthetic: { generator: 'planted-pair', factors: { bias: [-2, 99] } } },
+      '/synthetic: scenario "bias=99"',
+    ],
+    [
+      'an invalid varied option value',
+      { ...valid(), methods: [{ label: 'A', method: 'aequitas', vary: { globalIterations: [10, -5] } }] },
+      '/methods/0/options',
+    ],
+  ])('rejects %s, naming the field', (_, study, field) => {
+    const message = rejection(study);
+    expect(message).toContain('bad.yaml');
+    expect(message).toContain(field);
+  });
+
+  it('reads JSON and YAML files and names the file in errors', () => {
+    const dir = tempDir();
+    const json = join(dir, 'a.json');
+    writeFileSync(json, JSON.stringify(valid()));
+    expect(loadStudy(json).name).toBe('x');
+    const yaml = join(dir, 'b.yaml');
+    writeFileSync(
+      yaml,
+      'name: y\nseeds: [1]\nmodels: [{ kind: logistic-regression }]\nmethods: [{ label: A, method: aequitas }]\nbudget: { maxTested: 0 }\n',
+    );
+    expect(() => loadStudy(yaml)).toThrow(/b\.yaml: .*\/budget\/maxTested/);
+  });
+
+  it('loads every shipped study', () => {
+    for (const name of ['default', 'smoke', 'full']) expect(loadStudy(name).name).toBe(name);
+  });
+});
+
+describe('cells', () => {
+  it('expands data sets x seeds x models x plans with one key each, stable across expansions', async () => {
+    const study = tinyStudy({
+      synthetic: {
+        generator: 'planted-pair',
+        base: { rows: 300 },
+        factors: { bias: [-3, -1], granularity: [1, 2] },
+        unbiased: { bias: 0 },
+      },
+      methods: [
+        { label: 'A', method: 'aequitas' },
+        { label: 'S', method: 'mdss-bias-scan', vary: { numIters: [1, 2, 3] } },
+      ],
+    });
+    const cells = await expandCells(study);
+    // (2 x 2 factor levels + 1 no-bias scenario) x 3 seeds x 1 model x (1 + 3 plans)
+    expect(cells).toHaveLength(5 * 3 * 4);
+    expect(new Set(cells.map((c) => c.key)).size).toBe(cells.length);
+    expect((await expandCells(study)).map((c) => c.key)).toEqual(cells.map((c) => c.key));
+    expect(cells.filter((c) => c.dataset.kind === 'synthetic' && c.dataset.null)).toHaveLength(3 * 4);
+    expect(cells[0]!.dataset).toMatchObject({
+      label: 'bias=-3, granularity=1',
+      options: { rows: 300, bias: -3, granularity: 1 },
+    });
+    expect(cells.filter((c) => c.plan.varied?.option === 'numIters').map((c) => c.plan.label)).toContain(
+      'S (numIters=2)',
+    );
+    // Every method of a block shares its data set, seed and model.
+    const block = cells.filter((c) => c.block === cells[0]!.block);
+    expect(block.map((c) => c.plan.label)).toEqual([
+      'A',
+      'S (numIters=1)',
+      'S (numIters=2)',
+      'S (numIters=3)',
+    ]);
+  });
+
+  it('spreads object factor levels into the generator options', async () => {
+    const study = tinyStudy({
+      synthetic: {
+        generator: 'generate',
+        base: { attributes: 6 },
+        factors: { bias: [{ minBias: 0.5, maxBias: 1 }] },
+        unbiased: { minBias: 0, maxBias: 0 },
+      },
+    });
+    const [scenario, none] = [...new Set((await expandCells(study)).map((c) => c.dataset))];
+    expect(scenario).toMatchObject({
+      label: 'bias=minBias:0.5 maxBias:1',
+      options: { attributes: 6, minBias: 0.5, maxBias: 1 },
+    });
+    expect(none).toMatchObject({
+      label: 'no bias',
+      null: true,
+      options: { attributes: 6, minBias: 0, maxBias: 0 },
+    });
+  });
+
+  it('changes the key when an input changes', async () => {
+    const base = (await expandCells(tinyStudy()))[0]!.key;
+    expect((await expandCells(tinyStudy({ budget: { maxTested: 201 } })))[0]!.key).not.toBe(base);
+    const s = tinyStudy();
+    s.methods[0]!.options = { ...s.methods[0]!.options, globalIterations: 51 };
+    expect((await expandCells(s))[0]!.key).not.toBe(base);
+  });
+});

@@ -1,0 +1,246 @@
+/** Log of the gamma function (Lanczos, g = 7, n = 9; relative error below 1e-13 for x > 0). */
+export function logGamma(x: number): number {
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  ];
+  if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - logGamma(1 - x);
+  const z = x - 1;
+  let a = c[0]!;
+  const t = z + 7.5;
+  for (let i = 1; i < 9; i++) a += c[i]! / (z + i);
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
+}
+
+/** Continued fraction of the regularised incomplete beta function (modified Lentz). */
+function betaFraction(a: number, b: number, x: number): number {
+  const tiny = 1e-300;
+  let c = 1;
+  let d = 1 - ((a + b) * x) / (a + 1);
+  if (Math.abs(d) < tiny) d = tiny;
+  d = 1 / d;
+  let h = d;
+  for (let m = 1; m <= 300; m++) {
+    const m2 = 2 * m;
+    let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    h *= d * c;
+    aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const delta = d * c;
+    h *= delta;
+    if (Math.abs(delta - 1) < 1e-15) break;
+  }
+  return h;
+}
+
+/** Regularised incomplete beta function I_x(a, b). */
+export function incompleteBeta(x: number, a: number, b: number): number {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
+  return x < (a + 1) / (a + b + 2)
+    ? (front * betaFraction(a, b, x)) / a
+    : 1 - (front * betaFraction(b, a, 1 - x)) / b;
+}
+
+/** CDF of Student's t distribution with `df` degrees of freedom. */
+export function studentTCdf(t: number, df: number): number {
+  // Near 0 the complementary form keeps full precision: P(|T| < |t|) = I_{t²/(df+t²)}(1/2, df/2).
+  const t2 = t * t;
+  const tail =
+    t2 < df
+      ? 0.5 * (1 - incompleteBeta(t2 / (df + t2), 0.5, df / 2))
+      : 0.5 * incompleteBeta(df / (df + t2), df / 2, 0.5);
+  return t >= 0 ? 1 - tail : tail;
+}
+
+/** Quantile of Student's t distribution (bisection on the CDF; |error| < 1e-10). */
+export function studentTQuantile(p: number, df: number): number {
+  if (!(p > 0 && p < 1)) throw new RangeError(`quantile level must be in (0, 1), got ${p}`);
+  let lo = -1;
+  let hi = 1;
+  while (studentTCdf(lo, df) > p) lo *= 2;
+  while (studentTCdf(hi, df) < p) hi *= 2;
+  for (let i = 0; i < 200 && hi - lo > 1e-12; i++) {
+    const mid = (lo + hi) / 2;
+    if (studentTCdf(mid, df) < p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/** CDF of the standard normal distribution: Φ(z) = ½ erfc(−z/√2). */
+export function normalCdf(z: number): number {
+  // erfc by its continued fraction for large |x| and the series of erf otherwise (|error| < 1e-14).
+  const x = Math.abs(z) / Math.SQRT2;
+  let erfc: number;
+  if (x < 3) {
+    let sum = x;
+    let term = x;
+    for (let n = 1; n < 200; n++) {
+      term *= (-x * x) / n;
+      const add = term / (2 * n + 1);
+      sum += add;
+      if (Math.abs(add) < 1e-17 * Math.abs(sum)) break;
+    }
+    erfc = 1 - (2 / Math.sqrt(Math.PI)) * sum;
+  } else {
+    let f = 0;
+    for (let n = 60; n >= 1; n--) f = n / 2 / (x + f);
+    erfc = Math.exp(-x * x) / Math.sqrt(Math.PI) / (x + f);
+  }
+  return z >= 0 ? 1 - erfc / 2 : erfc / 2;
+}
+
+export interface MeanInterval {
+  n: number;
+  mean: number;
+  /** Bounds of the two-sided Student t interval (equal to the mean when n < 2). */
+  lo: number;
+  hi: number;
+}
+
+/**
+ * Mean and Student t confidence interval of independent values (e.g. one per seed). `range` clips
+ * the interval to the values' possible range (e.g. [0, 1] for rates).
+ */
+export function meanInterval(
+  values: readonly number[],
+  level = 0.95,
+  range: readonly [number, number] = [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY],
+): MeanInterval {
+  const n = values.length;
+  if (n === 0) return { n, mean: Number.NaN, lo: Number.NaN, hi: Number.NaN };
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  if (n < 2) return { n, mean, lo: mean, hi: mean };
+  const variance = values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1);
+  const half = studentTQuantile(1 - (1 - level) / 2, n - 1) * Math.sqrt(variance / n);
+  return { n, mean, lo: Math.max(range[0], mean - half), hi: Math.min(range[1], mean + half) };
+}
+
+/** Wilson score interval of a proportion `k / n`. */
+export function wilsonInterval(k: number, n: number, level = 0.95): { rate: number; lo: number; hi: number } {
+  if (n === 0) return { rate: Number.NaN, lo: Number.NaN, hi: Number.NaN };
+  const z = normalQuantile(1 - (1 - level) / 2);
+  const p = k / n;
+  const denom = 1 + (z * z) / n;
+  const centre = (p + (z * z) / (2 * n)) / denom;
+  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / denom;
+  return { rate: p, lo: Math.max(0, centre - half), hi: Math.min(1, centre + half) };
+}
+
+/** Quantile of the standard normal distribution (bisection on `normalCdf`). */
+export function normalQuantile(p: number): number {
+  if (!(p > 0 && p < 1)) throw new RangeError(`quantile level must be in (0, 1), got ${p}`);
+  let lo = -40;
+  let hi = 40;
+  for (let i = 0; i < 200 && hi - lo > 1e-13; i++) {
+    const mid = (lo + hi) / 2;
+    if (normalCdf(mid) < p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+export interface SignedRankTest {
+  /** Pairs with a non-zero difference (zeros are dropped, as Wilcoxon does). */
+  n: number;
+  /** Sum of the ranks of positive differences (x > y). */
+  wPlus: number;
+  /** Two-sided p-value: exact without ties for n ≤ 50, else normal with tie and continuity correction. */
+  pValue: number;
+  exact: boolean;
+  /** Median of the differences x − y over all pairs. */
+  medianDifference: number;
+}
+
+/** Mid-ranks (1-based) of `values`, ties sharing their average rank. */
+function midRanks(values: readonly number[]): { ranks: number[]; ties: number[] } {
+  const order = values.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0]);
+  const ranks = new Array<number>(values.length);
+  const ties: number[] = [];
+  for (let i = 0; i < order.length; ) {
+    let j = i;
+    while (j + 1 < order.length && order[j + 1]![0] === order[i]![0]) j++;
+    const rank = (i + j + 2) / 2;
+    for (let k = i; k <= j; k++) ranks[order[k]![1]] = rank;
+    if (j > i) ties.push(j - i + 1);
+    i = j + 1;
+  }
+  return { ranks, ties };
+}
+
+function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Wilcoxon signed-rank test of paired samples `x` and `y` (two-sided). */
+export function wilcoxonSignedRank(x: readonly number[], y: readonly number[]): SignedRankTest {
+  if (x.length !== y.length) throw new RangeError('paired samples must have the same length');
+  const all = x.map((v, i) => v - y[i]!);
+  const diffs = all.filter((v) => v !== 0);
+  const n = diffs.length;
+  const medianDifference = median(all);
+  if (n === 0) return { n, wPlus: 0, pValue: 1, exact: true, medianDifference };
+  const { ranks, ties } = midRanks(diffs.map(Math.abs));
+  const wPlus = diffs.reduce((acc, v, i) => (v > 0 ? acc + ranks[i]! : acc), 0);
+  if (ties.length === 0 && n <= 50) {
+    // Exact null distribution: counts of subsets of {1..n} by rank sum.
+    const max = (n * (n + 1)) / 2;
+    const counts = new Float64Array(max + 1);
+    counts[0] = 1;
+    for (let r = 1; r <= n; r++) for (let s = max; s >= r; s--) counts[s]! += counts[s - r]!;
+    const total = 2 ** n;
+    let lower = 0;
+    for (let s = 0; s <= wPlus; s++) lower += counts[s]!;
+    let upper = 0;
+    for (let s = wPlus; s <= max; s++) upper += counts[s]!;
+    return {
+      n,
+      wPlus,
+      pValue: Math.min(1, (2 * Math.min(lower, upper)) / total),
+      exact: true,
+      medianDifference,
+    };
+  }
+  const mean = (n * (n + 1)) / 4;
+  const tieTerm = ties.reduce((acc, t) => acc + t ** 3 - t, 0) / 48;
+  const sd = Math.sqrt((n * (n + 1) * (2 * n + 1)) / 24 - tieTerm);
+  const z = sd === 0 ? 0 : Math.max(0, Math.abs(wPlus - mean) - 0.5) / sd;
+  return { n, wPlus, pValue: Math.min(1, 2 * (1 - normalCdf(z))), exact: false, medianDifference };
+}
+
+/** Holm's step-down adjustment of p-values (controls the family-wise error rate). */
+export function holm(pValues: readonly number[]): number[] {
+  const m = pValues.length;
+  const order = pValues.map((p, i) => [p, i] as const).sort((a, b) => a[0] - b[0]);
+  const adjusted = new Array<number>(m);
+  let running = 0;
+  order.forEach(([p, i], k) => {
+    running = Math.max(running, Math.min(1, (m - k) * p));
+    adjusted[i] = running;
+  });
+  return adjusted;
+}
+
+/** Empirical quantile with linear interpolation between order statistics (type 7). */
+export function quantile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const h = (s.length - 1) * p;
+  const lo = Math.floor(h);
+  const hi = Math.min(s.length - 1, lo + 1);
+  return s[lo]! + (h - lo) * (s[hi]! - s[lo]!);
+}
