@@ -1,23 +1,7 @@
-import { type Detector, defineSubgroupDetector } from '@fb/core';
-import pkg from '../package.json' with { type: 'json' };
-import { type Options, optionsSchema } from './options.js';
-import { favourableRateGaps } from './scan.js';
-
-export type { Options as DivexplorerOptions } from './options.js';
-
-/**
- * Divexplorer.
- *
- * Placeholder: until the paper's scan replaces `favourableRateGaps`, it reports the
- * protected-attribute values whose favourable-outcome rate differs significantly from the rest.
- */
-export const divexplorer: Detector<Options> = defineSubgroupDetector<Options>({
-  id: 'divexplorer',
-  version: pkg.version,
-  access: 'data-only',
-  description:
-    'Placeholder: favourable-rate gaps per protected value with permutation p-values (replace with the method and paper).',
-  requiresModel: false,
-  optionsSchema,
-  scan: favourableRateGaps,
-});
+export { divexplorer } from './detector.js';
+export { outcomeRate, tValue } from './divergence.js';
+export { type FrequentPatterns, fpGrowth } from './fp-growth.js';
+export { type ItemOptions, type ItemTable, itemize } from './items.js';
+export { type Options as DivexplorerOptions, optionsSchema as divexplorerOptionsSchema } from './options.js';
+export { type Metric, type OutcomeKind, outcomeValues, rowStatistics, slots } from './outcomes.js';
+export { globalShapley, isRedundant, itemShapley, PatternIndex } from './shapley.js';

@@ -1,23 +1,9 @@
-import { type Detector, defineSubgroupDetector } from '@fb/core';
-import pkg from '../package.json' with { type: 'json' };
-import { type Options, optionsSchema } from './options.js';
-import { favourableRateGaps } from './scan.js';
-
-export type { Options as SlicefinderOptions } from './options.js';
-
-/**
- * Slicefinder.
- *
- * Placeholder: until the paper's scan replaces `favourableRateGaps`, it reports the
- * protected-attribute values whose favourable-outcome rate differs significantly from the rest.
- */
-export const slicefinder: Detector<Options> = defineSubgroupDetector<Options>({
-  id: 'slicefinder',
-  version: pkg.version,
-  access: 'data-only',
-  description:
-    'Placeholder: favourable-rate gaps per protected value with permutation p-values (replace with the method and paper).',
-  requiresModel: false,
-  optionsSchema,
-  scan: favourableRateGaps,
-});
+export { AlphaInvesting } from './alpha-investing.js';
+export { type ColumnOptions, type SliceColumn, sliceColumns } from './columns.js';
+export { type TreeParams, type TreeResult, type TreeSlice, treeSearch } from './decision-tree.js';
+export { slicefinder } from './detector.js';
+export { type LatticeParams, type LatticeResult, type LatticeSlice, latticeSearch } from './lattice.js';
+export { exampleLosses, type LossKind } from './loss.js';
+export { type Options as SlicefinderOptions, optionsSchema as slicefinderOptionsSchema } from './options.js';
+export { describeSlice, type EvaluatedSlice, moments, testInOrder } from './slice-stats.js';
+export { complement, effectSize, type LossMoments, type WelchTest, welchTest } from './statistics.js';

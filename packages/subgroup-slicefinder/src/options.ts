@@ -1,36 +1,95 @@
 import type { OptionsSchema } from '@fb/core';
+import type { LossKind } from './loss.js';
 
 export interface Options {
-  /** Label permutations for the p-values. */
-  permutations: number;
-  /** Largest p-value reported. */
+  approach: 'lattice' | 'decision-tree' | 'both';
+  loss: LossKind;
+  k: number;
+  epsilon: number;
   alpha: number;
-  /** Smallest group, and smallest complement, tested. */
+  degree: number;
+  maxDepth: number;
   minSize: number;
+  minEffectSize: number;
+  maxValues: number;
+  bins: number;
 }
 
 export const optionsSchema: OptionsSchema = {
   type: 'object',
+  additionalProperties: false,
   properties: {
-    permutations: {
-      type: 'integer',
-      minimum: 0,
-      default: 999,
+    approach: {
+      type: 'string',
+      enum: ['lattice', 'decision-tree', 'both'],
+      default: 'both',
       description:
-        'Label permutations behind each p-value (0: no test, every gap is reported with pValue null).',
+        'Search: the lattice search, the decision-tree search, or both (each recommends up to k slices).',
+    },
+    loss: {
+      type: 'string',
+      enum: ['log-loss', 'zero-one'],
+      default: 'log-loss',
+      description:
+        'Per-example loss compared inside and outside a slice: "log-loss" (−ln of the predicted probability of the true label; needs predictProba) or "zero-one" (1 when the predicted label is wrong).',
+    },
+    k: {
+      type: 'integer',
+      minimum: 1,
+      default: 50,
+      description: 'Number of slices each search recommends (the lattice search stops once it has k).',
+    },
+    epsilon: {
+      type: 'number',
+      minimum: 0,
+      default: 0.2,
+      description: 'Lattice search: smallest effect size φ for a slice to be problematic.',
     },
     alpha: {
       type: 'number',
       exclusiveMinimum: 0,
-      maximum: 1,
+      exclusiveMaximum: 1,
       default: 0.05,
-      description: 'Report a group only when its permutation p-value is at most alpha.',
+      description:
+        'Significance level of the one-sided Welch tests and initial wealth (and payout) of α-investing, which controls false discoveries over the stream of tests.',
+    },
+    degree: {
+      type: 'integer',
+      minimum: 1,
+      default: 3,
+      description: 'Lattice search: largest number of predicates in a slice.',
+    },
+    maxDepth: {
+      type: 'integer',
+      minimum: 1,
+      default: 3,
+      description: 'Decision-tree search: depth of the tree (a node at this depth is not split).',
     },
     minSize: {
       type: 'integer',
       minimum: 1,
       default: 10,
-      description: 'Groups with fewer rows, or with fewer rows outside them, are not tested.',
+      description: 'Decision-tree search: a child node is kept only if it has at least this many rows.',
+    },
+    minEffectSize: {
+      type: 'number',
+      minimum: 0,
+      default: 0.5,
+      description: 'Decision-tree search: smallest effect size φ for a node to be recommended.',
+    },
+    maxValues: {
+      type: 'integer',
+      minimum: 1,
+      default: 20,
+      description:
+        'Ordinal and continuous attributes with at most this many distinct values are sliced value by value; others are binned. Categorical attributes are always sliced by value.',
+    },
+    bins: {
+      type: 'integer',
+      minimum: 2,
+      default: 10,
+      description:
+        'Number of equal-height (quantile) bins for ordered attributes with more than maxValues values.',
     },
   },
 };

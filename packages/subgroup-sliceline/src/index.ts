@@ -1,23 +1,15 @@
-import { type Detector, defineSubgroupDetector } from '@fb/core';
-import pkg from '../package.json' with { type: 'json' };
-import { type Options, optionsSchema } from './options.js';
-import { favourableRateGaps } from './scan.js';
-
-export type { Options as SlicelineOptions } from './options.js';
-
-/**
- * Sliceline.
- *
- * Placeholder: until the paper's scan replaces `favourableRateGaps`, it reports the
- * protected-attribute values whose favourable-outcome rate differs significantly from the rest.
- */
-export const sliceline: Detector<Options> = defineSubgroupDetector<Options>({
-  id: 'sliceline',
-  version: pkg.version,
-  access: 'data-only',
-  description:
-    'Placeholder: favourable-rate gaps per protected value with permutation p-values (replace with the method and paper).',
-  requiresModel: false,
-  optionsSchema,
-  scan: favourableRateGaps,
-});
+export { SliceEvaluator } from './bitset-kernels.js';
+export { CandidateTable } from './candidates.js';
+export { minSupportRows, sliceline } from './detector.js';
+export { type AttributeCodes, type RecodedTable, type RecodeOptions, recodeDataset } from './encoding.js';
+export { type ErrorType, predictionErrors } from './error-vectors.js';
+export { columnStatistics, type OneHotMatrix, oneHot } from './one-hot.js';
+export { type Options as SlicelineOptions, optionsSchema as slicelineOptionsSchema } from './options.js';
+export { score, scoreUpperBound } from './score.js';
+export {
+  type LevelStatistics,
+  type Slice,
+  type SliceLineParams,
+  type SliceLineResult,
+  sliceLine,
+} from './sliceline.js';
