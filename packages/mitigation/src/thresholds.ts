@@ -1,5 +1,6 @@
 import { type Classifier, DataError, type Dataset, ModelError, OptionsError } from '@fb/core';
-import { type Subgroups, subgroupsOf } from '@fb/metrics';
+import type { Subgroups } from '@fb/metrics';
+import { groupsOfRows } from './row-groups.js';
 
 export interface ThresholdOptions {
   /** `equalized_odds` (default): TPR and FPR gaps within epsilon; `equal_opportunity`: TPR gap only. */
@@ -156,8 +157,7 @@ export function withGroupThresholds(
     predict(x: Float64Array): Int32Array {
       const rows = x.length / ds.d;
       const proba = predictProba(x);
-      const view = { ...ds, n: rows, x, y: new Int32Array(rows) };
-      const groups = subgroupsOf(view, options.protectedAttributes);
+      const groups = groupsOfRows(ds.schema, x, options.protectedAttributes);
       const out = new Int32Array(rows);
       for (let i = 0; i < rows; i++) {
         const t = thresholds[groups.keys[groups.codes[i]!]!] ?? fallback;

@@ -36,3 +36,38 @@ export function accuracy(yTrue: ArrayLike<number>, yPred: ArrayLike<number>): nu
   for (let i = 0; i < yTrue.length; i++) if (yTrue[i] === yPred[i]) c++;
   return c / yTrue.length;
 }
+
+/**
+ * Planted direct discrimination: four merit attributes decide the label, and group s = 1 needs `shift`
+ * more merit for the favourable label; a model trained on it treats otherwise equal inputs differently.
+ */
+export function plantedDirect(n = 4000, shift = 3, seed = 1): Dataset {
+  const rng = Rng.create(seed);
+  const x: number[] = [];
+  const y: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = rng.bernoulli(0.5) ? 1 : 0;
+    const m = [rng.int(0, 9), rng.int(0, 9), rng.int(0, 9), rng.int(0, 9)];
+    const merit = m[0]! + m[1]! + m[2]! + m[3]! + rng.normal(0, 2);
+    y.push(merit - shift * s >= 18 ? 1 : 0);
+    x.push(s, ...m);
+  }
+  return createDataset({
+    schema: {
+      attributes: [
+        { name: 's', kind: 'categorical', protected: true, categories: ['a', 'b'] },
+        ...[1, 2, 3, 4].map((j) => ({
+          name: `m${j}`,
+          kind: 'ordinal' as const,
+          protected: false,
+          min: 0,
+          max: 9,
+          step: 1,
+        })),
+      ],
+      outcome: { name: 'y', labels: ['no', 'yes'], favorable: 1 },
+    },
+    x,
+    y,
+  });
+}

@@ -1,0 +1,281 @@
+import {
+  type Classifier,
+  DataError,
+  type Dataset,
+  ModelError,
+  type OptionsSchema,
+  Rng,
+  RunController,
+  resolveOptions,
+} from '@fb/core';
+import { subgroupsOf } from '@fb/metrics';
+import { type FeatureEncoder, loadTensorflow } from '@fb/models';
+import {
+  apply,
+  type Dense,
+  dense,
+  encodeBatch,
+  encodeRows,
+  epochBatches,
+  gatherRows,
+  PREDICT_BATCH,
+  type Tensor,
+  type Tf,
+  type Variable,
+} from './tf-nets.js';
+
+export interface AdversarialOptions {
+  target: 'demographic_parity' | 'equalized_odds';
+  protectedAttributes: string[] | null;
+  adversaryWeight: number;
+  projection: boolean;
+  hiddenUnits: number;
+  epochs: number;
+  batchSize: number;
+  learningRate: number;
+  seed: number | string;
+}
+
+export const adversarialOptionsSchema = {
+  type: 'object',
+  properties: {
+    target: {
+      type: 'string',
+      enum: ['demographic_parity', 'equalized_odds'],
+      default: 'demographic_parity',
+      description:
+        'demographic_parity: the adversary sees the prediction only; equalized_odds: the prediction and the true label (Zhang et al. 2018).',
+    },
+    protectedAttributes: {
+      type: ['array', 'null'],
+      items: { type: 'string' },
+      minItems: 1,
+      default: null,
+      description:
+        'Attributes whose value combinations the adversary predicts (one softmax class per group); null: the protected attributes of the schema.',
+    },
+    adversaryWeight: {
+      type: 'number',
+      minimum: 0,
+      default: 0.1,
+      description: 'alpha of the predictor update grad(L_P) - proj(grad L_P on grad L_A) - alpha grad(L_A).',
+    },
+    projection: {
+      type: 'boolean',
+      default: true,
+      description:
+        'Remove from the predictor gradient its component along the adversary gradient (the paper’s projection term).',
+    },
+    hiddenUnits: {
+      type: 'integer',
+      minimum: 1,
+      default: 64,
+      description: 'Units of the predictor’s hidden ReLU layer (seed 002).',
+    },
+    epochs: { type: 'integer', minimum: 1, default: 20, description: 'Passes over the training rows.' },
+    batchSize: { type: 'integer', minimum: 1, default: 128, description: 'Rows per gradient step.' },
+    learningRate: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      default: 0.001,
+      description: 'Adam step size of the predictor and of the adversary.',
+    },
+    seed: {
+      anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }],
+      default: 0,
+      description: 'Seed of the initial weights and the batch order.',
+    },
+  },
+  additionalProperties: false,
+} satisfies OptionsSchema;
+
+export interface AdversarialTraining {
+  readonly epochs: number;
+  /** Mean predictor and adversary cross-entropy per epoch. */
+  readonly predictorLoss: readonly number[];
+  readonly adversaryLoss: readonly number[];
+}
+
+/**
+ * A binary classifier trained against an adversary (Zhang, Lemoine, Mitchell, AIES 2018): the
+ * predictor (one hidden ReLU layer, a logit) minimises its cross-entropy while an adversary predicts the
+ * protected group from the prediction (and, for equalized odds, the label); the predictor's gradient
+ * loses its component along the adversary's and moves against it.
+ */
+export class AdversarialDebiasing implements Classifier {
+  readonly nFeatures: number;
+  readonly nClasses = 2;
+  readonly description: string;
+  readonly training: AdversarialTraining;
+  private readonly tf: Tf;
+  private readonly encoder: FeatureEncoder;
+  private readonly layers: readonly Dense[];
+  private readonly favorable: number;
+
+  /** @internal Use `fitAdversarialDebiasing`. */
+  constructor(init: {
+    tf: Tf;
+    encoder: FeatureEncoder;
+    layers: readonly Dense[];
+    favorable: number;
+    training: AdversarialTraining;
+    options: AdversarialOptions;
+  }) {
+    this.tf = init.tf;
+    this.encoder = init.encoder;
+    this.layers = init.layers;
+    this.favorable = init.favorable;
+    this.training = init.training;
+    this.nFeatures = init.encoder.nFeatures;
+    this.description = `adversarial-debiasing(${init.options.target},alpha=${init.options.adversaryWeight})`;
+  }
+
+  predictProba(x: Float64Array): Float64Array {
+    const n = x.length / this.nFeatures;
+    const out = new Float64Array(n * 2);
+    const { tf } = this;
+    for (let lo = 0; lo < n; lo += PREDICT_BATCH) {
+      const hi = Math.min(n, lo + PREDICT_BATCH);
+      const z = encodeBatch(this.encoder, x.subarray(lo * this.nFeatures, hi * this.nFeatures));
+      const p = tf.tidy(() =>
+        tf.sigmoid(predictorLogit(tf, this.layers, tf.tensor2d(z, [hi - lo, this.encoder.encodedWidth]))),
+      );
+      const values = p.dataSync();
+      p.dispose();
+      for (let i = 0; i < hi - lo; i++) {
+        out[(lo + i) * 2 + this.favorable] = values[i]!;
+        out[(lo + i) * 2 + 1 - this.favorable] = 1 - values[i]!;
+      }
+    }
+    return out;
+  }
+
+  predict(x: Float64Array): Int32Array {
+    const p = this.predictProba(x);
+    const f = this.favorable;
+    return Int32Array.from({ length: p.length / 2 }, (_, i) => (p[i * 2 + f]! >= 0.5 ? f : 1 - f));
+  }
+
+  /** Release the network's tensors. */
+  dispose(): void {
+    for (const l of this.layers) {
+      l.w.dispose();
+      l.b.dispose();
+    }
+  }
+}
+
+function predictorLogit(tf: Tf, layers: readonly Dense[], x: Tensor): Tensor {
+  return tf.reshape(apply(tf, layers[1]!, tf.relu(apply(tf, layers[0]!, x))), [-1]);
+}
+
+/** Mean softmax cross-entropy of integer classes. */
+function crossEntropy(tf: Tf, logits: Tensor, classes: Tensor, k: number): Tensor {
+  const onehot = tf.oneHot(classes as ReturnType<Tf['tensor1d']>, k);
+  return tf.neg(tf.mean(tf.sum(tf.mul(onehot, tf.logSoftmax(logits)), 1)));
+}
+
+/** Fit a predictor against an adversary on a binary outcome (see `AdversarialDebiasing`). */
+export async function fitAdversarialDebiasing(
+  ds: Dataset,
+  options: Partial<AdversarialOptions> = {},
+  run: { signal?: AbortSignal } = {},
+): Promise<AdversarialDebiasing> {
+  const o = resolveOptions<AdversarialOptions>(adversarialOptionsSchema, options);
+  if (ds.schema.outcome.labels.length !== 2) {
+    throw new DataError('DATA_SHAPE', 'adversarial debiasing needs a binary outcome', {
+      attribute: ds.schema.outcome.name,
+    });
+  }
+  const groups = subgroupsOf(ds, o.protectedAttributes ?? undefined);
+  const k = groups.keys.length;
+  if (k < 2) throw new DataError('DATA_EMPTY_GROUP', 'the adversary needs rows of at least two groups');
+  const favorable = ds.schema.outcome.favorable;
+  const { encoder, z, width } = encodeRows(ds);
+  const yFav = Float32Array.from(ds.y, (v) => (v === favorable ? 1 : 0));
+  const { tf } = await loadTensorflow();
+  const rng = Rng.create(o.seed).fork('adversarial');
+  const layers = [
+    dense(tf, rng.fork('hidden'), width, o.hiddenUnits),
+    dense(tf, rng.fork('output'), o.hiddenUnits, 1),
+  ];
+  const advIn = o.target === 'equalized_odds' ? 3 : 1;
+  const adversary = dense(tf, rng.fork('adversary'), advIn, k);
+  // Zhang et al.'s adversary reads s = sigmoid((1 + |c|) logit), with c learnt.
+  const c = tf.variable(tf.scalar(1));
+  const predVars = layers.flatMap((l) => [l.w, l.b]);
+  const advVars: Variable[] = [adversary.w, adversary.b, c];
+  const predOpt = tf.train.adam(o.learningRate);
+  const advOpt = tf.train.adam(o.learningRate);
+  const ctl = new RunController({ seed: o.seed, ...(run.signal ? { signal: run.signal } : {}) });
+  const shuffle = rng.fork('shuffle');
+  const predictorLoss: number[] = [];
+  const adversaryLoss: number[] = [];
+  let epoch = 0;
+  try {
+    while (epoch < o.epochs) {
+      epoch++;
+      let sumP = 0;
+      let sumA = 0;
+      for (const idx of epochBatches(shuffle, ds.n, o.batchSize)) {
+        const m = idx.length;
+        const xb = tf.tensor2d(gatherRows(z, width, idx), [m, width]);
+        const yb = tf.tensor1d(Float32Array.from(idx, (i) => yFav[i]!));
+        const gb = tf.tensor1d(
+          Int32Array.from(idx, (i) => groups.codes[i]!),
+          'int32',
+        );
+        const lossP = () => tf.losses.sigmoidCrossEntropy(yb, predictorLogit(tf, layers, xb));
+        const lossA = () => {
+          const s = tf.sigmoid(tf.mul(tf.add(1, tf.abs(c)), predictorLogit(tf, layers, xb)));
+          const input =
+            o.target === 'equalized_odds'
+              ? tf.stack([s, tf.mul(s, yb), tf.mul(s, tf.sub(1, yb))], 1)
+              : tf.reshape(s, [-1, 1]);
+          return crossEntropy(tf, apply(tf, adversary, input), gb, k);
+        };
+        const step = tf.tidy(() => {
+          const p = tf.variableGrads(lossP as () => ReturnType<Tf['scalar']>, predVars);
+          const a = tf.variableGrads(lossA as () => ReturnType<Tf['scalar']>, predVars);
+          const update: Record<string, Tensor> = {};
+          for (const v of predVars) {
+            const gp = p.grads[v.name]!;
+            const ga = a.grads[v.name]!;
+            let g = gp;
+            if (o.projection) {
+              const unit = tf.div(ga, tf.add(tf.norm(ga), 1e-8));
+              g = tf.sub(g, tf.mul(tf.sum(tf.mul(g, unit)), unit));
+            }
+            update[v.name] = tf.sub(g, tf.mul(o.adversaryWeight, ga));
+          }
+          predOpt.applyGradients(update as Parameters<typeof predOpt.applyGradients>[0]);
+          return [p.value, a.value];
+        });
+        const advCost = advOpt.minimize(lossA as () => ReturnType<Tf['scalar']>, true, advVars)!;
+        sumP += step[0]!.dataSync()[0]! * m;
+        sumA += step[1]!.dataSync()[0]! * m;
+        for (const t of [...step, advCost, xb, yb, gb]) t.dispose();
+      }
+      predictorLoss.push(sumP / ds.n);
+      adversaryLoss.push(sumA / ds.n);
+      if (!Number.isFinite(sumP))
+        throw new ModelError(
+          'MODEL_OUTPUT',
+          `the predictor loss diverged at epoch ${epoch}: lower learningRate`,
+        );
+      if (await ctl.checkpoint({ phase: 'epochs', done: epoch, total: o.epochs })) break;
+    }
+  } finally {
+    predOpt.dispose();
+    advOpt.dispose();
+    for (const v of advVars) v.dispose();
+  }
+  return new AdversarialDebiasing({
+    tf,
+    encoder,
+    layers,
+    favorable,
+    training: { epochs: epoch, predictorLoss, adversaryLoss },
+    options: o,
+  });
+}

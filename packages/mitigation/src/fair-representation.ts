@@ -1,0 +1,334 @@
+import {
+  type Classifier,
+  DataError,
+  type Dataset,
+  ModelError,
+  type OptionsSchema,
+  Rng,
+  RunController,
+  resolveOptions,
+} from '@fb/core';
+import { subgroupsOf } from '@fb/metrics';
+import { type FeatureEncoder, loadTensorflow } from '@fb/models';
+import {
+  apply,
+  type Dense,
+  dense,
+  encodeBatch,
+  encodeRows,
+  epochBatches,
+  gatherRows,
+  PREDICT_BATCH,
+  type Tensor,
+  type Tf,
+} from './tf-nets.js';
+
+export interface FairRepresentationOptions {
+  protectedAttributes: string[] | null;
+  latentDim: number;
+  hiddenUnits: number;
+  mmdWeight: number;
+  klWeight: number;
+  classifierWeight: number;
+  epochs: number;
+  batchSize: number;
+  learningRate: number;
+  seed: number | string;
+}
+
+export const fairRepresentationOptionsSchema = {
+  type: 'object',
+  properties: {
+    protectedAttributes: {
+      type: ['array', 'null'],
+      items: { type: 'string' },
+      minItems: 1,
+      default: null,
+      description:
+        'Attributes whose value combinations the representation must not reveal (MMD between each group and the rest); null: the protected attributes of the schema.',
+    },
+    latentDim: {
+      type: 'integer',
+      minimum: 1,
+      default: 32,
+      description: 'Size of the representation z (seed 002).',
+    },
+    hiddenUnits: {
+      type: 'integer',
+      minimum: 1,
+      default: 64,
+      description: 'Units of the encoder’s and the decoder’s hidden ReLU layer (seed 002).',
+    },
+    mmdWeight: {
+      type: 'number',
+      minimum: 0,
+      default: 100,
+      description:
+        'lambda of the MMD independence penalty (seed 002’s independence_weight, 1 there: the squared MMD of a 32-dimensional z is of order 0.01, so 1 leaves the representation as it is).',
+    },
+    klWeight: {
+      type: 'number',
+      minimum: 0,
+      default: 1,
+      description: 'Weight of KL(q(z|x) || N(0, I)) (1: the variational bound).',
+    },
+    classifierWeight: {
+      type: 'number',
+      minimum: 0,
+      default: 1,
+      description:
+        'Weight of the cross-entropy of a logistic head on the posterior mean of z predicting the outcome (the supervised term of the variational fair autoencoder); 0 trains the representation without labels (the head then learns nothing useful).',
+    },
+    epochs: { type: 'integer', minimum: 1, default: 20, description: 'Passes over the training rows.' },
+    batchSize: {
+      type: 'integer',
+      minimum: 2,
+      default: 128,
+      description: 'Rows per gradient step (the MMD is estimated within each batch).',
+    },
+    learningRate: { type: 'number', exclusiveMinimum: 0, default: 0.001, description: 'Adam step size.' },
+    seed: {
+      anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }],
+      default: 0,
+      description: 'Seed of the initial weights, the batch order and the reparameterisation noise.',
+    },
+  },
+  additionalProperties: false,
+} satisfies OptionsSchema;
+
+export interface FairRepresentationTraining {
+  readonly epochs: number;
+  /** Mean per epoch of each loss term. */
+  readonly reconstruction: readonly number[];
+  readonly kl: readonly number[];
+  readonly mmd: readonly number[];
+  readonly classifier: readonly number[];
+}
+
+interface Net {
+  encHidden: Dense;
+  encMean: Dense;
+  encLogVar: Dense;
+  decHidden: Dense;
+  decOut: Dense;
+  head: Dense;
+}
+
+/**
+ * Squared maximum mean discrepancy (biased estimate, Gaussian kernel exp(-|a - b|^2 / (2 latentDim)))
+ * between each group's rows of z and the other rows, averaged over the groups present with both sides
+ * non-empty. `members` is the m x k one-hot group matrix.
+ */
+function groupMmd(tf: Tf, z: Tensor, members: Tensor, latentDim: number): Tensor {
+  const z2 = z as ReturnType<Tf['tensor2d']>;
+  const sq = tf.sum(tf.square(z2), 1, true);
+  const dist = tf.add(tf.sub(sq, tf.mul(2, tf.matMul(z2, z2, false, true))), tf.transpose(sq));
+  const kernel = tf.exp(tf.div(tf.neg(tf.relu(dist)), 2 * latentDim)) as ReturnType<Tf['tensor2d']>;
+  const a = members as ReturnType<Tf['tensor2d']>;
+  const b = tf.sub(1, a) as ReturnType<Tf['tensor2d']>;
+  const na = tf.sum(a, 0);
+  const nb = tf.sum(b, 0);
+  const ka = tf.matMul(kernel, a);
+  const kb = tf.matMul(kernel, b);
+  const aa = tf.div(tf.sum(tf.mul(a, ka), 0), tf.square(tf.maximum(na, 1)));
+  const bb = tf.div(tf.sum(tf.mul(b, kb), 0), tf.square(tf.maximum(nb, 1)));
+  const ab = tf.div(tf.sum(tf.mul(a, kb), 0), tf.mul(tf.maximum(na, 1), tf.maximum(nb, 1)));
+  const valid = tf.mul(tf.cast(tf.greater(na, 0), 'float32'), tf.cast(tf.greater(nb, 0), 'float32'));
+  const per = tf.mul(tf.sub(tf.add(aa, bb), tf.mul(2, ab)), valid);
+  return tf.div(tf.sum(per), tf.maximum(tf.sum(valid), 1));
+}
+
+/**
+ * A fair representation learnt by a variational autoencoder with an MMD penalty between groups (seed
+ * 002; Louizos et al., ICLR 2016): an encoder q(z | x) and a decoder p(x | z, s) trained on
+ * reconstruction + KL + lambda MMD(z of each group, z of the rest), with a logistic head on the posterior
+ * mean of z predicting the outcome (the mean, as at prediction time). `encode` gives the posterior
+ * means; as a `Classifier` it predicts with the head.
+ */
+export class FairRepresentation implements Classifier {
+  readonly nFeatures: number;
+  readonly nClasses = 2;
+  readonly latentDim: number;
+  readonly description: string;
+  readonly training: FairRepresentationTraining;
+  private readonly tf: Tf;
+  private readonly encoder: FeatureEncoder;
+  private readonly net: Net;
+  private readonly favorable: number;
+
+  /** @internal Use `fitFairRepresentation`. */
+  constructor(init: {
+    tf: Tf;
+    encoder: FeatureEncoder;
+    net: Net;
+    favorable: number;
+    training: FairRepresentationTraining;
+    options: FairRepresentationOptions;
+  }) {
+    this.tf = init.tf;
+    this.encoder = init.encoder;
+    this.net = init.net;
+    this.favorable = init.favorable;
+    this.training = init.training;
+    this.nFeatures = init.encoder.nFeatures;
+    this.latentDim = init.options.latentDim;
+    this.description = `mmd-vae(z=${init.options.latentDim},lambda=${init.options.mmdWeight})`;
+  }
+
+  private forward(x: Float64Array, width: number, f: (mean: Tensor) => Tensor): Float32Array {
+    const n = x.length / this.nFeatures;
+    const out = new Float32Array(n * width);
+    const { tf } = this;
+    for (let lo = 0; lo < n; lo += PREDICT_BATCH) {
+      const hi = Math.min(n, lo + PREDICT_BATCH);
+      const zb = encodeBatch(this.encoder, x.subarray(lo * this.nFeatures, hi * this.nFeatures));
+      const t = tf.tidy(() => {
+        const input = tf.tensor2d(zb, [hi - lo, this.encoder.encodedWidth]);
+        return f(apply(tf, this.net.encMean, tf.relu(apply(tf, this.net.encHidden, input))));
+      });
+      out.set(t.dataSync() as Float32Array, lo * width);
+      t.dispose();
+    }
+    return out;
+  }
+
+  /** Posterior means of z for n rows (n x latentDim, row-major). */
+  encode(x: Float64Array): Float64Array {
+    return Float64Array.from(this.forward(x, this.latentDim, (mean) => mean));
+  }
+
+  predictProba(x: Float64Array): Float64Array {
+    const { tf } = this;
+    const p = this.forward(x, 1, (mean) => tf.sigmoid(apply(tf, this.net.head, mean)));
+    const out = new Float64Array(p.length * 2);
+    for (let i = 0; i < p.length; i++) {
+      out[i * 2 + this.favorable] = p[i]!;
+      out[i * 2 + 1 - this.favorable] = 1 - p[i]!;
+    }
+    return out;
+  }
+
+  predict(x: Float64Array): Int32Array {
+    const p = this.predictProba(x);
+    const f = this.favorable;
+    return Int32Array.from({ length: p.length / 2 }, (_, i) => (p[i * 2 + f]! >= 0.5 ? f : 1 - f));
+  }
+
+  /** Release the networks' tensors. */
+  dispose(): void {
+    for (const l of Object.values(this.net)) {
+      l.w.dispose();
+      l.b.dispose();
+    }
+  }
+}
+
+/** Fit the MMD-penalised variational autoencoder and its outcome head (see `FairRepresentation`). */
+export async function fitFairRepresentation(
+  ds: Dataset,
+  options: Partial<FairRepresentationOptions> = {},
+  run: { signal?: AbortSignal } = {},
+): Promise<FairRepresentation> {
+  const o = resolveOptions<FairRepresentationOptions>(fairRepresentationOptionsSchema, options);
+  if (ds.schema.outcome.labels.length !== 2) {
+    throw new DataError('DATA_SHAPE', 'the fair representation’s outcome head needs a binary outcome', {
+      attribute: ds.schema.outcome.name,
+    });
+  }
+  const groups = subgroupsOf(ds, o.protectedAttributes ?? undefined);
+  const k = groups.keys.length;
+  if (k < 2) throw new DataError('DATA_EMPTY_GROUP', 'the MMD penalty needs rows of at least two groups');
+  const favorable = ds.schema.outcome.favorable;
+  const { encoder, z, width } = encodeRows(ds);
+  const { tf } = await loadTensorflow();
+  const rng = Rng.create(o.seed).fork('fair-representation');
+  const L = o.latentDim;
+  const H = o.hiddenUnits;
+  const net: Net = {
+    encHidden: dense(tf, rng.fork('enc-hidden'), width, H),
+    encMean: dense(tf, rng.fork('enc-mean'), H, L),
+    encLogVar: dense(tf, rng.fork('enc-logvar'), H, L),
+    decHidden: dense(tf, rng.fork('dec-hidden'), L + k, H),
+    decOut: dense(tf, rng.fork('dec-out'), H, width),
+    head: dense(tf, rng.fork('head'), L, 1),
+  };
+  const vars = Object.values(net).flatMap((l) => [l.w, l.b]);
+  const optimizer = tf.train.adam(o.learningRate);
+  const ctl = new RunController({ seed: o.seed, ...(run.signal ? { signal: run.signal } : {}) });
+  const shuffle = rng.fork('shuffle');
+  const noise = rng.fork('noise');
+  const sums = {
+    reconstruction: [] as number[],
+    kl: [] as number[],
+    mmd: [] as number[],
+    classifier: [] as number[],
+  };
+  let epoch = 0;
+  try {
+    while (epoch < o.epochs) {
+      epoch++;
+      const acc = new Float64Array(4);
+      for (const idx of epochBatches(shuffle, ds.n, o.batchSize)) {
+        const m = idx.length;
+        const eps = new Float32Array(m * L);
+        for (let i = 0; i < eps.length; i++) eps[i] = noise.normal();
+        const onehot = new Float32Array(m * k);
+        for (let r = 0; r < m; r++) onehot[r * k + groups.codes[idx[r]!]!] = 1;
+        const xb = tf.tensor2d(gatherRows(z, width, idx), [m, width]);
+        const sb = tf.tensor2d(onehot, [m, k]);
+        const eb = tf.tensor2d(eps, [m, L]);
+        const yb = tf.tensor2d(
+          Float32Array.from(idx, (i) => (ds.y[i] === favorable ? 1 : 0)),
+          [m, 1],
+        );
+        let terms: Tensor[] = [];
+        const cost = optimizer.minimize(
+          () => {
+            const h = tf.relu(apply(tf, net.encHidden, xb));
+            const mean = apply(tf, net.encMean, h);
+            const logVar = apply(tf, net.encLogVar, h);
+            const zs = tf.add(mean, tf.mul(tf.exp(tf.mul(0.5, logVar)), eb));
+            const recon = apply(tf, net.decOut, tf.relu(apply(tf, net.decHidden, tf.concat([zs, sb], 1))));
+            const rec = tf.mean(tf.sum(tf.square(tf.sub(recon, xb)), 1));
+            const kl = tf.mean(
+              tf.mul(-0.5, tf.sum(tf.sub(tf.sub(tf.add(1, logVar), tf.square(mean)), tf.exp(logVar)), 1)),
+            );
+            const mmd = groupMmd(tf, zs, sb, L);
+            const cls = tf.losses.sigmoidCrossEntropy(yb, apply(tf, net.head, mean));
+            terms = [rec, kl, mmd, cls].map((t) => tf.keep(t));
+            return tf.addN([
+              rec,
+              tf.mul(o.klWeight, kl),
+              tf.mul(o.mmdWeight, mmd),
+              tf.mul(o.classifierWeight, cls),
+            ]) as ReturnType<Tf['scalar']>;
+          },
+          true,
+          vars,
+        )!;
+        terms.forEach((t, j) => {
+          acc[j]! += t.dataSync()[0]! * m;
+        });
+        if (!Number.isFinite(cost.dataSync()[0]!)) {
+          throw new ModelError('MODEL_OUTPUT', `the loss diverged at epoch ${epoch}: lower learningRate`);
+        }
+        for (const t of [...terms, cost, xb, sb, eb, yb]) t.dispose();
+      }
+      sums.reconstruction.push(acc[0]! / ds.n);
+      sums.kl.push(acc[1]! / ds.n);
+      sums.mmd.push(acc[2]! / ds.n);
+      sums.classifier.push(acc[3]! / ds.n);
+      if (await ctl.checkpoint({ phase: 'epochs', done: epoch, total: o.epochs })) break;
+    }
+  } finally {
+    optimizer.dispose();
+  }
+  return new FairRepresentation({
+    tf,
+    encoder,
+    net,
+    favorable,
+    training: { epochs: epoch, ...sums },
+    options: o,
+  });
+}
