@@ -1,8 +1,8 @@
 import { describeConformance } from '@fb/testkit';
-import { expga as detector } from '../src/index.js';
+import { expga } from '../src/index.js';
 
-// quickOptions: about a second on the kit's fixture; longOptions: far past any budget the kit sets.
-describeConformance(detector, {
-  quickOptions: { samples: 300 },
-  longOptions: { samples: 50_000_000 },
+describeConformance(expga, {
+  quickOptions: { globalSamples: 100, seeds: 20, limeSamples: 200, generations: 30 },
+  // The fixture has a continuous attribute, so mutations keep producing new inputs: this runs for minutes.
+  longOptions: { globalSamples: 1000, seeds: 100, limeSamples: 200, generations: 100_000_000 },
 });

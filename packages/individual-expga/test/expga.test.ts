@@ -1,46 +1,136 @@
-import { type Classifier, createDataset, defineSchema } from '@fb/core';
+import { createRng, type DiscoveryResult, inDomain, ModelError, OptionsError } from '@fb/core';
 import { describe, expect, it } from 'vitest';
-import { expga as detector } from '../src/index.js';
+import { LocalExplainer, rankOf } from '../src/explainer.js';
+import { expga } from '../src/index.js';
+import { blindModel, datasetFor, inRegion, probabilityModel, regionModel, schema } from './fixtures.js';
 
-const schema = defineSchema({
-  attributes: [
-    { name: 'sex', kind: 'categorical', protected: true, categories: ['male', 'female'] },
-    { name: 'income', kind: 'continuous', protected: false, min: 0, max: 100 },
-  ],
-  outcome: { name: 'approved', labels: ['no', 'yes'], favorable: 1 },
-});
-const dataset = createDataset({ schema, x: [0, 10, 1, 90, 0, 50, 1, 20], y: [0, 1, 1, 0] });
-
-/** A model approving a row when `rule(sex, income)` holds. */
-function modelOf(rule: (sex: number, income: number) => boolean): Classifier {
-  return {
-    nFeatures: 2,
-    nClasses: 2,
-    predict(x) {
-      const out = new Int32Array(x.length / 2);
-      for (let i = 0; i < out.length; i++) out[i] = rule(x[2 * i]!, x[2 * i + 1]!) ? 1 : 0;
-      return out;
-    },
-  };
+interface Extras {
+  explained: number;
+  seeds: number;
+  protectedRankHistogram: number[];
+  generations: number;
+  meanFitness: number;
 }
+const extrasOf = (r: DiscoveryResult) => r.extras as unknown as Extras;
+const pairsOf = (r: DiscoveryResult) => (r.findings.kind === 'individual' ? r.findings.pairs : []);
+const small = { globalSamples: 300, seeds: 50, limeSamples: 300, generations: 60, thresholdRank: 5 };
 
-describe('expga', () => {
-  it('flags exactly the inputs whose decision depends on sex, at the rate uniform sampling implies', async () => {
-    const samples = 4000;
-    // Women earning under 40 are refused: an input is discriminatory exactly when income < 40.
-    const biased = modelOf((sex, income) => !(sex === 1 && income < 40));
-    const result = await detector.run({ dataset, model: biased }, { samples }, { seed: 3 });
-    if (result.findings.kind !== 'individual') throw new Error('expected individual findings');
-    // Income is continuous, so every draw is a distinct tested sample.
-    expect(result.metrics.tsn).toBe(samples);
-    expect(result.findings.pairs.every((p) => p.sample[1]! < 40)).toBe(true);
-    // P(income < 40) = 0.4 under uniform draws on [0, 100]; allow four standard errors.
-    const se = Math.sqrt((0.4 * 0.6) / samples);
-    expect(Math.abs(result.metrics.sur - 0.4)).toBeLessThan(4 * se);
+describe('expga on a planted discriminating region', () => {
+  const dataset = datasetFor(regionModel);
 
-    const blind = modelOf((_sex, income) => income >= 40);
-    const fair = await detector.run({ dataset, model: blind }, { samples }, { seed: 3 });
-    expect(fair.metrics.tsn).toBe(samples);
-    expect(fair.metrics.dsn).toBe(0);
+  it.each(['probability', 'label'] as const)(
+    '%s fitness: finds the region and reports only true pairs',
+    async (fitness) => {
+      const result = await expga.run({ dataset, model: regionModel }, { ...small, fitness }, { seed: 3 });
+      const pairs = pairsOf(result);
+      expect(result.run.stopReason).toBe('completed');
+      expect(extrasOf(result).seeds).toBe(50);
+      expect(extrasOf(result).generations).toBe(60);
+      // Uniform draws would hit the region 5 % of the time; the GA concentrates on it.
+      expect(result.metrics.dsn).toBeGreaterThan(0);
+      expect(result.metrics.sur).toBeGreaterThan(0.2);
+      expect(pairs.length).toBe(result.metrics.dsn);
+      for (const p of pairs) {
+        expect(inRegion(p.sample)).toBe(true);
+        const labels = regionModel.predict(Float64Array.from([...p.sample, ...p.counterfactual]));
+        expect([labels[0], labels[1]]).toEqual([p.sampleOutcome, p.counterfactualOutcome]);
+        expect(labels[0]).not.toBe(labels[1]);
+      }
+    },
+  );
+
+  it('reports nothing on a model that ignores the protected attribute', async () => {
+    const result = await expga.run({ dataset: datasetFor(blindModel), model: blindModel }, small, {
+      seed: 3,
+    });
+    expect(result.metrics.dsn).toBe(0);
+    expect(result.metrics.tsn).toBeGreaterThan(0);
+  });
+
+  it('needs predictProba for the probability fitness only', async () => {
+    const { predictProba: _, ...labelsOnly } = regionModel;
+    await expect(expga.run({ dataset, model: labelsOnly }, small)).rejects.toThrow(ModelError);
+    const result = await expga.run(
+      { dataset, model: labelsOnly },
+      { ...small, fitness: 'label' },
+      { seed: 1 },
+    );
+    expect(result.metrics.tsn).toBeGreaterThan(0);
+  });
+});
+
+describe('explanation-guided seeds', () => {
+  it('keeps the candidates whose explanation ranks the protected attribute high enough', async () => {
+    // The score depends on sex only: sex ranks first in every explanation.
+    const bySex = probabilityModel('sex', (r) => 0.2 + 0.6 * r[0]!);
+    const dataset = datasetFor(bySex);
+    const opts = { globalSamples: 40, seeds: 100, limeSamples: 300, generations: 0, thresholdRank: 1 };
+    const biased = extrasOf(await expga.run({ dataset, model: bySex }, opts, { seed: 2 }));
+    expect(biased.explained).toBe(40);
+    expect(biased.seeds).toBe(40);
+    expect(biased.protectedRankHistogram[0]).toBe(40);
+    // The blind model's score ignores sex: it never ranks first, and no candidate is kept.
+    const blind = extrasOf(
+      await expga.run({ dataset: datasetFor(blindModel), model: blindModel }, opts, { seed: 2 }),
+    );
+    expect(blind.seeds).toBe(0);
+    expect(blind.protectedRankHistogram[0]).toBe(0);
+  });
+
+  it('stops explaining once enough seeds are found', async () => {
+    const dataset = datasetFor(regionModel);
+    const r = await expga.run(
+      { dataset, model: regionModel },
+      {
+        globalSamples: 1000,
+        seeds: 7,
+        limeSamples: 100,
+        generations: 0,
+        thresholdRank: 5,
+        seedSource: 'data',
+      },
+      { seed: 2 },
+    );
+    expect(extrasOf(r).explained).toBe(7);
+    expect(extrasOf(r).seeds).toBe(7);
+  });
+
+  it('explains a linear score by its dominant attribute, from perturbations inside the domain', () => {
+    const model = probabilityModel('b', (r) => 1 / (1 + Math.exp(-(r[2]! - 10) / 2)));
+    const dataset = datasetFor(model);
+    const explainer = new LocalExplainer(dataset, 500, 1);
+    const rng = createRng('lime');
+    const input = Float64Array.from([1, 30, 9, 0.5, 2]);
+    const rows = new Float64Array(500 * 5);
+    explainer.perturb(rng, input, 0, rows, 0);
+    expect(Array.from(rows.subarray(0, 5))).toEqual(Array.from(input));
+    for (let s = 0; s < 500; s++)
+      for (let j = 0; j < 5; j++) expect(inDomain(schema.attributes[j]!, rows[s * 5 + j]!)).toBe(true);
+    const proba = model.predictProba!(rows);
+    const score = Float64Array.from({ length: 500 }, (_, s) => proba[2 * s + 1]!);
+    const coef = explainer.explain(rows, 0, score, 0);
+    expect(rankOf(coef, 2)).toBe(0);
+    expect(coef[2]).toBeGreaterThan(0);
+  });
+});
+
+describe('options', () => {
+  it('documents the original defaults and rejects unknown options', () => {
+    expect(expga.resolveOptions()).toEqual({
+      globalSamples: 1000,
+      seeds: 100,
+      seedSource: 'domain',
+      thresholdRank: 7,
+      limeSamples: 5000,
+      ridgeAlpha: 1,
+      generations: 1000,
+      crossoverRate: 0.9,
+      mutationRate: 0.05,
+      fitness: 'probability',
+      referenceOperators: false,
+      variantMode: 'all-combinations',
+    });
+    expect(() => expga.resolveOptions({ mutation: 0.1 } as never)).toThrow(OptionsError);
+    expect(() => expga.resolveOptions({ crossoverRate: 2 })).toThrow(OptionsError);
   });
 });

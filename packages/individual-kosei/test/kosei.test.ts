@@ -1,46 +1,222 @@
-import { type Classifier, createDataset, defineSchema } from '@fb/core';
+import {
+  type BatchCheck,
+  CounterfactualChecker,
+  CountingClassifier,
+  type DiscoveryResult,
+  OptionsError,
+  RunController,
+  reproducibleView,
+} from '@fb/core';
 import { describe, expect, it } from 'vitest';
-import { kosei as detector } from '../src/index.js';
+import { runGlobalPhase } from '../src/global-phase.js';
+import { kosei } from '../src/index.js';
+import { runLocalPhase } from '../src/local-phase.js';
+import { Neighbours } from '../src/neighbours.js';
+import { RowQueue } from '../src/queue.js';
+import { TestedSet } from '../src/tested-set.js';
+import {
+  datasetFor,
+  gridBlindModel,
+  gridKey,
+  gridRegionModel,
+  gridSchema,
+  inGridRegion,
+  sexOnlyModel,
+} from './fixtures.js';
 
-const schema = defineSchema({
-  attributes: [
-    { name: 'sex', kind: 'categorical', protected: true, categories: ['male', 'female'] },
-    { name: 'income', kind: 'continuous', protected: false, min: 0, max: 100 },
-  ],
-  outcome: { name: 'approved', labels: ['no', 'yes'], favorable: 1 },
+interface Extras {
+  globalTested: number;
+  globalDiscriminatory: number;
+  globalRepeats: number;
+  localLimit: number;
+  localTested: number;
+  localDiscriminatory: number;
+  expanded: number;
+  duplicatesSkipped: number;
+  outOfDomain: number;
+}
+const extrasOf = (r: DiscoveryResult) => r.extras as unknown as Extras;
+const pairsOf = (r: DiscoveryResult) => (r.findings.kind === 'individual' ? r.findings.pairs : []);
+
+/** Every lattice point of the grid schema (sex 0), as keys. */
+function gridPoints(): number[][] {
+  const out: number[][] = [];
+  for (let a = 0; a <= 19; a++)
+    for (let b = 0; b <= 9; b++) for (let c = 0; c <= 2; c++) out.push([0, a, b, c]);
+  return out;
+}
+const region = new Set(gridPoints().filter(inGridRegion).map(gridKey));
+/** Points outside the region one unit step from it (colour steps stay inside). */
+const boundary = new Set(
+  gridPoints()
+    .filter((p) => !inGridRegion(p))
+    .filter((p) =>
+      [1, 2].some((j) => [-1, 1].some((s) => inGridRegion(p.map((v, k) => (k === j ? v + s : v))))),
+    )
+    .map(gridKey),
+);
+
+describe('kosei on a planted discriminating region', () => {
+  const model = gridRegionModel();
+  const dataset = datasetFor(gridSchema, model);
+
+  it('walks the whole connected region and reports exactly its points', async () => {
+    expect(region.size).toBe(60);
+    expect(boundary.size).toBe(39);
+    const result = await kosei.run(
+      { dataset, model },
+      { globalIterations: 200, localLimit: 10_000 },
+      { seed: 4 },
+    );
+    const extras = extrasOf(result);
+    const pairs = pairsOf(result);
+    expect(extras.globalDiscriminatory).toBeGreaterThan(0);
+    expect(new Set(pairs.map((p) => gridKey(p.sample)))).toEqual(region);
+    expect(result.metrics.dsn).toBe(60);
+    expect(pairs.length).toBe(60);
+    // Each discriminatory input joins the queue once and is expanded once.
+    expect(extras.expanded).toBe(60);
+    expect(extras.globalTested + extras.localTested).toBe(result.metrics.tsn);
+    expect(extras.globalDiscriminatory + extras.localDiscriminatory).toBe(60);
+    // The walk tests the region and its boundary, plus whatever the global draws hit elsewhere.
+    expect(result.metrics.tsn).toBeGreaterThanOrEqual(region.size + boundary.size);
+    expect(result.metrics.tsn).toBeLessThanOrEqual(region.size + boundary.size + extras.globalTested);
+    // Every reported pair flips when re-queried.
+    for (const p of pairs) {
+      const labels = model.predict(Float64Array.from([...p.sample, ...p.counterfactual]));
+      expect(labels[0]).toBe(p.sampleOutcome);
+      expect(labels[1]).toBe(p.counterfactualOutcome);
+      expect(labels[0]).not.toBe(labels[1]);
+    }
+  });
+
+  it('reports nothing on a model that ignores the protected attribute', async () => {
+    const blind = gridBlindModel();
+    const result = await kosei.run(
+      { dataset: datasetFor(gridSchema, blind), model: blind },
+      { globalIterations: 500 },
+      { seed: 4 },
+    );
+    expect(result.metrics.dsn).toBe(0);
+    expect(result.metrics.tsn).toBeGreaterThan(300);
+    expect(extrasOf(result).localTested).toBe(0);
+    expect(pairsOf(result)).toEqual([]);
+  });
+
+  it('gives the same walk whatever the batch size', async () => {
+    const run = (batchSize: number) =>
+      kosei.run(
+        { dataset, model: gridRegionModel() },
+        { globalIterations: 150, localLimit: 3, batchSize },
+        { seed: 9 },
+      );
+    const [one, many] = await Promise.all([run(1), run(512)]);
+    const view = (r: DiscoveryResult) => ({
+      ...(reproducibleView(r) as object),
+      method: { ...r.method, options: { ...r.method.options, batchSize: null } },
+    });
+    expect(one.metrics.tsn).toBeGreaterThan(150);
+    expect(view(one)).toEqual(view(many));
+  });
 });
-const dataset = createDataset({ schema, x: [0, 10, 1, 90, 0, 50, 1, 20], y: [0, 1, 1, 0] });
 
-/** A model approving a row when `rule(sex, income)` holds. */
-function modelOf(rule: (sex: number, income: number) => boolean): Classifier {
-  return {
-    nFeatures: 2,
-    nClasses: 2,
-    predict(x) {
-      const out = new Int32Array(x.length / 2);
-      for (let i = 0; i < out.length; i++) out[i] = rule(x[2 * i]!, x[2 * i + 1]!) ? 1 : 0;
-      return out;
-    },
-  };
+/** A checker that records the non-protected key of every row it is asked about. */
+class SpyChecker extends CounterfactualChecker {
+  readonly submitted: string[] = [];
+  override check(x: Float64Array): BatchCheck {
+    for (let off = 0; off < x.length; off += 4) this.submitted.push(gridKey(x.subarray(off, off + 4)));
+    return super.check(x);
+  }
 }
 
-describe('kosei', () => {
-  it('flags exactly the inputs whose decision depends on sex, at the rate uniform sampling implies', async () => {
-    const samples = 4000;
-    // Women earning under 40 are refused: an input is discriminatory exactly when income < 40.
-    const biased = modelOf((sex, income) => !(sex === 1 && income < 40));
-    const result = await detector.run({ dataset, model: biased }, { samples }, { seed: 3 });
-    if (result.findings.kind !== 'individual') throw new Error('expected individual findings');
-    // Income is continuous, so every draw is a distinct tested sample.
-    expect(result.metrics.tsn).toBe(samples);
-    expect(result.findings.pairs.every((p) => p.sample[1]! < 40)).toBe(true);
-    // P(income < 40) = 0.4 under uniform draws on [0, 100]; allow four standard errors.
-    const se = Math.sqrt((0.4 * 0.6) / samples);
-    expect(Math.abs(result.metrics.sur - 0.4)).toBeLessThan(4 * se);
+describe('duplicate avoidance', () => {
+  it('never submits an input twice, and the model sees each tested input and its twin once', async () => {
+    const model = sexOnlyModel();
+    const ctl = new RunController({ seed: 2 });
+    const counted = new CountingClassifier(model);
+    const checker = new SpyChecker(gridSchema, counted, ctl);
+    const neighbours = new Neighbours(gridSchema, 100);
+    const tested = new TestedSet(neighbours.movable);
+    const queue = new RowQueue(4);
+    // 1000 draws over 600 points: the global phase meets many repeats.
+    const global = await runGlobalPhase(gridSchema, checker, ctl, ctl.rng.fork('g'), tested, queue, 1000, 64);
+    expect(global.repeats).toBeGreaterThan(0);
+    expect(global.tested + global.repeats).toBe(1000);
+    const local = await runLocalPhase(neighbours, checker, ctl, tested, queue, {
+      limit: 1_000_000,
+      unit: 'evaluations',
+      batchSize: 64,
+    });
+    // Every input is discriminatory, so the walk covers the whole grid.
+    expect(checker.tsn).toBe(600);
+    expect(checker.dsn).toBe(600);
+    expect(checker.submitted.length).toBe(600);
+    expect(new Set(checker.submitted).size).toBe(600);
+    expect(global.tested + local.tested).toBe(600);
+    // Each point was reached from each in-domain neighbour; all but the first arrival were skipped.
+    // Directed edges of the 20 x 10 x 3 grid: 2 x (19 x 10 x 3 + 20 x 9 x 3 + 20 x 10 x 2).
+    const edges = 2 * (19 * 10 * 3 + 20 * 9 * 3 + 20 * 10 * 2);
+    expect(local.tested + local.duplicatesSkipped).toBe(edges);
+    expect(local.expanded).toBe(600);
+    expect(model.rowsSeen).toBe(2 * 600);
+    expect(counted.queryStats.queries).toBe(2 * 600);
+  });
+});
 
-    const blind = modelOf((_sex, income) => income >= 40);
-    const fair = await detector.run({ dataset, model: blind }, { samples }, { seed: 3 });
-    expect(fair.metrics.tsn).toBe(samples);
-    expect(fair.metrics.dsn).toBe(0);
+describe('local limit', () => {
+  const model = sexOnlyModel();
+  const dataset = datasetFor(gridSchema, model);
+
+  it('counts evaluations and is checked before each expansion (original code)', async () => {
+    const result = await kosei.run({ dataset, model }, { globalIterations: 1, localLimit: 1 }, { seed: 5 });
+    const e = extrasOf(result);
+    expect(e.globalDiscriminatory).toBe(1);
+    expect(e.localLimit).toBe(1);
+    // Only the first item is expanded, and all its in-domain neighbours are evaluated.
+    expect(e.expanded).toBe(1);
+    expect(e.localTested + e.outOfDomain).toBe(6);
+    expect(result.metrics.tsn).toBe(1 + e.localTested);
+  });
+
+  it('counts expanded items in the paper mode', async () => {
+    const result = await kosei.run(
+      { dataset, model },
+      { globalIterations: 2, localLimit: 3, localLimitUnit: 'expansions' },
+      { seed: 5 },
+    );
+    const e = extrasOf(result);
+    expect(e.globalDiscriminatory).toBe(2);
+    expect(e.expanded).toBe(6);
+  });
+
+  it('runs the global phase only with localLimit 0', async () => {
+    const result = await kosei.run({ dataset, model }, { globalIterations: 50, localLimit: 0 }, { seed: 5 });
+    expect(extrasOf(result).expanded).toBe(0);
+    expect(result.metrics.tsn).toBe(extrasOf(result).globalTested);
+  });
+
+  it('stops at the tested-sample budget mid-walk', async () => {
+    const result = await kosei.run(
+      { dataset, model },
+      { globalIterations: 10 },
+      { seed: 5, budget: { maxTested: 40 } },
+    );
+    expect(result.metrics.tsn).toBe(40);
+    expect(result.run.stopReason).toBe('tested-budget');
+  });
+});
+
+describe('options', () => {
+  it('documents the original defaults and rejects unknown options', () => {
+    expect(kosei.resolveOptions()).toEqual({
+      globalIterations: 2000,
+      localLimit: 2000,
+      localLimitUnit: 'evaluations',
+      continuousSteps: 100,
+      batchSize: 512,
+      variantMode: 'all-combinations',
+    });
+    expect(() => kosei.resolveOptions({ samples: 5 } as never)).toThrow(OptionsError);
+    expect(() => kosei.resolveOptions({ localLimitUnit: 'pops' } as never)).toThrow(OptionsError);
   });
 });

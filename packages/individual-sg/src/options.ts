@@ -1,27 +1,58 @@
-import type { OptionsSchema } from '@fb/core';
+import type { OptionsSchema, VariantMode } from '@fb/core';
 
-export interface Options {
-  /** Random inputs to draw. */
-  samples: number;
-  /** Inputs checked per model batch. */
-  batchSize: number;
+export interface SgOptions {
+  clusters: number;
+  seeds: number;
+  sampleLimit: number;
+  limeSamples: number;
+  confidenceThreshold: number;
+  variantMode: VariantMode;
 }
 
 export const optionsSchema: OptionsSchema = {
   type: 'object',
+  additionalProperties: false,
   properties: {
-    samples: {
+    clusters: {
+      type: 'integer',
+      minimum: 1,
+      default: 4,
+      description:
+        'k of the k-means clustering of the dataset rows that orders the seeds (the paper and its re-implementation use 4).',
+    },
+    seeds: {
       type: 'integer',
       minimum: 1,
       default: 1000,
-      description: 'Uniform random inputs to draw from the attribute domains.',
+      description: 'Dataset rows queued as seeds, taken round-robin across the clusters in row order.',
     },
-    batchSize: {
+    sampleLimit: {
       type: 'integer',
       minimum: 1,
-      maximum: 65536,
-      default: 64,
-      description: 'Inputs checked per model batch (one model query per batch).',
+      default: 1000,
+      description: "The search stops after this many tested samples (the paper's limit of 1000 test cases).",
+    },
+    limeSamples: {
+      type: 'integer',
+      minimum: 10,
+      default: 5000,
+      description:
+        'Perturbed samples per local explanation (LIME num_samples), queried in one batch; the local decision tree is fitted on them.',
+    },
+    confidenceThreshold: {
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+      default: 0.3,
+      description:
+        "T1: the global search negates path predicates up to the first one whose confidence (share of the node's samples going that way) is below this.",
+    },
+    variantMode: {
+      type: 'string',
+      enum: ['all-combinations', 'one-at-a-time'],
+      default: 'all-combinations',
+      description:
+        'Counterfactual variants checked per input: every combination of protected values, or each protected attribute changed alone.',
     },
   },
 };

@@ -1,33 +1,138 @@
-import { CheckStatus, DomainSampler, type IndividualSearch } from '@fb/core';
-import type { Options } from './options.js';
+import { CheckStatus, type IndividualSearch, type RunController } from '@fb/core';
+import {
+  type ConstraintSet,
+  constraintKey,
+  globalConstraintSets,
+  localConstraintSets,
+  meanConfidence,
+} from './constraints.js';
+import { PathExplainer } from './explainer.js';
+import type { SgOptions } from './options.js';
+import { RowPriorityQueue } from './priority-queue.js';
+import { seedOrder } from './seeds.js';
+import { acquireZ3, PathSolver, releaseZ3 } from './solver.js';
+
+/** Queue ranks (lower first): local candidates 1 + c, seeds 5, global candidates 10 - c (c = mean confidence). */
+const SEED_RANK = 5;
+const LOCAL_RANK = 1;
+const GLOBAL_RANK = 10;
+
+/** Resolves with `work`, or with null as soon as the run must stop (polled every 10 ms). */
+async function unlessStopped<T>(work: Promise<T>, ctl: RunController): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const stop = new Promise<null>((resolve) => {
+    timer = setInterval(() => {
+      if (ctl.shouldStop()) resolve(null);
+    }, 10);
+  });
+  try {
+    return await Promise.race([work, stop]);
+  } finally {
+    clearInterval(timer);
+  }
+}
 
 /**
- * Placeholder search, to be replaced by the paper's algorithm: uniform random inputs over the
- * schema's domains, checked batch by batch with the shared counterfactual checker.
+ * SG (Aggarwal et al., ESEC/FSE 2019): a priority queue seeded with k-means-ordered data rows. Each
+ * popped input is checked; its decision path in a local tree (the LIME way) gives constraint sets,
+ * local ones (around a discriminatory input) and global ones (towards new paths), solved with Z3;
+ * the solutions join the queue with local first.
  */
-export async function uniformRandomSearch({
+export async function symbolicGeneration({
   dataset,
+  model,
   options,
   ctl,
   checker,
-}: IndividualSearch<Options>): Promise<Record<string, unknown>> {
-  const rng = ctl.rng.fork('uniform');
-  const sampler = new DomainSampler(dataset.schema);
-  const d = dataset.d;
-  const batch = new Float64Array(options.batchSize * d);
-  let drawn = 0;
-  while (drawn < options.samples) {
-    if (await ctl.checkpoint({ phase: 'uniform', done: drawn, total: options.samples })) break;
-    const m = Math.min(options.batchSize, options.samples - drawn);
-    const rows = batch.subarray(0, m * d);
-    sampler.fill(rng, rows);
-    const { status } = checker.check(rows);
-    drawn += m;
-    // The checker skips inputs only once a tested-sample or query budget is spent.
-    if (status.includes(CheckStatus.Skipped)) {
-      ctl.shouldStop();
-      break;
+}: IndividualSearch<SgOptions>): Promise<Record<string, unknown>> {
+  const { d, schema } = dataset;
+  const isProtected = (j: number) => schema.attributes[j]!.protected;
+  const z3 = acquireZ3();
+  let solver: PathSolver | null = null;
+  const stats = {
+    explained: 0,
+    discriminatoryExplained: 0,
+    repeatsPopped: 0,
+    emptyPaths: 0,
+    localSets: 0,
+    globalSets: 0,
+    visitedSkipped: 0,
+    unsatisfiable: 0,
+    queueLeft: 0,
+  };
+  const timings = { z3InitSeconds: 0, explainSeconds: 0, solveSeconds: 0 };
+  const paths = new Set<string>();
+  try {
+    const queue = new RowPriorityQueue(d);
+    for (const i of seedOrder(dataset, options.clusters, options.seeds, ctl.rng.fork('kmeans')))
+      queue.push(dataset.x, i * d, SEED_RANK);
+    const explainer = new PathExplainer(dataset, options.limeSamples);
+    const limeRng = ctl.rng.fork('lime');
+    const treeRng = ctl.rng.fork('tree');
+    const visited = new Set<string>();
+    const t = new Float64Array(d);
+    const row = new Float64Array(d);
+    while (queue.length > 0 && checker.tsn < options.sampleLimit) {
+      if (await ctl.checkpoint({ phase: 'search', done: checker.tsn, total: options.sampleLimit })) break;
+      queue.pop(t);
+      // One input per check: the queue order depends on what the previous input produced.
+      const { status, fresh } = checker.check(t);
+      if (status[0] === CheckStatus.Skipped) {
+        ctl.shouldStop(); // records which budget ran out
+        break;
+      }
+      if (fresh[0] === 0) {
+        stats.repeatsPopped++;
+        continue;
+      }
+      const discriminatory = status[0] === CheckStatus.Discriminatory;
+      const explainStart = performance.now();
+      const path = explainer.explain(model, t, limeRng, treeRng.nextU32());
+      timings.explainSeconds += (performance.now() - explainStart) / 1000;
+      stats.explained++;
+      if (discriminatory) stats.discriminatoryExplained++;
+      if (path.length === 0) {
+        stats.emptyPaths++;
+        continue;
+      }
+      paths.add(constraintKey(path));
+      const sets: { set: ConstraintSet; rank: number }[] = [];
+      if (discriminatory) {
+        for (const set of localConstraintSets(path, isProtected))
+          sets.push({ set, rank: LOCAL_RANK + meanConfidence(set.constraints) });
+        stats.localSets += sets.length;
+      }
+      for (const set of globalConstraintSets(path, isProtected, options.confidenceThreshold)) {
+        const key = constraintKey(set.constraints);
+        if (visited.has(key)) {
+          stats.visitedSkipped++;
+          continue;
+        }
+        visited.add(key);
+        stats.globalSets++;
+        sets.push({ set, rank: GLOBAL_RANK - meanConfidence(set.constraints) });
+      }
+      if (sets.length === 0) continue;
+      if (!solver) {
+        const initStart = performance.now();
+        const module = await unlessStopped(z3, ctl);
+        timings.z3InitSeconds = (performance.now() - initStart) / 1000;
+        if (!module) break;
+        solver = new PathSolver(module, schema);
+      }
+      const solveStart = performance.now();
+      for (const { set, rank } of sets) {
+        if (ctl.shouldStop()) break;
+        row.set(t);
+        if (await solver.solve(set.constraints, row)) queue.push(row, 0, rank);
+        else stats.unsatisfiable++;
+      }
+      timings.solveSeconds += (performance.now() - solveStart) / 1000;
     }
+    stats.queueLeft = queue.length;
+  } finally {
+    // Z3's worker threads would keep the process alive.
+    void z3.then(releaseZ3, () => undefined);
   }
-  return { drawn };
+  return { ...stats, solverChecks: solver?.checks ?? 0, paths: paths.size, timings };
 }

@@ -1,46 +1,103 @@
-import { type Classifier, createDataset, defineSchema } from '@fb/core';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { type DiscoveryResult, OptionsError } from '@fb/core';
 import { describe, expect, it } from 'vitest';
-import { sg as detector } from '../src/index.js';
+import { sg } from '../src/index.js';
+import { blindModel, datasetFor, inRegion, regionModel } from './fixtures.js';
 
-const schema = defineSchema({
-  attributes: [
-    { name: 'sex', kind: 'categorical', protected: true, categories: ['male', 'female'] },
-    { name: 'income', kind: 'continuous', protected: false, min: 0, max: 100 },
-  ],
-  outcome: { name: 'approved', labels: ['no', 'yes'], favorable: 1 },
-});
-const dataset = createDataset({ schema, x: [0, 10, 1, 90, 0, 50, 1, 20], y: [0, 1, 1, 0] });
-
-/** A model approving a row when `rule(sex, income)` holds. */
-function modelOf(rule: (sex: number, income: number) => boolean): Classifier {
-  return {
-    nFeatures: 2,
-    nClasses: 2,
-    predict(x) {
-      const out = new Int32Array(x.length / 2);
-      for (let i = 0; i < out.length; i++) out[i] = rule(x[2 * i]!, x[2 * i + 1]!) ? 1 : 0;
-      return out;
-    },
-  };
+interface Extras {
+  explained: number;
+  discriminatoryExplained: number;
+  localSets: number;
+  globalSets: number;
+  solverChecks: number;
+  unsatisfiable: number;
+  paths: number;
+  timings: Record<string, number>;
 }
+const extrasOf = (r: DiscoveryResult) => r.extras as unknown as Extras;
+const pairsOf = (r: DiscoveryResult) => (r.findings.kind === 'individual' ? r.findings.pairs : []);
+const small = { sampleLimit: 150, limeSamples: 300 };
 
-describe('sg', () => {
-  it('flags exactly the inputs whose decision depends on sex, at the rate uniform sampling implies', async () => {
-    const samples = 4000;
-    // Women earning under 40 are refused: an input is discriminatory exactly when income < 40.
-    const biased = modelOf((sex, income) => !(sex === 1 && income < 40));
-    const result = await detector.run({ dataset, model: biased }, { samples }, { seed: 3 });
-    if (result.findings.kind !== 'individual') throw new Error('expected individual findings');
-    // Income is continuous, so every draw is a distinct tested sample.
-    expect(result.metrics.tsn).toBe(samples);
-    expect(result.findings.pairs.every((p) => p.sample[1]! < 40)).toBe(true);
-    // P(income < 40) = 0.4 under uniform draws on [0, 100]; allow four standard errors.
-    const se = Math.sqrt((0.4 * 0.6) / samples);
-    expect(Math.abs(result.metrics.sur - 0.4)).toBeLessThan(4 * se);
+describe('sg on a planted discriminating region', () => {
+  it('finds the region through solved path constraints and reports only true pairs', async () => {
+    const dataset = datasetFor(regionModel);
+    const result = await sg.run({ dataset, model: regionModel }, small, { seed: 1 });
+    const e = extrasOf(result);
+    const pairs = pairsOf(result);
+    expect(result.metrics.tsn).toBe(150);
+    expect(result.metrics.dsn).toBeGreaterThan(0);
+    // Seeds are data rows (5 % in the region); local search around hits and solved paths do better.
+    expect(result.metrics.sur).toBeGreaterThan(0.1);
+    expect(e.localSets).toBeGreaterThan(0);
+    expect(e.solverChecks).toBe(e.localSets + e.globalSets);
+    expect(pairs.length).toBe(result.metrics.dsn);
+    for (const p of pairs) {
+      expect(inRegion(p.sample)).toBe(true);
+      const labels = regionModel.predict(Float64Array.from([...p.sample, ...p.counterfactual]));
+      expect([labels[0], labels[1]]).toEqual([p.sampleOutcome, p.counterfactualOutcome]);
+      expect(labels[0]).not.toBe(labels[1]);
+    }
+  });
 
-    const blind = modelOf((_sex, income) => income >= 40);
-    const fair = await detector.run({ dataset, model: blind }, { samples }, { seed: 3 });
-    expect(fair.metrics.tsn).toBe(samples);
-    expect(fair.metrics.dsn).toBe(0);
+  it('reports nothing on a model that ignores the protected attribute', async () => {
+    const result = await sg.run({ dataset: datasetFor(blindModel), model: blindModel }, small, { seed: 1 });
+    expect(result.metrics.dsn).toBe(0);
+    expect(result.metrics.tsn).toBe(150);
+    // Without a discriminatory input there is no local search.
+    expect(extrasOf(result).localSets).toBe(0);
+    expect(extrasOf(result).globalSets).toBeGreaterThan(0);
+  });
+});
+
+describe('options', () => {
+  it('documents the defaults of the paper and rejects unknown options', () => {
+    expect(sg.resolveOptions()).toEqual({
+      clusters: 4,
+      seeds: 1000,
+      sampleLimit: 1000,
+      limeSamples: 5000,
+      confidenceThreshold: 0.3,
+      variantMode: 'all-combinations',
+    });
+    expect(() => sg.resolveOptions({ limit: 5 } as never)).toThrow(OptionsError);
+  });
+});
+
+const dist = path.resolve(import.meta.dirname, '../dist/index.js');
+
+describe.skipIf(!existsSync(dist))('Z3 threads', () => {
+  it('are shut down, so that a process running SG exits by itself', () => {
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { createDataset, defineSchema } from '@fb/core';
+         import { sg } from ${JSON.stringify(dist)};
+         const schema = defineSchema({
+           attributes: [
+             { name: 'sex', kind: 'categorical', protected: true, categories: ['f', 'm'] },
+             { name: 'a', kind: 'ordinal', protected: false, min: 0, max: 9 },
+           ],
+           outcome: { name: 'y', labels: ['no', 'yes'], favorable: 1 },
+         });
+         const x = []; for (let i = 0; i < 40; i++) x.push(i % 2, i % 10);
+         const label = (s, a) => (a >= 5 ? s : 0);
+         const y = []; for (let i = 0; i < 40; i++) y.push(label(x[2 * i], x[2 * i + 1]));
+         const model = { nFeatures: 2, nClasses: 2, predict: (r) => Int32Array.from({ length: r.length / 2 }, (_, i) => label(r[2 * i], r[2 * i + 1])) };
+         const result = await sg.run({ dataset: createDataset({ schema, x, y }), model }, { sampleLimit: 10, limeSamples: 100 });
+         console.log(result.metrics.tsn, result.extras.solverChecks);`,
+      ],
+      { cwd: path.resolve(import.meta.dirname, '..'), encoding: 'utf8', timeout: 30_000 },
+    );
+    expect(child.error).toBeUndefined();
+    expect(child.stderr).toBe('');
+    expect(child.status).toBe(0);
+    const [tsn, checks] = child.stdout.trim().split(' ').map(Number);
+    expect(tsn).toBe(10);
+    // Z3 did run, so its threads existed and had to be ended.
+    expect(checks).toBeGreaterThan(0);
   });
 });

@@ -1,0 +1,68 @@
+/** One predicate of a decision path: `x[feature] <= threshold` (le) or `x[feature] > threshold`. */
+export interface Predicate {
+  feature: number;
+  le: boolean;
+  threshold: number;
+  /** Share of the node's training samples that go this way. */
+  confidence: number;
+}
+
+/** A set of predicates to solve, with the queue rank of its solution. */
+export interface ConstraintSet {
+  constraints: Predicate[];
+  /** Position of the negated predicate in the path. */
+  negated: number;
+}
+
+export function negate(p: Predicate): Predicate {
+  return { ...p, le: !p.le };
+}
+
+/**
+ * Local search (around a discriminatory input): for each predicate on a non-protected attribute,
+ * the path's predicates on that same attribute with this one negated. The solution changes only
+ * that attribute of the input.
+ */
+export function localConstraintSets(
+  path: readonly Predicate[],
+  isProtected: (j: number) => boolean,
+): ConstraintSet[] {
+  const out: ConstraintSet[] = [];
+  path.forEach((p, i) => {
+    if (isProtected(p.feature)) return;
+    const constraints = path.filter((q) => q.feature === p.feature).map((q) => (q === p ? negate(q) : q));
+    out.push({ constraints, negated: i });
+  });
+  return out;
+}
+
+/**
+ * Global search (towards new paths): walking the path from the root up to the first predicate whose
+ * confidence is below `threshold`, for each predicate on a non-protected attribute, the prefix
+ * before it and the predicate negated.
+ */
+export function globalConstraintSets(
+  path: readonly Predicate[],
+  isProtected: (j: number) => boolean,
+  threshold: number,
+): ConstraintSet[] {
+  const out: ConstraintSet[] = [];
+  for (let i = 0; i < path.length; i++) {
+    const p = path[i]!;
+    if (p.confidence < threshold) break;
+    if (isProtected(p.feature)) continue;
+    out.push({ constraints: [...path.slice(0, i), negate(p)], negated: i });
+  }
+  return out;
+}
+
+export function meanConfidence(constraints: readonly Predicate[]): number {
+  let s = 0;
+  for (const p of constraints) s += p.confidence;
+  return constraints.length === 0 ? 0 : s / constraints.length;
+}
+
+/** A canonical text key of a constraint set (for not solving the same set twice). */
+export function constraintKey(constraints: readonly Predicate[]): string {
+  return constraints.map((p) => `${p.feature}${p.le ? '<=' : '>'}${p.threshold}`).join('&');
+}

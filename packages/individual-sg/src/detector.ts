@@ -1,0 +1,18 @@
+import { type Detector, defineIndividualDetector } from '@fb/core';
+import pkg from '../package.json' with { type: 'json' };
+import { optionsSchema, type SgOptions } from './options.js';
+import { symbolicGeneration } from './search.js';
+
+/**
+ * SG, symbolic generation (Aggarwal, Lohia, Nagar, Dey, Saha, ESEC/FSE 2019): local decision-tree
+ * explanations whose path constraints are negated and solved with Z3 to generate new test inputs.
+ */
+export const sg: Detector<SgOptions> = defineIndividualDetector<SgOptions>({
+  id: 'sg',
+  version: pkg.version,
+  access: 'black-box',
+  description:
+    'SG (Aggarwal et al., ESEC/FSE 2019): k-means seeds, local decision-tree explanations the LIME way, path constraints negated one at a time and solved with Z3, local search first.',
+  optionsSchema,
+  search: symbolicGeneration,
+});
