@@ -1,3 +1,12 @@
+export { FeatureBinner, MAX_BINS } from './binning.js';
+export {
+  DecisionTree,
+  type DecisionTreeJSON,
+  type DecisionTreeOptions,
+  decisionTreeOptionsSchema,
+  fitDecisionTree,
+  type TreeNodesJSON,
+} from './decision-tree.js';
 export {
   type AttributeEncoding,
   type CategoricalEncoding,
@@ -7,6 +16,30 @@ export {
   type SparseRows,
 } from './encoder.js';
 export {
+  type FitOptions,
+  type FittedModel,
+  fit,
+  type ModelName,
+  modelFromJSON,
+  modelOptionsSchemas,
+} from './fit.js';
+export {
+  classifierFromFunction,
+  type FunctionClassifierInit,
+  type ProbabilityFunction,
+} from './function-classifier.js';
+export {
+  fitLinearSvm,
+  fitLinearSvmArrays,
+  type LinearBoundary,
+  LinearSvm,
+  type LinearSvmArraysOptions,
+  type LinearSvmJSON,
+  type LinearSvmOptions,
+  linearSvmArraysOptionsSchema,
+  linearSvmOptionsSchema,
+} from './linear-svm.js';
+export {
   fitLogisticRegression,
   LogisticRegression,
   type LogisticRegressionJSON,
@@ -15,4 +48,31 @@ export {
   logisticRegressionOptionsSchema,
   NEWTON_MAX_PARAMETERS,
 } from './logistic-regression.js';
-export { accuracy } from './metrics.js';
+export {
+  accuracy,
+  accuracyScore,
+  balancedAccuracyScore,
+  type Evaluation,
+  evaluate,
+  f1Score,
+  logLossScore,
+  rocAucScore,
+} from './metrics.js';
+export { fitMlp, Mlp, type MlpJSON, type MlpOptions, type MlpTraining, mlpOptionsSchema } from './mlp.js';
+export type { PlattSigmoid } from './platt.js';
+export {
+  fitRandomForest,
+  RandomForest,
+  type RandomForestJSON,
+  type RandomForestOptions,
+  randomForestOptionsSchema,
+} from './random-forest.js';
+export {
+  type TrainTestSplit,
+  type TrainTestSplitOptions,
+  trainTestSplit,
+  trainTestSplitOptionsSchema,
+} from './split.js';
+export { loadTensorflow, type Tensorflow, type TensorflowApi, type TensorflowBackend } from './tensorflow.js';
+export type { Criterion } from './tree-builder.js';
+export type { ClassWeight, MaxFeatures, Seed, TreeOptions } from './tree-options.js';

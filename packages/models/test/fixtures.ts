@@ -57,3 +57,30 @@ export function threeClassData(n: number, seed: number | string): Dataset {
 export function clamp(v: number, lo: number, hi: number): number {
   return Math.min(hi, Math.max(lo, v));
 }
+
+/** Rows of continuous features drawn uniformly (distinct values, so binning is exact below 256 rows). */
+export function uniformData(
+  n: number,
+  d: number,
+  seed: string,
+  label: (row: Float64Array) => number,
+): Dataset {
+  const schema = defineSchema({
+    attributes: Array.from({ length: d }, (_, j) => ({
+      name: `f${j}`,
+      kind: 'continuous' as const,
+      protected: j === 0,
+      min: 0,
+      max: 1,
+    })),
+    outcome: { name: 'y', labels: ['0', '1'], favorable: 1 },
+  });
+  const rng = Rng.create(seed);
+  const x = new Float64Array(n * d);
+  const y = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < d; j++) x[i * d + j] = rng.next();
+    y[i] = label(x.subarray(i * d, i * d + d));
+  }
+  return createDataset({ schema, x, y });
+}

@@ -1,0 +1,57 @@
+"""scikit-learn side of bench/perf.mjs: the same Adult matrices, the same model settings.
+
+Usage: python3 sklearn_adult.py <dir with train.csv and test.csv>; prints one JSON object.
+Columns: the 14 Adult attributes (categorical ones as integer codes), then the label.
+"""
+import json
+import sys
+import time
+
+import numpy as np
+from sklearn.compose import ColumnTransformer
+from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder, StandardScaler
+from sklearn.svm import LinearSVC
+from sklearn.tree import DecisionTreeClassifier
+from sklearn.ensemble import RandomForestClassifier
+import sklearn
+
+CATEGORICAL = [1, 3, 5, 6, 7, 8, 9, 13]
+NUMERIC = [0, 2, 4, 10, 11, 12]
+
+folder = sys.argv[1]
+train = np.loadtxt(f"{folder}/train.csv", delimiter=",")
+test = np.loadtxt(f"{folder}/test.csv", delimiter=",")
+xtr, ytr = train[:, :14], train[:, 14].astype(int)
+xte, yte = test[:, :14], test[:, 14].astype(int)
+big = np.resize(xte, (100_000, 14))
+
+
+def best_of(repeat, fn):
+    best, out = float("inf"), None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
+def encoded():
+    return ColumnTransformer(
+        [("cat", OneHotEncoder(handle_unknown="ignore"), CATEGORICAL), ("num", StandardScaler(), NUMERIC)]
+    )
+
+
+out = {"version": sklearn.__version__}
+for jobs in (1, 2):
+    fit_s, rf = best_of(2, lambda: RandomForestClassifier(n_estimators=100, n_jobs=jobs, random_state=0).fit(xtr, ytr))
+    pred_s, _ = best_of(3, lambda: rf.predict(big))
+    out[f"forest_jobs{jobs}"] = {"fit": fit_s, "predict100k": pred_s, "accuracy": float((rf.predict(xte) == yte).mean())}
+fit_s, tree = best_of(3, lambda: DecisionTreeClassifier(max_depth=10, random_state=0).fit(xtr, ytr))
+out["tree"] = {"fit": fit_s, "accuracy": float((tree.predict(xte) == yte).mean())}
+fit_s, lr = best_of(3, lambda: make_pipeline(encoded(), LogisticRegression(max_iter=1000)).fit(xtr, ytr))
+out["logistic"] = {"fit": fit_s, "accuracy": float((lr.predict(xte) == yte).mean())}
+fit_s, svm = best_of(3, lambda: make_pipeline(encoded(), LinearSVC(loss="hinge", max_iter=10000)).fit(xtr, ytr))
+out["svm"] = {"fit": fit_s, "accuracy": float((svm.predict(xte) == yte).mean())}
+print(json.dumps(out))

@@ -1,0 +1,167 @@
+import { OptionsError, type Schema } from '@fb/core';
+
+/** Largest number of bins per feature: bin codes are stored as bytes. */
+export const MAX_BINS = 256;
+
+/**
+ * Discretises each feature once, before any tree is grown: a categorical attribute keeps its exact codes
+ * (one bin per category), a numeric one gets one bin per distinct training value, or quantile bins when it
+ * has more distinct values than `maxBins`. Splits are searched between occupied bins; the threshold put in
+ * the tree is the midpoint between the largest training value of the left bin and the smallest of the
+ * right one, so trees predict from raw values without binning.
+ */
+export class FeatureBinner {
+  readonly nFeatures: number;
+  /** Bins per feature. */
+  readonly nBins: Int32Array;
+  /** Upper edge of every bin but the last, per feature: v goes to the first bin with v <= edge. */
+  private readonly edges: Float64Array[];
+  /** Smallest and largest training value of each bin, per feature (exact codes: the code itself). */
+  private readonly lower: Float64Array[];
+  private readonly upper: Float64Array[];
+  private readonly exact: boolean[];
+
+  private constructor(
+    nBins: Int32Array,
+    edges: Float64Array[],
+    lower: Float64Array[],
+    upper: Float64Array[],
+    exact: boolean[],
+  ) {
+    this.nFeatures = nBins.length;
+    this.nBins = nBins;
+    this.edges = edges;
+    this.lower = lower;
+    this.upper = upper;
+    this.exact = exact;
+  }
+
+  /**
+   * Learn the bins from n row-major training rows (already checked finite and in domain); when `weight` is
+   * given, only rows of positive weight count.
+   */
+  static fit(
+    schema: Schema,
+    x: Float64Array,
+    n: number,
+    maxBins: number,
+    weight?: Float64Array,
+  ): FeatureBinner {
+    if (!Number.isInteger(maxBins) || maxBins < 2 || maxBins > MAX_BINS) {
+      throw new OptionsError(
+        'OPTIONS_INVALID',
+        `maxBins must be an integer in [2, ${MAX_BINS}], got ${maxBins}`,
+        {
+          option: '/maxBins',
+        },
+      );
+    }
+    const d = schema.attributes.length;
+    const nBins = new Int32Array(d);
+    const edges: Float64Array[] = [];
+    const lower: Float64Array[] = [];
+    const upper: Float64Array[] = [];
+    const exact: boolean[] = [];
+    const rows: number[] = [];
+    for (let i = 0; i < n; i++) if (!weight || weight[i]! > 0) rows.push(i);
+    const column = new Float64Array(rows.length);
+    for (let j = 0; j < d; j++) {
+      const a = schema.attributes[j]!;
+      const k = a.categories?.length ?? 0;
+      if (a.kind === 'categorical' && k <= MAX_BINS) {
+        const codes = Float64Array.from({ length: k }, (_, c) => c);
+        nBins[j] = k;
+        edges.push(Float64Array.from({ length: Math.max(k - 1, 0) }, (_, c) => c + 0.5));
+        lower.push(codes);
+        upper.push(codes.slice());
+        exact.push(true);
+        continue;
+      }
+      for (let r = 0; r < rows.length; r++) column[r] = x[rows[r]! * d + j]!;
+      column.sort();
+      const { lo, hi } = quantileBins(column, maxBins);
+      const e = new Float64Array(lo.length - 1);
+      for (let b = 0; b < e.length; b++) e[b] = midpoint(hi[b]!, lo[b + 1]!);
+      nBins[j] = lo.length;
+      edges.push(e);
+      lower.push(lo);
+      upper.push(hi);
+      exact.push(false);
+    }
+    return new FeatureBinner(nBins, edges, lower, upper, exact);
+  }
+
+  /** Bin codes of n row-major rows, feature-major: code of row i, feature j at j * n + i. */
+  transform(x: Float64Array, n: number): Uint8Array {
+    const d = this.nFeatures;
+    const out = new Uint8Array(d * n);
+    for (let j = 0; j < d; j++) {
+      const base = j * n;
+      if (this.exact[j]) {
+        for (let i = 0; i < n; i++) out[base + i] = Math.round(x[i * d + j]!);
+        continue;
+      }
+      const e = this.edges[j]!;
+      const last = e.length;
+      for (let i = 0; i < n; i++) {
+        const v = x[i * d + j]!;
+        // First edge >= v by binary search; past every edge means the last bin.
+        let lo = 0;
+        let hi = last;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (e[mid]! < v) lo = mid + 1;
+          else hi = mid;
+        }
+        out[base + i] = lo;
+      }
+    }
+    return out;
+  }
+
+  /** Raw-unit threshold separating bin `leftBin` (goes left) from bin `rightBin` > leftBin of feature j. */
+  threshold(j: number, leftBin: number, rightBin: number): number {
+    return midpoint(this.upper[j]![leftBin]!, this.lower[j]![rightBin]!);
+  }
+}
+
+/** A value strictly between a < b when one exists (a itself when they are adjacent doubles), as CART does. */
+function midpoint(a: number, b: number): number {
+  const m = a / 2 + b / 2;
+  return m >= b || m < a ? a : m;
+}
+
+/**
+ * Bins over sorted values: one per distinct value when there are at most maxBins of them, else greedy
+ * quantile bins that close once their cumulative count reaches the next multiple of n / maxBins (a
+ * heavily repeated value thus gets a bin of its own). Returns each bin's smallest and largest value.
+ */
+function quantileBins(sorted: Float64Array, maxBins: number): { lo: Float64Array; hi: Float64Array } {
+  const n = sorted.length;
+  let distinct = 0;
+  for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) distinct++;
+  const lo: number[] = [];
+  const hi: number[] = [];
+  if (distinct <= maxBins) {
+    for (let i = 0; i < n; i++) {
+      if (i === 0 || sorted[i] !== sorted[i - 1]) {
+        lo.push(sorted[i]!);
+        hi.push(sorted[i]!);
+      }
+    }
+    return { lo: Float64Array.from(lo), hi: Float64Array.from(hi) };
+  }
+  const step = n / maxBins;
+  let start = 0;
+  for (let i = 0; i < n; ) {
+    let end = i + 1;
+    while (end < n && sorted[end] === sorted[i]) end++;
+    if (end === n || (maxBins - lo.length > 1 && end >= (lo.length + 1) * step)) {
+      lo.push(sorted[start]!);
+      hi.push(sorted[end - 1]!);
+      start = end;
+    }
+    i = end;
+  }
+  return { lo: Float64Array.from(lo), hi: Float64Array.from(hi) };
+}

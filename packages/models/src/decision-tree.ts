@@ -1,0 +1,262 @@
+import {
+  type Classifier,
+  DataError,
+  type Dataset,
+  defineSchema,
+  InteropError,
+  type OptionsSchema,
+  Rng,
+  resolveOptions,
+  type Schema,
+} from '@fb/core';
+import { batchRows } from './batch.js';
+import { decodeFloat64, decodeInt32, encodeArray } from './codec.js';
+import { type TreeArrays, TreeBuilder } from './tree-builder.js';
+import {
+  describeOptions,
+  growParams,
+  prepareTreeData,
+  type TreeOptions,
+  treeProperties,
+} from './tree-options.js';
+import { addLeafValues, argmaxRows, packNodes } from './tree-traversal.js';
+
+export type DecisionTreeOptions = TreeOptions;
+
+export const decisionTreeOptionsSchema = {
+  type: 'object',
+  properties: treeProperties('all'),
+  additionalProperties: false,
+} satisfies OptionsSchema;
+
+const FORMAT = 'fairbench/decision-tree';
+const VERSION = 1;
+
+/** A tree's arrays as stored in JSON (typed arrays as base64, see `toJSON`). */
+export interface TreeNodesJSON {
+  readonly nodeCount: number;
+  readonly maxDepth: number;
+  readonly feature: string;
+  readonly threshold: string;
+  readonly left: string;
+  readonly value: string;
+  readonly nodeSamples: string;
+  readonly nodeWeight: string;
+  readonly impurity: string;
+  readonly featureImportances: string;
+}
+
+export interface DecisionTreeJSON {
+  readonly format: typeof FORMAT;
+  readonly version: typeof VERSION;
+  readonly schema: Schema;
+  readonly options: DecisionTreeOptions;
+  readonly tree: TreeNodesJSON;
+}
+
+/**
+ * A fitted CART classification tree held in flat typed arrays (node 0 is the root). Its structure is
+ * public and read-only by contract: go left at node t iff x[feature[t]] <= threshold[t]; leaves have
+ * left = right = -1 and feature = -1; `value` holds every node's training class distribution.
+ */
+export class DecisionTree implements Classifier {
+  readonly nFeatures: number;
+  readonly nClasses: number;
+  readonly description: string;
+  readonly schema: Schema;
+  readonly options: Readonly<DecisionTreeOptions>;
+  readonly nodeCount: number;
+  readonly feature: Int32Array;
+  readonly threshold: Float64Array;
+  readonly left: Int32Array;
+  readonly right: Int32Array;
+  /** Class distribution of the training weight at each node (nodeCount x nClasses, rows sum to 1). */
+  readonly value: Float64Array;
+  readonly nodeSamples: Int32Array;
+  readonly nodeWeight: Float64Array;
+  readonly impurity: Float64Array;
+  /** Normalised weighted impurity decrease per feature (mean decrease in impurity). */
+  readonly featureImportances: Float64Array;
+  /** Depth of the deepest leaf (root = 0). */
+  readonly depth: number;
+  readonly leafCount: number;
+  private readonly packed: Int32Array;
+
+  /** @internal Use `fitDecisionTree` or `DecisionTree.fromJSON`. */
+  constructor(schema: Schema, options: DecisionTreeOptions, tree: TreeArrays, description?: string) {
+    this.schema = schema;
+    this.options = Object.freeze({ ...options });
+    this.nFeatures = schema.attributes.length;
+    this.nClasses = schema.outcome.labels.length;
+    this.nodeCount = tree.nodeCount;
+    this.feature = tree.feature;
+    this.threshold = tree.threshold;
+    this.left = tree.left;
+    this.right = tree.right;
+    this.value = tree.value;
+    this.nodeSamples = tree.nodeSamples;
+    this.nodeWeight = tree.nodeWeight;
+    this.impurity = tree.impurity;
+    this.featureImportances = tree.featureImportances;
+    this.depth = tree.maxDepth;
+    let leaves = 0;
+    for (let t = 0; t < tree.nodeCount; t++) if (tree.left[t]! < 0) leaves++;
+    this.leafCount = leaves;
+    this.packed = packNodes(tree.feature, tree.left);
+    this.description =
+      description ?? describeOptions('decision-tree', options, decisionTreeOptionsSchema.properties);
+  }
+
+  /** Leaf reached by the row starting at x[base]. No allocation, no checks. */
+  leafAt(x: Float64Array, base: number): number {
+    const { feature, threshold, left } = this;
+    let node = 0;
+    let l = left[0]!;
+    while (l >= 0) {
+      node = x[base + feature[node]!]! <= threshold[node]! ? l : l + 1;
+      l = left[node]!;
+    }
+    return node;
+  }
+
+  /** Leaf id of each row. */
+  apply(x: Float64Array): Int32Array {
+    const n = batchRows(this.schema, x);
+    const d = this.nFeatures;
+    const out = new Int32Array(n);
+    for (let i = 0; i < n; i++) out[i] = this.leafAt(x, i * d);
+    return out;
+  }
+
+  /** Node ids from the root to the leaf for the row starting at x[offset]. */
+  decisionPath(x: Float64Array, offset = 0): Int32Array {
+    const d = this.nFeatures;
+    if (!Number.isInteger(offset) || offset < 0 || offset + d > x.length) {
+      throw new DataError(
+        'DATA_SHAPE',
+        `no row of width ${d} starts at offset ${offset} of ${x.length} values`,
+      );
+    }
+    batchRows(this.schema, x.subarray(offset, offset + d));
+    const path = [0];
+    let node = 0;
+    while (this.left[node]! >= 0) {
+      node = x[offset + this.feature[node]!]! <= this.threshold[node]! ? this.left[node]! : this.right[node]!;
+      path.push(node);
+    }
+    return Int32Array.from(path);
+  }
+
+  predictProba(x: Float64Array): Float64Array {
+    const n = batchRows(this.schema, x);
+    const out = new Float64Array(n * this.nClasses);
+    this.addLeafValues(x, 0, n, out);
+    return out;
+  }
+
+  predict(x: Float64Array): Int32Array {
+    return argmaxRows(this.predictProba(x), this.nClasses);
+  }
+
+  /** @internal Add the leaf distributions of rows lo..hi-1 (already checked) to out. */
+  addLeafValues(x: Float64Array, lo: number, hi: number, out: Float64Array): void {
+    addLeafValues(this.packed, this.threshold, this.value, this.nClasses, x, this.nFeatures, lo, hi, out);
+  }
+
+  /** The node arrays in the stored form shared with the forest. */
+  nodesJSON(): TreeNodesJSON {
+    return {
+      nodeCount: this.nodeCount,
+      maxDepth: this.depth,
+      feature: encodeArray(this.feature),
+      threshold: encodeArray(this.threshold),
+      left: encodeArray(this.left),
+      value: encodeArray(this.value),
+      nodeSamples: encodeArray(this.nodeSamples),
+      nodeWeight: encodeArray(this.nodeWeight),
+      impurity: encodeArray(this.impurity),
+      featureImportances: encodeArray(this.featureImportances),
+    };
+  }
+
+  toJSON(): DecisionTreeJSON {
+    return {
+      format: FORMAT,
+      version: VERSION,
+      schema: this.schema,
+      options: { ...this.options },
+      tree: this.nodesJSON(),
+    };
+  }
+
+  static fromJSON(json: unknown): DecisionTree {
+    const j = json as Partial<DecisionTreeJSON> | null;
+    if (j === null || typeof j !== 'object' || j.format !== FORMAT || j.version !== VERSION) {
+      throw new InteropError(
+        'INTEROP_PARSE',
+        `stored decision tree: expected format "${FORMAT}" version ${VERSION}`,
+      );
+    }
+    const schema = defineSchema(j.schema as Schema);
+    const options = resolveOptions<DecisionTreeOptions>(decisionTreeOptionsSchema, j.options);
+    return new DecisionTree(schema, options, treeFromJSON(j.tree, schema));
+  }
+}
+
+/** Rebuild and check a tree's arrays: child ids in range and increasing, features in range. */
+export function treeFromJSON(json: unknown, schema: Schema): TreeArrays {
+  const bad = (msg: string): never => {
+    throw new InteropError('INTEROP_PARSE', `stored tree: ${msg}`);
+  };
+  const t = json as Partial<TreeNodesJSON> | null;
+  if (t === null || typeof t !== 'object') return bad('not an object');
+  const m = t.nodeCount!;
+  if (!Number.isInteger(m) || m < 1) bad('nodeCount must be a positive integer');
+  if (!Number.isInteger(t.maxDepth) || t.maxDepth! < 0) bad('maxDepth must be a non-negative integer');
+  const d = schema.attributes.length;
+  const K = schema.outcome.labels.length;
+  const feature = decodeInt32(t.feature, m, 'feature');
+  const threshold = decodeFloat64(t.threshold, m, 'threshold');
+  const left = decodeInt32(t.left, m, 'left');
+  const right = new Int32Array(m);
+  for (let i = 0; i < m; i++) {
+    const l = left[i]!;
+    if (l < 0) {
+      right[i] = -1;
+      if (feature[i] !== -1) bad(`leaf ${i} has a split feature`);
+      continue;
+    }
+    if (l <= i || l + 1 >= m) bad(`node ${i} has child ${l} out of range`);
+    if (!(feature[i]! >= 0 && feature[i]! < d)) bad(`node ${i} splits on feature ${feature[i]}`);
+    right[i] = l + 1;
+  }
+  return {
+    nodeCount: m,
+    feature,
+    threshold,
+    left,
+    right,
+    value: decodeFloat64(t.value, m * K, 'value'),
+    nodeSamples: decodeInt32(t.nodeSamples, m, 'nodeSamples'),
+    nodeWeight: decodeFloat64(t.nodeWeight, m, 'nodeWeight'),
+    impurity: decodeFloat64(t.impurity, m, 'impurity'),
+    featureImportances: decodeFloat64(t.featureImportances, d, 'featureImportances'),
+    maxDepth: t.maxDepth!,
+  };
+}
+
+/**
+ * Fit a CART classification tree on pre-binned features (see `FeatureBinner`). `sampleWeight` holds one
+ * non-negative weight per row. Deterministic for a given `seed` (it orders the candidate features).
+ */
+export function fitDecisionTree(
+  dataset: Dataset,
+  options: Partial<DecisionTreeOptions> = {},
+  sampleWeight?: Float64Array,
+): DecisionTree {
+  const opts = resolveOptions<DecisionTreeOptions>(decisionTreeOptionsSchema, options);
+  const { ds, data, rowWeight } = prepareTreeData(dataset, opts, sampleWeight);
+  const params = growParams(opts, ds.d);
+  const tree = new TreeBuilder(data).grow(rowWeight, params, Rng.create(opts.seed).fork('decision-tree'));
+  return new DecisionTree(ds.schema, opts, tree);
+}

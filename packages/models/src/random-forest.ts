@@ -1,0 +1,175 @@
+import {
+  type Classifier,
+  type Dataset,
+  defineSchema,
+  InteropError,
+  type OptionsSchema,
+  Rng,
+  resolveOptions,
+  type Schema,
+} from '@fb/core';
+import { batchRows } from './batch.js';
+import { DecisionTree, type TreeNodesJSON, treeFromJSON } from './decision-tree.js';
+import { TreeBuilder } from './tree-builder.js';
+import {
+  describeOptions,
+  growParams,
+  prepareTreeData,
+  type TreeOptions,
+  treeProperties,
+} from './tree-options.js';
+import { argmaxRows } from './tree-traversal.js';
+
+export interface RandomForestOptions extends TreeOptions {
+  nEstimators: number;
+  bootstrap: boolean;
+}
+
+export const randomForestOptionsSchema = {
+  type: 'object',
+  properties: {
+    nEstimators: {
+      type: 'integer',
+      minimum: 1,
+      default: 100,
+      description: 'Number of trees.',
+    },
+    bootstrap: {
+      type: 'boolean',
+      default: true,
+      description:
+        'Grow each tree on n rows drawn with replacement (draw counts multiply the sample weights); false grows every tree on all rows.',
+    },
+    ...treeProperties('sqrt'),
+  },
+  additionalProperties: false,
+} satisfies OptionsSchema;
+
+const FORMAT = 'fairbench/random-forest';
+const VERSION = 1;
+
+export interface RandomForestJSON {
+  readonly format: typeof FORMAT;
+  readonly version: typeof VERSION;
+  readonly schema: Schema;
+  readonly options: RandomForestOptions;
+  readonly trees: readonly TreeNodesJSON[];
+}
+
+// Rows per prediction block: the block stays in cache while every tree walks it.
+const BLOCK = 512;
+
+/**
+ * A random forest of CART trees grown on one shared binning of the training data. `predictProba` is the
+ * mean of the trees' leaf class distributions (as scikit-learn), `predict` its argmax (first on ties).
+ */
+export class RandomForest implements Classifier {
+  readonly nFeatures: number;
+  readonly nClasses: number;
+  readonly description: string;
+  readonly schema: Schema;
+  readonly options: Readonly<RandomForestOptions>;
+  readonly estimators: readonly DecisionTree[];
+  /** Mean of the trees' normalised impurity decreases, normalised to sum 1. */
+  readonly featureImportances: Float64Array;
+
+  /** @internal Use `fitRandomForest` or `RandomForest.fromJSON`. */
+  constructor(schema: Schema, options: RandomForestOptions, trees: DecisionTree[]) {
+    this.schema = schema;
+    this.options = Object.freeze({ ...options });
+    this.nFeatures = schema.attributes.length;
+    this.nClasses = schema.outcome.labels.length;
+    this.estimators = Object.freeze(trees);
+    const imp = new Float64Array(this.nFeatures);
+    for (const t of trees) for (let j = 0; j < imp.length; j++) imp[j]! += t.featureImportances[j]!;
+    let total = 0;
+    for (let j = 0; j < imp.length; j++) total += imp[j]!;
+    if (total > 0) for (let j = 0; j < imp.length; j++) imp[j] = imp[j]! / total;
+    this.featureImportances = imp;
+    this.description = describeOptions('random-forest', options, randomForestOptionsSchema.properties);
+  }
+
+  predictProba(x: Float64Array): Float64Array {
+    const n = batchRows(this.schema, x);
+    const out = new Float64Array(n * this.nClasses);
+    for (let lo = 0; lo < n; lo += BLOCK) {
+      const hi = Math.min(n, lo + BLOCK);
+      for (const tree of this.estimators) tree.addLeafValues(x, lo, hi, out);
+    }
+    const scale = 1 / this.estimators.length;
+    for (let c = 0; c < out.length; c++) out[c] = out[c]! * scale;
+    return out;
+  }
+
+  predict(x: Float64Array): Int32Array {
+    return argmaxRows(this.predictProba(x), this.nClasses);
+  }
+
+  toJSON(): RandomForestJSON {
+    return {
+      format: FORMAT,
+      version: VERSION,
+      schema: this.schema,
+      options: { ...this.options },
+      trees: this.estimators.map((t) => t.nodesJSON()),
+    };
+  }
+
+  static fromJSON(json: unknown): RandomForest {
+    const j = json as Partial<RandomForestJSON> | null;
+    if (j === null || typeof j !== 'object' || j.format !== FORMAT || j.version !== VERSION) {
+      throw new InteropError(
+        'INTEROP_PARSE',
+        `stored random forest: expected format "${FORMAT}" version ${VERSION}`,
+      );
+    }
+    const schema = defineSchema(j.schema as Schema);
+    const options = resolveOptions<RandomForestOptions>(randomForestOptionsSchema, j.options);
+    if (!Array.isArray(j.trees) || j.trees.length !== options.nEstimators) {
+      throw new InteropError('INTEROP_PARSE', `stored random forest: expected ${options.nEstimators} trees`);
+    }
+    const treeOptions = perTreeOptions(options);
+    return new RandomForest(
+      schema,
+      options,
+      j.trees.map((t) => new DecisionTree(schema, treeOptions, treeFromJSON(t, schema))),
+    );
+  }
+}
+
+function perTreeOptions(options: RandomForestOptions): TreeOptions {
+  const { nEstimators: _n, bootstrap: _b, ...tree } = options;
+  return tree;
+}
+
+/**
+ * Fit a random forest: each tree is grown on a bootstrap sample (draw counts times the sample and class
+ * weights) with `maxFeatures` candidate features per split. The features are binned once and shared by
+ * every tree. Tree t draws from the stream `seed/random-forest/tree-t`, so trees do not depend on each
+ * other's draws.
+ */
+export function fitRandomForest(
+  dataset: Dataset,
+  options: Partial<RandomForestOptions> = {},
+  sampleWeight?: Float64Array,
+): RandomForest {
+  const opts = resolveOptions<RandomForestOptions>(randomForestOptionsSchema, options);
+  const { ds, data, rowWeight } = prepareTreeData(dataset, opts, sampleWeight);
+  const params = growParams(opts, ds.d);
+  const builder = new TreeBuilder(data);
+  const root = Rng.create(opts.seed).fork('random-forest');
+  const n = ds.n;
+  const weights = new Float64Array(n);
+  const treeOptions = perTreeOptions(opts);
+  const trees: DecisionTree[] = [];
+  for (let t = 0; t < opts.nEstimators; t++) {
+    const rng = root.fork(`tree-${t}`);
+    if (opts.bootstrap) {
+      weights.fill(0);
+      for (let i = 0; i < n; i++) weights[rng.int(0, n - 1)]!++;
+      for (let i = 0; i < n; i++) weights[i] = weights[i]! * rowWeight[i]!;
+    } else weights.set(rowWeight);
+    trees.push(new DecisionTree(ds.schema, treeOptions, builder.grow(weights, params, rng)));
+  }
+  return new RandomForest(ds.schema, opts, trees);
+}

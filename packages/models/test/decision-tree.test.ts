@@ -1,0 +1,327 @@
+import { createDataset, DataError, type Dataset, defineSchema, OptionsError } from '@fb/core';
+import { describe, expect, it } from 'vitest';
+import { FeatureBinner } from '../src/binning.js';
+import { DecisionTree, fitDecisionTree } from '../src/decision-tree.js';
+import { mixedData, mixedSchema, threeClassData, uniformData } from './fixtures.js';
+
+const oneD = defineSchema({
+  attributes: [{ name: 'x', kind: 'continuous', protected: true, min: -100, max: 100 }],
+  outcome: { name: 'y', labels: ['0', '1'], favorable: 1 },
+});
+
+/** Exhaustive best first split by weighted child impurity: every feature, every midpoint. */
+function bruteForceRoot(
+  ds: Dataset,
+  impurity: (p: number) => number,
+): { feature: number; threshold: number } {
+  let best = { feature: -1, threshold: 0, cost: Number.POSITIVE_INFINITY };
+  for (let j = 0; j < ds.d; j++) {
+    const values = [...new Set(Array.from({ length: ds.n }, (_, i) => ds.x[i * ds.d + j]!))].sort(
+      (a, b) => a - b,
+    );
+    for (let v = 0; v + 1 < values.length; v++) {
+      const t = (values[v]! + values[v + 1]!) / 2;
+      let nl = 0;
+      let pl = 0;
+      let nr = 0;
+      let pr = 0;
+      for (let i = 0; i < ds.n; i++) {
+        if (ds.x[i * ds.d + j]! <= t) {
+          nl++;
+          pl += ds.y[i]!;
+        } else {
+          nr++;
+          pr += ds.y[i]!;
+        }
+      }
+      const cost = nl * impurity(pl / nl) + nr * impurity(pr / nr);
+      if (cost < best.cost - 1e-12) best = { feature: j, threshold: t, cost };
+    }
+  }
+  return best;
+}
+
+const gini = (p: number) => 1 - p * p - (1 - p) * (1 - p);
+const entropy = (p: number) => (p <= 0 || p >= 1 ? 0 : -p * Math.log2(p) - (1 - p) * Math.log2(1 - p));
+
+describe('fitDecisionTree: hand-computed cases', () => {
+  it('splits a separable 1-D sample at the midpoint, with pure leaves', () => {
+    const ds = createDataset({ schema: oneD, x: [1, 2, 3, 4, 5, 6], y: [0, 0, 0, 1, 1, 1] });
+    const tree = fitDecisionTree(ds);
+    expect(tree.nodeCount).toBe(3);
+    expect(Array.from(tree.feature)).toEqual([0, -1, -1]);
+    expect(tree.threshold[0]).toBe(3.5);
+    expect(Array.from(tree.left)).toEqual([1, -1, -1]);
+    expect(Array.from(tree.right)).toEqual([2, -1, -1]);
+    expect(tree.impurity[0]).toBe(0.5);
+    expect(Array.from(tree.value)).toEqual([0.5, 0.5, 1, 0, 0, 1]);
+    expect(Array.from(tree.nodeSamples)).toEqual([6, 3, 3]);
+    expect(Array.from(tree.predict(Float64Array.of(3.5, 3.6, -50)))).toEqual([0, 1, 0]);
+    expect(Array.from(tree.decisionPath(Float64Array.of(9, 5), 1))).toEqual([0, 2]);
+    expect(tree.depth).toBe(1);
+    expect(tree.leafCount).toBe(2);
+    // Entropy in bits: 1 at the balanced root, 0 at the pure leaves.
+    const e = fitDecisionTree(ds, { criterion: 'entropy' });
+    expect(Array.from(e.impurity)).toEqual([1, 0, 0]);
+  });
+
+  it('leaf probabilities are the class frequencies, and minSamplesLeaf forces the split point', () => {
+    // x = 1..8 with labels 0 0 0 1 | 0 1 1 1: the best split with at least 4 rows per leaf is at 4.5.
+    const ds = createDataset({ schema: oneD, x: [1, 2, 3, 4, 5, 6, 7, 8], y: [0, 0, 0, 1, 0, 1, 1, 1] });
+    const tree = fitDecisionTree(ds, { minSamplesLeaf: 4 });
+    expect(tree.threshold[0]).toBe(4.5);
+    expect(Array.from(tree.predictProba(Float64Array.of(0, 8)))).toEqual([0.75, 0.25, 0.25, 0.75]);
+  });
+
+  it('sample weights shift the split as repeated rows would', () => {
+    const ds = createDataset({ schema: oneD, x: [1, 2, 3, 4], y: [0, 1, 0, 1] });
+    // Weights 5,1,5,1 on labels 0,1,0,1, depth 1: gini picks the split isolating the heavy 0 at x=3 side.
+    const w = Float64Array.of(5, 1, 5, 1);
+    const weighted = fitDecisionTree(ds, { maxDepth: 1 }, w);
+    const repeated = createDataset({
+      schema: oneD,
+      x: [1, 1, 1, 1, 1, 2, 3, 3, 3, 3, 3, 4],
+      y: [0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1],
+    });
+    const plain = fitDecisionTree(repeated, { maxDepth: 1 });
+    expect(weighted.threshold[0]).toBe(plain.threshold[0]);
+    expect(weighted.value).toEqual(plain.value);
+    expect(weighted.nodeWeight[0]).toBe(12);
+    expect(weighted.nodeSamples[0]).toBe(4);
+  });
+});
+
+describe('fitDecisionTree: split search matches an exhaustive search', () => {
+  for (const [criterion, impurity] of [
+    ['gini', gini],
+    ['entropy', entropy],
+  ] as const) {
+    it(`finds the best root split (${criterion})`, () => {
+      for (const seed of ['a', 'b', 'c', 'd']) {
+        const ds = uniformData(120, 3, `${criterion}-${seed}`, (r) =>
+          r[0]! + 0.6 * r[1]! - 0.3 * r[2]! + 0.3 * Math.sin(40 * r[2]!) > 0.7 ? 1 : 0,
+        );
+        const tree = fitDecisionTree(ds, { criterion, maxDepth: 1 });
+        const best = bruteForceRoot(ds, impurity);
+        expect(tree.feature[0]).toBe(best.feature);
+        expect(tree.threshold[0]).toBeCloseTo(best.threshold, 12);
+      }
+    });
+  }
+
+  it('grows to pure leaves without depth limit and fits the training data exactly', () => {
+    const ds = uniformData(200, 4, 'pure', (r) => (Math.sin(9 * r[0]!) * Math.cos(7 * r[1]!) > 0 ? 1 : 0));
+    const tree = fitDecisionTree(ds);
+    expect(tree.predict(ds.x)).toEqual(ds.y);
+    for (let t = 0; t < tree.nodeCount; t++) {
+      if (tree.left[t]! >= 0) continue;
+      expect(Math.max(tree.value[2 * t]!, tree.value[2 * t + 1]!)).toBe(1);
+    }
+  });
+});
+
+describe('fitDecisionTree: structure invariants', () => {
+  const ds = mixedData(1500, 'tree-invariants');
+  const tree = fitDecisionTree(ds, { maxDepth: 6, minSamplesLeaf: 7, minSamplesSplit: 30 });
+
+  it('children partition their parent and respect the limits', () => {
+    expect(tree.depth).toBeLessThanOrEqual(6);
+    for (let t = 0; t < tree.nodeCount; t++) {
+      const l = tree.left[t]!;
+      if (l < 0) {
+        expect(tree.nodeSamples[t]).toBeGreaterThanOrEqual(7);
+        continue;
+      }
+      expect(tree.nodeSamples[t]).toBeGreaterThanOrEqual(30);
+      const r = tree.right[t]!;
+      expect(tree.nodeSamples[l]! + tree.nodeSamples[r]!).toBe(tree.nodeSamples[t]);
+      expect(tree.nodeWeight[l]! + tree.nodeWeight[r]!).toBeCloseTo(tree.nodeWeight[t]!, 9);
+      let sum = 0;
+      for (let k = 0; k < 2; k++) sum += tree.value[2 * t + k]!;
+      expect(sum).toBeCloseTo(1, 12);
+    }
+  });
+
+  it('decision paths follow the thresholds, end at the leaf of apply(), and give predictProba', () => {
+    const rows = ds.x.subarray(0, 50 * 4);
+    const leaves = tree.apply(rows);
+    const proba = tree.predictProba(rows);
+    for (let i = 0; i < 50; i++) {
+      const path = tree.decisionPath(rows, i * 4);
+      for (let s = 0; s + 1 < path.length; s++) {
+        const t = path[s]!;
+        const goesLeft = rows[i * 4 + tree.feature[t]!]! <= tree.threshold[t]!;
+        expect(path[s + 1]).toBe(goesLeft ? tree.left[t] : tree.right[t]);
+      }
+      const leaf = path[path.length - 1]!;
+      expect(leaf).toBe(leaves[i]);
+      expect(proba[2 * i]).toBe(tree.value[2 * leaf]);
+    }
+  });
+
+  it('feature importances equal the weighted impurity decreases read from the node arrays', () => {
+    const imp = new Float64Array(4);
+    for (let t = 0; t < tree.nodeCount; t++) {
+      const l = tree.left[t]!;
+      if (l < 0) continue;
+      const r = tree.right[t]!;
+      imp[tree.feature[t]!]! +=
+        tree.nodeWeight[t]! * tree.impurity[t]! -
+        tree.nodeWeight[l]! * tree.impurity[l]! -
+        tree.nodeWeight[r]! * tree.impurity[r]!;
+    }
+    const total = imp.reduce((a, v) => a + v, 0);
+    for (let j = 0; j < 4; j++) expect(tree.featureImportances[j]).toBeCloseTo(imp[j]! / total, 12);
+  });
+
+  it('gives the planted feature all the importance', () => {
+    const planted = uniformData(300, 3, 'planted', (r) => (r[1]! > 0.4 ? 1 : 0));
+    const t = fitDecisionTree(planted);
+    expect(Array.from(t.featureImportances)).toEqual([0, 1, 0]);
+  });
+
+  it('handles three classes', () => {
+    const multi = threeClassData(1500, 'tree-multi');
+    const t = fitDecisionTree(multi, { maxDepth: 3 });
+    expect(t.value.length).toBe(t.nodeCount * 3);
+    const grid = Float64Array.from([-5, 1, 2, 0, 0, 1, 2, 0, 5, 1, 2, 0]);
+    expect(Array.from(t.predict(grid))).toEqual([0, 1, 2]);
+  });
+});
+
+describe('class weights', () => {
+  const ds = mixedData(800, 'tree-class-weights');
+
+  it('"balanced" equals sample weights n / (K · n_k), and a label map equals per-class weights', () => {
+    const counts = [0, 0];
+    for (const v of ds.y) counts[v]!++;
+    const w = Float64Array.from(ds.y, (v) => ds.n / (2 * counts[v]!));
+    const a = fitDecisionTree(ds, { classWeight: 'balanced', maxDepth: 4 });
+    const b = fitDecisionTree(ds, { maxDepth: 4 }, w);
+    expect(a.threshold).toEqual(b.threshold);
+    expect(a.value).toEqual(b.value);
+    const c = fitDecisionTree(ds, { classWeight: { yes: 3 }, maxDepth: 4 });
+    const e = fitDecisionTree(
+      ds,
+      { maxDepth: 4 },
+      Float64Array.from(ds.y, (v) => (v === 1 ? 3 : 1)),
+    );
+    expect(c.threshold).toEqual(e.threshold);
+  });
+});
+
+describe('FeatureBinner', () => {
+  it('quantile bins hold about n / maxBins rows and thresholds agree with bin codes', () => {
+    const ds = uniformData(4000, 1, 'bins', () => 0);
+    const binner = FeatureBinner.fit(ds.schema, ds.x, ds.n, 16);
+    expect(binner.nBins[0]).toBe(16);
+    const codes = binner.transform(ds.x, ds.n);
+    const counts = new Array(16).fill(0);
+    for (const c of codes) counts[c]++;
+    for (const c of counts) expect(Math.abs(c - 250)).toBeLessThanOrEqual(1);
+    for (let b = 0; b < 15; b++) {
+      const t = binner.threshold(0, b, b + 1);
+      for (let i = 0; i < ds.n; i++) expect(ds.x[i]! <= t).toBe(codes[i]! <= b);
+    }
+  });
+
+  it('keeps categorical codes exact and gives a heavily repeated value its own bin', () => {
+    const schema = defineSchema({
+      attributes: [
+        { name: 'c', kind: 'categorical', protected: true, categories: ['a', 'b', 'c'] },
+        { name: 'g', kind: 'continuous', protected: false, min: 0, max: 1000 },
+      ],
+      outcome: { name: 'y', labels: ['0', '1'], favorable: 1 },
+    });
+    const n = 1000;
+    const x = new Float64Array(2 * n);
+    for (let i = 0; i < n; i++) x.set([i % 3, i < 900 ? 0 : i], 2 * i);
+    const binner = FeatureBinner.fit(schema, x, n, 8);
+    expect(binner.nBins[0]).toBe(3);
+    const codes = binner.transform(x, n);
+    for (let i = 0; i < n; i++) expect(codes[i]).toBe(i % 3);
+    expect(codes[n]).toBe(0);
+    expect(codes[n + 899]).toBe(0);
+    expect(codes[n + 900]).toBe(1);
+    expect(binner.nBins[1]).toBe(8);
+  });
+});
+
+describe('serialisation and determinism', () => {
+  it('toJSON / fromJSON reproduces the tree exactly', () => {
+    const ds = threeClassData(1000, 'tree-json');
+    const tree = fitDecisionTree(ds, { criterion: 'entropy', maxFeatures: 2, seed: 'x' });
+    const back = DecisionTree.fromJSON(JSON.parse(JSON.stringify(tree)));
+    expect(back.predictProba(ds.x)).toEqual(tree.predictProba(ds.x));
+    expect(back.threshold).toEqual(tree.threshold);
+    expect(back.featureImportances).toEqual(tree.featureImportances);
+    expect(back.description).toBe(tree.description);
+    expect(tree.description).toBe('decision-tree(criterion=entropy,maxFeatures=2)');
+  });
+
+  it('same seed, same tree; maxFeatures makes the seed matter', () => {
+    const ds = mixedData(1000, 'tree-seed');
+    const a = fitDecisionTree(ds, { maxFeatures: 1, seed: 3 });
+    const b = fitDecisionTree(ds, { maxFeatures: 1, seed: 3 });
+    const c = fitDecisionTree(ds, { maxFeatures: 1, seed: 4 });
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+    expect(JSON.stringify(a.toJSON().tree)).not.toBe(JSON.stringify(c.toJSON().tree));
+  });
+
+  it('rejects damaged JSON with InteropError', () => {
+    const tree = fitDecisionTree(mixedData(200, 'tree-bad-json'), { maxDepth: 2 });
+    const json = tree.toJSON();
+    expect(() => DecisionTree.fromJSON({ ...json, version: 9 })).toThrow(
+      expect.objectContaining({ code: 'INTEROP_PARSE' }),
+    );
+    expect(() => DecisionTree.fromJSON({ ...json, tree: { ...json.tree, nodeCount: 2 } })).toThrow(
+      expect.objectContaining({ code: 'INTEROP_PARSE' }),
+    );
+  });
+});
+
+describe('bad input', () => {
+  const ds = mixedData(300, 'tree-bad');
+
+  it('rejects unknown and invalid options', () => {
+    expect(() => fitDecisionTree(ds, { depth: 3 } as never)).toThrow(
+      expect.objectContaining({ code: 'OPTIONS_UNKNOWN' }),
+    );
+    expect(() => fitDecisionTree(ds, { maxFeatures: 9 })).toThrow(OptionsError);
+    expect(() => fitDecisionTree(ds, { maxFeatures: 1.5 })).toThrow(OptionsError);
+    expect(() => fitDecisionTree(ds, { classWeight: { maybe: 2 } })).toThrow(
+      expect.objectContaining({ code: 'OPTIONS_INVALID', details: { option: '/classWeight/maybe' } }),
+    );
+    expect(() => fitDecisionTree(ds, { maxBins: 300 })).toThrow(OptionsError);
+  });
+
+  it('rejects unusable data with DataError', () => {
+    const x = ds.x.slice();
+    x[2] = Number.POSITIVE_INFINITY;
+    expect(() => fitDecisionTree({ ...ds, x })).toThrow(expect.objectContaining({ code: 'DATA_NOT_FINITE' }));
+    const y = ds.y.slice();
+    y[0] = 2;
+    expect(() => fitDecisionTree({ ...ds, y })).toThrow(
+      expect.objectContaining({ code: 'DATA_OUT_OF_DOMAIN' }),
+    );
+    expect(() => fitDecisionTree({ ...ds, y: new Int32Array(ds.n) })).toThrow(
+      expect.objectContaining({ code: 'DATA_SINGLE_CLASS' }),
+    );
+    const empty = { schema: mixedSchema, n: 0, d: 4, x: new Float64Array(0), y: new Int32Array(0) };
+    expect(() => fitDecisionTree(empty)).toThrow(expect.objectContaining({ code: 'DATA_EMPTY' }));
+    expect(() => fitDecisionTree({ ...ds, x: ds.x.subarray(1) })).toThrow(DataError);
+    const w = Float64Array.from(ds.y, (v) => (v === 1 ? 1 : 0));
+    expect(() => fitDecisionTree(ds, {}, w)).toThrow(expect.objectContaining({ code: 'DATA_SINGLE_CLASS' }));
+  });
+
+  it('rejects bad prediction batches', () => {
+    const tree = fitDecisionTree(ds, { maxDepth: 3 });
+    expect(() => tree.predict(new Float64Array(5))).toThrow(expect.objectContaining({ code: 'DATA_SHAPE' }));
+    expect(() => tree.predict(Float64Array.of(1, 0, Number.NaN, 0))).toThrow(
+      expect.objectContaining({ code: 'DATA_NOT_FINITE', details: { attribute: 'level', row: 0 } }),
+    );
+    expect(() => tree.decisionPath(new Float64Array(4), 2)).toThrow(
+      expect.objectContaining({ code: 'DATA_SHAPE' }),
+    );
+  });
+});
