@@ -1,15 +1,10 @@
 import type { CountingClassifier } from './classifier.js';
-import { DataError, OptionsError, SchemaError } from './errors.js';
+import { DataError } from './errors.js';
+import { ProtectedVariants, type VariantMode } from './protected-variants.js';
 import type { AttributeValueCount, DiscriminatoryPair, IndividualFindings } from './result-types.js';
 import { GrowableArray, RowIndex } from './row-index.js';
 import type { RunController } from './run-control.js';
-import { cardinality, domainValues, inDomain, protectedIndices, type Schema, valueLabel } from './schema.js';
-
-/** How protected-attribute variants of an input are built. */
-export type VariantMode = 'all-combinations' | 'one-at-a-time';
-
-/** Largest number of variants per input the checker accepts; beyond it, use `one-at-a-time`. */
-export const MAX_VARIANTS = 4096;
+import { inDomain, type Schema, valueLabel } from './schema.js';
 
 /** Outcome of checking one row of a batch. */
 export const CheckStatus = {
@@ -46,11 +41,7 @@ export class CounterfactualChecker {
   private readonly prot: number[];
   private readonly nonProt: number[];
   private readonly domains: Float64Array[];
-  /** All combinations of protected domain indices, combos x |prot|, row-major (all-combinations mode). */
-  private readonly combos: Int32Array;
-  /** Domain index of each protected value of the input being varied. */
-  private readonly ownScratch: Int32Array;
-  private readonly nCombos: number;
+  private readonly variants: ProtectedVariants;
   private readonly keys: RowIndex;
   private readonly statusById = new GrowableArray((n) => new Int32Array(n));
   private readonly keyScratch: Float64Array;
@@ -68,12 +59,6 @@ export class CounterfactualChecker {
     ctl: RunController,
     mode: VariantMode = 'all-combinations',
   ) {
-    if (mode !== 'all-combinations' && mode !== 'one-at-a-time') {
-      throw new OptionsError(
-        'OPTIONS_INVALID',
-        `variant mode must be all-combinations or one-at-a-time, got ${mode}`,
-      );
-    }
     this.schema = schema;
     this.mode = mode;
     this.model = model;
@@ -85,42 +70,10 @@ export class CounterfactualChecker {
         `the model takes ${model.nFeatures} features but the schema has ${this.d}`,
       );
     }
-    this.prot = protectedIndices(schema);
+    this.variants = new ProtectedVariants(schema, mode);
+    this.prot = [...this.variants.prot];
     this.nonProt = schema.attributes.map((_, j) => j).filter((j) => !schema.attributes[j]!.protected);
-    for (const p of this.prot) {
-      const a = schema.attributes[p]!;
-      if (!Number.isFinite(cardinality(a))) {
-        throw new SchemaError(
-          'SCHEMA_BAD_DOMAIN',
-          `protected attribute "${a.name}" is continuous: bin it (or give it a step) so that its counterfactual values are finite`,
-          { attribute: a.name },
-        );
-      }
-    }
-    this.domains = this.prot.map((p) => domainValues(schema.attributes[p]!));
-    const total = this.domains.reduce((acc, dom) => acc * dom.length, 1);
-    const perInput =
-      mode === 'all-combinations' ? total : this.domains.reduce((acc, dom) => acc + dom.length - 1, 1);
-    if (perInput - 1 > MAX_VARIANTS) {
-      throw new OptionsError(
-        'OPTIONS_INVALID',
-        `the protected attributes have ${total} value combinations, more than ${MAX_VARIANTS}: use the one-at-a-time variant mode`,
-        { option: '/variantMode' },
-      );
-    }
-    this.nCombos = total;
-    this.combos = new Int32Array(mode === 'all-combinations' ? total * this.prot.length : 0);
-    if (mode === 'all-combinations') {
-      for (let c = 0; c < total; c++) {
-        let rest = c;
-        for (let k = this.prot.length - 1; k >= 0; k--) {
-          const size = this.domains[k]!.length;
-          this.combos[c * this.prot.length + k] = rest % size;
-          rest = Math.floor(rest / size);
-        }
-      }
-    }
-    this.ownScratch = new Int32Array(this.prot.length);
+    this.domains = [...this.variants.domains];
     this.keys = new RowIndex(this.nonProt.length);
     this.keyScratch = new Float64Array(this.nonProt.length);
     this.dsnByValue = this.domains.map((dom) => new Int32Array(dom.length));
@@ -141,52 +94,6 @@ export class CounterfactualChecker {
   /** Protected attribute positions, in schema order. */
   get protectedIndices(): readonly number[] {
     return this.prot;
-  }
-
-  /** Variants (rows differing from `x[off..]` only in protected values) written into `out` at `outOff`; returns the count. */
-  private writeVariants(x: Float64Array, off: number, out: Float64Array, outOff: number): number {
-    const { d, prot } = this;
-    // Compare by domain index: a grid value such as 0.3 need not equal its computed grid point.
-    const own = this.ownScratch;
-    for (let k = 0; k < prot.length; k++) own[k] = this.domainIndex(k, x[off + prot[k]!]!);
-    let m = 0;
-    if (this.mode === 'all-combinations') {
-      for (let c = 0; c < this.nCombos; c++) {
-        let same = true;
-        for (let k = 0; k < prot.length; k++) {
-          if (this.combos[c * prot.length + k] !== own[k]) {
-            same = false;
-            break;
-          }
-        }
-        if (same) continue;
-        const base = outOff + m * d;
-        out.set(x.subarray(off, off + d), base);
-        for (let k = 0; k < prot.length; k++) {
-          const v = this.combos[c * prot.length + k]!;
-          if (v !== own[k]) out[base + prot[k]!] = this.domains[k]![v]!;
-        }
-        m++;
-      }
-    } else {
-      for (let k = 0; k < prot.length; k++) {
-        const dom = this.domains[k]!;
-        for (let v = 0; v < dom.length; v++) {
-          if (v === own[k]) continue;
-          const base = outOff + m * d;
-          out.set(x.subarray(off, off + d), base);
-          out[base + prot[k]!] = dom[v]!;
-          m++;
-        }
-      }
-    }
-    return m;
-  }
-
-  private variantsPerInput(): number {
-    return this.mode === 'all-combinations'
-      ? this.nCombos - 1
-      : this.domains.reduce((acc, dom) => acc + dom.length - 1, 0);
   }
 
   private keyOf(x: Float64Array, off: number): Float64Array {
@@ -220,7 +127,7 @@ export class CounterfactualChecker {
     }
     const status = new Int8Array(n);
     const fresh = new Uint8Array(n);
-    const perInput = this.variantsPerInput();
+    const perInput = this.variants.perInput;
     let allowed = this.ctl.remainingTested();
     const maxQ = this.ctl.budget.maxQueries;
     if (maxQ !== undefined) {
@@ -275,7 +182,7 @@ export class CounterfactualChecker {
     for (let r = 0; r < rows.length; r++) {
       const off = rows[r]! * d;
       batch.set(x.subarray(off, off + d), r * block * d);
-      counts[r] = this.writeVariants(x, off, batch, (r * block + 1) * d);
+      counts[r] = this.variants.write(x, off, batch, (r * block + 1) * d);
     }
     const labels = this.model.predict(batch);
     const statusStore = this.statusById.ensure(firstId + rows.length);
@@ -295,8 +202,8 @@ export class CounterfactualChecker {
           const a = batch[sampleOff + prot[k]!]!;
           const b = batch[cfOff + prot[k]!]!;
           if (a === b) continue;
-          const ia = this.domainIndex(k, a);
-          const ib = this.domainIndex(k, b);
+          const ia = this.variants.domainIndex(k, a);
+          const ib = this.variants.domainIndex(k, b);
           this.pairsByValue[k]![ia]!++;
           this.pairsByValue[k]![ib]!++;
           touchedDsn[k]![ia] = 1;
@@ -313,20 +220,6 @@ export class CounterfactualChecker {
       statusStore[firstId + r] = st;
       status[rows[r]!] = st;
     }
-  }
-
-  private domainIndex(k: number, value: number): number {
-    const dom = this.domains[k]!;
-    // Domains are sorted and small: binary search for the nearest grid point.
-    let lo = 0;
-    let hi = dom.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (dom[mid]! < value) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo > 0 && value - dom[lo - 1]! < dom[lo]! - value) lo--;
-    return lo;
   }
 
   private recordPair(batch: Float64Array, sOff: number, cOff: number, own: number, lab: number): void {

@@ -1,8 +1,9 @@
 import { type Classifier, CountingClassifier } from './classifier.js';
-import { CounterfactualChecker, type VariantMode } from './counterfactual.js';
+import { CounterfactualChecker } from './counterfactual.js';
 import { checkDataset, type Dataset, datasetFingerprint } from './dataset.js';
 import { ModelError } from './errors.js';
 import { type OptionsSchema, resolveOptions } from './options.js';
+import type { VariantMode } from './protected-variants.js';
 import {
   type Access,
   type DetectorKind,

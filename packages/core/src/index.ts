@@ -9,6 +9,7 @@ export { Hasher, hashString32 } from './hash.js';
 export * from './interop.js';
 export { type KMeansOptions, type KMeansResult, kmeans } from './kmeans.js';
 export { type OptionsSchema, resolveOptions } from './options.js';
+export { MAX_VARIANTS, ProtectedVariants, type VariantMode } from './protected-variants.js';
 export { discoveryResultSchema } from './result-schema.js';
 export * from './result-types.js';
 export { createRng, Rng } from './rng.js';

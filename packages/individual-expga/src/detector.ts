@@ -1,11 +1,10 @@
-import { type Detector, defineIndividualDetector, ModelError } from '@fb/core';
+import { type Detector, defineIndividualDetector, ModelError, ProtectedVariants } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
 import { LocalExplainer } from './explainer.js';
 import { runGenetic } from './genetic-phase.js';
 import { GeneSampler } from './operators.js';
 import { type ExpgaOptions, optionsSchema } from './options.js';
 import { selectSeeds } from './seed-phase.js';
-import { ProtectedVariants } from './variants.js';
 
 /**
  * ExpGA (Fan, Wang, Chen, Xie, ICSE 2022): explanation-guided seeds, then a genetic algorithm whose

@@ -1,5 +1,4 @@
-import type { Classifier } from '@fb/core';
-import type { ProtectedVariants } from './variants.js';
+import type { Classifier, ProtectedVariants } from '@fb/core';
 
 /**
  * The paper's fitness: for each of the n inputs in `pop`, the largest gap, over its protected

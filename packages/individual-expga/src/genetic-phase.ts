@@ -1,3 +1,4 @@
+import type { ProtectedVariants } from '@fb/core';
 import {
   CheckStatus,
   type CounterfactualChecker,
@@ -8,7 +9,6 @@ import {
 import { probabilityGap } from './fitness.js';
 import { crossover, type GeneSampler, mutate, select } from './operators.js';
 import type { Fitness } from './options.js';
-import type { ProtectedVariants } from './variants.js';
 
 export interface GeneticSettings {
   generations: number;

@@ -1,10 +1,9 @@
-import { createRng, defineSchema } from '@fb/core';
+import { createRng, defineSchema, ProtectedVariants } from '@fb/core';
 import { describe, expect, it } from 'vitest';
 import { rankOf } from '../src/explainer.js';
 import { probabilityGap } from '../src/fitness.js';
 import { crossover, GeneSampler, mutate, select } from '../src/operators.js';
 import { weightedRidge } from '../src/ridge.js';
-import { ProtectedVariants } from '../src/variants.js';
 import { probabilityModel, schema, scripted } from './fixtures.js';
 
 const rows = (pop: Float64Array, d: number) =>
