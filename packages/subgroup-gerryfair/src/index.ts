@@ -1,23 +1,7 @@
-import { type Detector, defineSubgroupDetector } from '@fb/core';
-import pkg from '../package.json' with { type: 'json' };
-import { type Options, optionsSchema } from './options.js';
-import { favourableRateGaps } from './scan.js';
-
-export type { Options as GerryfairOptions } from './options.js';
-
-/**
- * Gerryfair.
- *
- * Placeholder: until the paper's scan replaces `favourableRateGaps`, it reports the
- * protected-attribute values whose favourable-outcome rate differs significantly from the rest.
- */
-export const gerryfair: Detector<Options> = defineSubgroupDetector<Options>({
-  id: 'gerryfair',
-  version: pkg.version,
-  access: 'data-only',
-  description:
-    'Placeholder: favourable-rate gaps per protected value with permutation p-values (replace with the method and paper).',
-  requiresModel: false,
-  optionsSchema,
-  scan: favourableRateGaps,
-});
+export { type GerryfairAudit, gerryfair, gerryfairAudit } from './detector.js';
+export {
+  type FairnessDefinition,
+  type Options as GerryfairOptions,
+  optionsSchema as gerryfairOptionsSchema,
+  type Side,
+} from './options.js';

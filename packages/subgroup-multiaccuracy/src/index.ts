@@ -1,23 +1,7 @@
-import { type Detector, defineSubgroupDetector } from '@fb/core';
-import pkg from '../package.json' with { type: 'json' };
-import { type Options, optionsSchema } from './options.js';
-import { favourableRateGaps } from './scan.js';
-
-export type { Options as MultiaccuracyOptions } from './options.js';
-
-/**
- * Multiaccuracy.
- *
- * Placeholder: until the paper's scan replaces `favourableRateGaps`, it reports the
- * protected-attribute values whose favourable-outcome rate differs significantly from the rest.
- */
-export const multiaccuracy: Detector<Options> = defineSubgroupDetector<Options>({
-  id: 'multiaccuracy',
-  version: pkg.version,
-  access: 'data-only',
-  description:
-    'Placeholder: favourable-rate gaps per protected value with permutation p-values (replace with the method and paper).',
-  requiresModel: false,
-  optionsSchema,
-  scan: favourableRateGaps,
-});
+export { type Correction, lossSlope, PARTITIONS, type PartitionName } from './boost.js';
+export { type MultiaccuracyAudit, multiaccuracy, multiaccuracyAudit } from './detector.js';
+export {
+  type Direction as MultiaccuracyDirection,
+  type Options as MultiaccuracyOptions,
+  optionsSchema as multiaccuracyOptionsSchema,
+} from './options.js';

@@ -1,55 +1,199 @@
-import { createDataset, defineSchema } from '@fb/core';
+import {
+  type Classifier,
+  createDataset,
+  createRng,
+  type Dataset,
+  defineSchema,
+  ModelError,
+  memberMask,
+  OptionsError,
+  RunController,
+} from '@fb/core';
+import { classifierFromFunction } from '@fb/models';
 import { describe, expect, it } from 'vitest';
-import { multiaccuracy as detector } from '../src/index.js';
+import { type Correction, lossSlope, multiaccuracy, multiaccuracyAudit } from '../src/index.js';
+import { Ridge } from '../src/ridge.js';
 
 const schema = defineSchema({
   attributes: [
-    { name: 'sex', kind: 'categorical', protected: true, categories: ['male', 'female'] },
-    { name: 'age', kind: 'ordinal', protected: false, min: 20, max: 39, step: 1 },
+    { name: 'sex', kind: 'categorical', protected: true, categories: ['m', 'f'] },
+    { name: 'cell', kind: 'categorical', protected: false, categories: ['A', 'B'] },
   ],
-  outcome: { name: 'approved', labels: ['no', 'yes'], favorable: 1 },
+  outcome: { name: 'o', labels: ['no', 'yes'], favorable: 1 },
 });
 
-/** 10 men of whom 7 are approved, 10 women of whom 3 are. */
-function tenAndTen() {
+/** P(favourable) 0.8 in cell A, 0.2 in cell B. */
+const cellModel: Classifier = classifierFromFunction(
+  (x, n) => Float64Array.from({ length: n }, (_, i) => (x[2 * i + 1] === 0 ? 0.8 : 0.2)),
+  { nFeatures: 2 },
+);
+
+/** 100 rows per cell: cell A never favourable, cell B always, so the model errs by 0.8 in both. */
+function twoCells(): Dataset {
+  const rng = createRng('cells');
   const x: number[] = [];
   const y: number[] = [];
-  for (let i = 0; i < 20; i++) {
-    const sex = i < 10 ? 0 : 1;
-    x.push(sex, 20 + i);
-    y.push((sex === 0 ? i : i - 10) < (sex === 0 ? 7 : 3) ? 1 : 0);
+  for (let i = 0; i < 200; i++) {
+    x.push(rng.int(0, 1), i < 100 ? 0 : 1);
+    y.push(i < 100 ? 0 : 1);
   }
   return createDataset({ schema, x, y });
 }
 
-function binomial(n: number, k: number): number {
-  let c = 1;
-  for (let i = 1; i <= k; i++) c = (c * (n - k + i)) / i;
-  return c;
-}
+describe('multiaccuracy boost auditor', () => {
+  it('uses the reference loss slope, continuous at its knots', () => {
+    expect(lossSlope(0.5, 1)).toBe(2);
+    expect(lossSlope(0.05, 1)).toBeCloseTo(15, 12);
+    expect(lossSlope(0.2, 0)).toBeCloseTo(1.25, 12);
+    expect(lossSlope(0.95, 0)).toBeCloseTo(15, 12);
+    expect(lossSlope(0.1, 1)).toBeCloseTo(20 - 100 * 0.1, 12);
+    expect(lossSlope(0.9, 0)).toBeCloseTo(1 / (1 - 0.9), 12);
+  });
 
-describe('multiaccuracy', () => {
-  it('reports the hand-computed gaps with permutation p-values matching the exact test', async () => {
-    const permutations = 4000;
-    const result = await detector.run({ dataset: tenAndTen() }, { permutations, alpha: 1 }, { seed: 5 });
-    if (result.findings.kind !== 'subgroup') throw new Error('expected subgroup findings');
-    const [first, second] = result.findings.subgroups;
-    expect(result.findings.subgroups).toHaveLength(2);
-    expect(first!.conditions).toEqual([{ attribute: 'sex', values: [0] }]);
-    expect(second!.conditions).toEqual([{ attribute: 'sex', values: [1] }]);
-    expect(first!.effect).toBeCloseTo(0.7 - 0.3, 12);
-    expect(second!.effect).toBeCloseTo(0.3 - 0.7, 12);
-    expect(second!.direction).toBe('lower');
-    // Under shuffled outcomes the women's approvals are hypergeometric (20 rows, 10 approved, 10 drawn);
-    // the two-sided p-value is P(X <= 3) + P(X >= 7).
-    let tail = 0;
-    for (let k = 0; k <= 3; k++) tail += (binomial(10, k) * binomial(10, 10 - k)) / binomial(20, 10);
-    const exact = 2 * tail;
-    const se = Math.sqrt((exact * (1 - exact)) / permutations);
-    expect(Math.abs(second!.pValue! - exact)).toBeLessThan(4 * se);
-    expect(first!.pValue).toBe(second!.pValue);
+  it('fits ridge with an unpenalised intercept as the closed form gives', () => {
+    // x = 0..3, y = 1 + 2x: centred Σx² = 5, Σxy = 10, so w = 10 / (5 + 1) and b = 4 − 1.5 w.
+    const ridge = new Ridge(Float64Array.of(0, 1, 2, 3), 1, Int32Array.of(0, 1, 2, 3), 1);
+    const fit = ridge.fit(Float64Array.of(1, 3, 5, 7));
+    expect(fit.weights[0]).toBeCloseTo(10 / 6, 12);
+    expect(fit.intercept).toBeCloseTo(4 - 1.5 * (10 / 6), 12);
+    expect(ridge.valueAt(fit, 3)).toBeCloseTo(fit.intercept + 3 * fit.weights[0]!, 12);
+  });
 
-    const strict = await detector.run({ dataset: tenAndTen() }, { permutations, alpha: 0.05 }, { seed: 5 });
-    expect(strict.metrics.dsn).toBe(0);
+  it('follows the hand-computed boosting path: scores are the odds, updates 0.1 × the slope', async () => {
+    // Cell A is the predicted-favourable partition, and its auditor is the constant slope 1/(1 − p) = 1 + odds
+    // whatever the split, so its held-out score is slope × p = odds and log-odds fall by 0.1 × (1 + odds).
+    const dataset = twoCells();
+    const result = await multiaccuracy.run(
+      { dataset, model: cellModel },
+      { maxIterations: 4, replicas: 0 },
+      { seed: 3 },
+    );
+    const corrections = result.extras.corrections as Correction[];
+    let logOdds = Math.log(4);
+    expect(corrections).toHaveLength(4);
+    corrections.forEach((c, t) => {
+      expect(c.round).toBe(t);
+      expect(c.partition).toBe('predicted-favourable');
+      expect(c.score).toBeCloseTo(Math.exp(logOdds), 10);
+      logOdds -= 0.1 * (1 + Math.exp(logOdds));
+    });
+    const [s] = result.findings.kind === 'subgroup' ? result.findings.subgroups : [];
+    expect(s!.score).toBeCloseTo(4, 10);
+    expect(s!.conditions).toEqual([{ attribute: 'cell', values: [0] }]);
+    expect(s!.details.exact).toBe(true);
+    expect(s!.effect).toBeCloseTo(0.8, 12);
+    expect(s!.direction).toBe('higher');
+    expect(s!.pValue).toBeNull();
+  });
+
+  it('audits one direction as the CBS paper does, and its mirror image', async () => {
+    const dataset = twoCells();
+    const p = Float64Array.from({ length: 200 }, (_, i) => (i < 100 ? 0.8 : 0.2));
+    // "over": cell B's under-estimation has its residual clipped to 0, so only cell A is ever corrected.
+    const over = await multiaccuracyAudit(
+      dataset,
+      p,
+      multiaccuracy.resolveOptions({ direction: 'over', maxIterations: 3, replicas: 0 }),
+      new RunController({ seed: 1 }),
+    );
+    expect((over.extras.corrections as Correction[]).map((c) => c.partition)).toEqual([
+      'predicted-favourable',
+      'predicted-favourable',
+      'predicted-favourable',
+    ]);
+    // "under": cell A is clipped; cell B (predicted unfavourable, y = 1) gets score odds(unfavourable) = 4.
+    const under = await multiaccuracyAudit(
+      dataset,
+      p,
+      multiaccuracy.resolveOptions({ direction: 'under', maxIterations: 3, replicas: 0 }),
+      new RunController({ seed: 1 }),
+    );
+    const first = (under.extras.corrections as Correction[])[0]!;
+    expect(first.partition).toBe('predicted-unfavourable');
+    expect(first.score).toBeCloseTo(4, 10);
+    expect(Array.from(under.members)).toEqual(
+      Array.from(memberMask(dataset, [{ attribute: 'cell', values: [1] }])),
+    );
+    expect(under.subgroups[0]!.direction).toBe('lower');
+  });
+
+  it('stops after a correction on the last partition only with the reference quirk', async () => {
+    // The auditor sees sex only. Partition 1 (p = 1, all favourable, all women) has zero residuals.
+    // Partition 2 (p = 0.4): 58 % men, unfavourable (residual +0.4, slope 1/0.6), 42 % women, favourable
+    // (residual −0.6, slope 2.5): held-out score ≈ 0.58·0.667 − 0.42·1.5 < 0. On all rows the women's
+    // auditor value is pulled to ≈ 1 by partition 1, so the score 0.58·0.667 − 0.42·0.6·1.03 > 0: the first
+    // correction is on the last partition.
+    const n = 21_000;
+    const x = new Float64Array(2 * n);
+    const y = new Int32Array(n);
+    const p = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const b = i - 20_000;
+      const man = b >= 0 && b < 580;
+      x.set([man ? 0 : 1, b >= 0 ? 1 : 0], 2 * i);
+      y[i] = man ? 0 : 1;
+      p[i] = b >= 0 ? 0.4 : 1;
+    }
+    const dataset = createDataset({ schema, x, y });
+    const run = (stopAfterLastPartition: boolean) =>
+      multiaccuracyAudit(
+        dataset,
+        p,
+        multiaccuracy.resolveOptions({
+          auditAttributes: ['sex'],
+          stopAfterLastPartition,
+          maxIterations: 5,
+          replicas: 0,
+        }),
+        new RunController({ seed: 2 }),
+      );
+    const quirk = await run(true);
+    expect((quirk.extras.corrections as Correction[]).map((c) => c.partition)).toEqual(['all']);
+    expect(quirk.extras.stoppedBy).toBe('last-partition');
+    expect(quirk.subgroups[0]!.conditions).toEqual([]);
+    const paper = await run(false);
+    expect((paper.extras.corrections as Correction[])[0]!.partition).toBe('all');
+    expect(paper.extras.stoppedBy).not.toBe('last-partition');
+    expect(paper.extras.rounds).toBeGreaterThan(1);
+  });
+
+  it('gives small p-values to a planted over-estimation and roughly uniform ones under the null', async () => {
+    const rng = createRng('null');
+    const n = 400;
+    const make = (bias: number) => {
+      const x = new Float64Array(2 * n);
+      const y = new Int32Array(n);
+      const p = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        x.set([rng.int(0, 1), rng.int(0, 1)], 2 * i);
+        const truth = 0.3 + 0.4 * x[2 * i + 1]!;
+        y[i] = rng.bernoulli(truth) ? 1 : 0;
+        p[i] = Math.min(0.95, truth + (x[2 * i] === 1 ? bias : 0));
+      }
+      return { dataset: createDataset({ schema, x, y }), p };
+    };
+    const options = multiaccuracy.resolveOptions({ replicas: 19 });
+    const planted = make(0.25);
+    const hit = await multiaccuracyAudit(planted.dataset, planted.p, options, new RunController({ seed: 9 }));
+    expect(hit.subgroups[0]!.pValue).toBe(0.05);
+
+    let small = 0;
+    const trials = 30;
+    for (let t = 0; t < trials; t++) {
+      const d = make(0);
+      const r = await multiaccuracyAudit(d.dataset, d.p, options, new RunController({ seed: t }));
+      if ((r.subgroups[0]?.pValue ?? 1) <= 0.2) small++;
+    }
+    expect(small / trials).toBeGreaterThan(0.03);
+    expect(small / trials).toBeLessThan(0.45);
+  });
+
+  it('rejects label-only models and unknown audit attributes', async () => {
+    const dataset = twoCells();
+    const labelsOnly: Classifier = { nFeatures: 2, nClasses: 2, predict: cellModel.predict };
+    await expect(multiaccuracy.run({ dataset, model: labelsOnly })).rejects.toBeInstanceOf(ModelError);
+    await expect(
+      multiaccuracy.run({ dataset, model: cellModel }, { auditAttributes: ['height'] }),
+    ).rejects.toBeInstanceOf(OptionsError);
   });
 });

@@ -1,0 +1,148 @@
+import type { Options } from './options.js';
+import { Ridge } from './ridge.js';
+
+/** The reference's partitions, in its order: predicted favourable (p₀ > ½), predicted unfavourable, all rows. */
+export const PARTITIONS = ['predicted-favourable', 'predicted-unfavourable', 'all'] as const;
+export type PartitionName = (typeof PARTITIONS)[number];
+
+/** One correction: in `round`, the auditor's held-out correlation on `partition` exceeded the threshold. */
+export interface Correction {
+  round: number;
+  partition: PartitionName;
+  score: number;
+}
+
+export type StoppedBy = 'no-violation' | 'last-partition' | 'max-iterations' | 'budget';
+
+export interface BoostRun {
+  corrections: Correction[];
+  /** The correction with the highest score (the first on ties), or null when none was made. */
+  best: Correction | null;
+  rounds: number;
+  stoppedBy: StoppedBy;
+}
+
+interface Partition {
+  name: PartitionName;
+  /** Every row of the partition (a correction moves all of them). */
+  rows: Int32Array;
+  heldOut: Int32Array;
+  /** The auditor fitted on the partition's training rows; null when it has no training or held-out row. */
+  ridge: Ridge | null;
+}
+
+/** Probabilities are kept this far from 0 and 1 before taking log-odds. */
+const EPS = 1e-6;
+const logit = (p: number) => {
+  const c = Math.min(1 - EPS, Math.max(EPS, p));
+  return Math.log(c / (1 - c));
+};
+
+/** The reference's regression target: the log-loss derivative's magnitude, linearised near 0 and 1. */
+export function lossSlope(p: number, y: number): number {
+  return y === 1 ? (p >= 0.1 ? 1 / p : 20 - 100 * p) : p < 0.9 ? 1 / (1 - p) : 100 * p - 80;
+}
+
+/**
+ * MULTIACCURACY-BOOST (Kim, Ghorbani & Zou 2019) as in the reference notebook, on the log-odds of the
+ * favourable outcome. Each round: a ridge auditor per partition, fitted on its training rows to the loss
+ * slope; its held-out mean of auditor × residual is the score; the first partition (in the reference's
+ * order) whose score exceeds the threshold gets its log-odds moved by −eta × auditor, and the next round
+ * starts. The partitions, the split and the auditors' factorisations depend only on the initial predictions,
+ * so replicas under the null reuse them.
+ */
+export class Booster {
+  private readonly partitions: Partition[];
+  private readonly start: Float64Array;
+
+  /**
+   * @param design n x p auditor features, row-major.
+   * @param p0 initial probability of the favourable outcome per row.
+   * @param heldOut 1 for the rows held out to score the auditors.
+   */
+  constructor(
+    design: Float64Array,
+    p: number,
+    p0: Float64Array,
+    heldOut: Uint8Array,
+    private readonly options: Options,
+  ) {
+    const n = p0.length;
+    this.start = Float64Array.from(p0, logit);
+    this.partitions = PARTITIONS.map((name) => {
+      const rows: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const favourable = p0[i]! > 0.5;
+        if (name === 'all' || (name === 'predicted-favourable') === favourable) rows.push(i);
+      }
+      const train = rows.filter((i) => !heldOut[i]);
+      const held = rows.filter((i) => heldOut[i]);
+      const ridge =
+        train.length > 0 && held.length > 0
+          ? new Ridge(design, p, Int32Array.from(train), options.ridge)
+          : null;
+      return { name, rows: Int32Array.from(rows), heldOut: Int32Array.from(held), ridge };
+    });
+  }
+
+  /**
+   * Boost against outcomes `y` (1 = favourable). `round` is awaited after every round that made a
+   * correction (a checkpoint) and returns true to stop.
+   */
+  async run(y: Float64Array, round: (done: number) => Promise<boolean>): Promise<BoostRun> {
+    const { options } = this;
+    const n = y.length;
+    const logits = this.start.slice();
+    const slope = new Float64Array(n);
+    const residual = new Float64Array(n);
+    // "over": the residual p − y with negative values set to 0; "under": its mirror image.
+    const sign = options.direction === 'under' ? -1 : 1;
+    const clip = options.direction !== 'both';
+    const corrections: Correction[] = [];
+    let best: Correction | null = null;
+    let stoppedBy: StoppedBy = 'max-iterations';
+    let t = 0;
+    while (t < options.maxIterations) {
+      for (let i = 0; i < n; i++) {
+        const q = 1 / (1 + Math.exp(-logits[i]!));
+        slope[i] = lossSlope(q, y[i]!);
+        const r = sign * (q - y[i]!);
+        residual[i] = clip && r < 0 ? 0 : r;
+      }
+      let corrected: Partition | null = null;
+      for (const part of this.partitions) {
+        if (!part.ridge) continue;
+        const fit = part.ridge.fit(slope);
+        let corr = 0;
+        for (const i of part.heldOut) corr += part.ridge.valueAt(fit, i) * residual[i]!;
+        corr /= part.heldOut.length;
+        if (!(corr > options.threshold)) continue;
+        const c: Correction = { round: t, partition: part.name, score: corr };
+        corrections.push(c);
+        if (!best || corr > best.score) best = c;
+        for (const i of part.rows) logits[i]! -= sign * options.eta * part.ridge.valueAt(fit, i);
+        corrected = part;
+        break;
+      }
+      t++;
+      if (!corrected) {
+        stoppedBy = 'no-violation';
+        break;
+      }
+      if (options.stopAfterLastPartition && corrected.name === 'all') {
+        stoppedBy = 'last-partition';
+        break;
+      }
+      if (await round(t)) {
+        stoppedBy = 'budget';
+        break;
+      }
+    }
+    return { corrections, best, rounds: t, stoppedBy };
+  }
+
+  /** The rows of a partition. */
+  rowsOf(name: PartitionName): Int32Array {
+    return this.partitions.find((p) => p.name === name)!.rows;
+  }
+}
