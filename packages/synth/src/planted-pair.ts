@@ -92,7 +92,7 @@ export interface PlantedPair {
 }
 
 /** What the generator knows exactly and a method must discover. */
-export interface GroundTruth {
+export interface PlantedPairTruth {
   pair: PlantedPair;
   /** Per row: 1 in the disadvantaged subgroup, 2 in the reference subgroup, 0 elsewhere. */
   membership: Uint8Array;
@@ -104,7 +104,7 @@ export interface GroundTruth {
 
 export interface GeneratedData {
   dataset: Dataset;
-  truth: GroundTruth;
+  truth: PlantedPairTruth;
   options: PlantedPairOptions;
   seed: number | string;
 }

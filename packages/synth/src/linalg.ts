@@ -1,0 +1,141 @@
+/** Dense symmetric-matrix helpers on row-major Float64Arrays (d x d). */
+
+/** Lower Cholesky factor of A, or null when A is not (numerically) positive definite. */
+export function cholesky(a: Float64Array, d: number): Float64Array | null {
+  const l = new Float64Array(d * d);
+  for (let i = 0; i < d; i++) {
+    for (let j = 0; j <= i; j++) {
+      let s = a[i * d + j]!;
+      for (let k = 0; k < j; k++) s -= l[i * d + k]! * l[j * d + k]!;
+      if (i === j) {
+        if (!(s > 1e-12)) return null;
+        l[i * d + i] = Math.sqrt(s);
+      } else l[i * d + j] = s / l[j * d + j]!;
+    }
+  }
+  return l;
+}
+
+/** Inverse of a symmetric positive definite matrix from its Cholesky factor. */
+export function inverseFromCholesky(l: Float64Array, d: number): Float64Array {
+  // Invert L (lower triangular), then A^-1 = L^-T L^-1.
+  const li = new Float64Array(d * d);
+  for (let i = 0; i < d; i++) {
+    li[i * d + i] = 1 / l[i * d + i]!;
+    for (let j = 0; j < i; j++) {
+      let s = 0;
+      for (let k = j; k < i; k++) s += l[i * d + k]! * li[k * d + j]!;
+      li[i * d + j] = -s / l[i * d + i]!;
+    }
+  }
+  const inv = new Float64Array(d * d);
+  for (let i = 0; i < d; i++) {
+    for (let j = 0; j <= i; j++) {
+      let s = 0;
+      for (let k = i; k < d; k++) s += li[k * d + i]! * li[k * d + j]!;
+      inv[i * d + j] = s;
+      inv[j * d + i] = s;
+    }
+  }
+  return inv;
+}
+
+/** Eigen-decomposition of a symmetric matrix by cyclic Jacobi rotations: A = V diag(values) V^T. */
+export function symmetricEigen(a: Float64Array, d: number): { values: Float64Array; vectors: Float64Array } {
+  const m = Float64Array.from(a);
+  const v = new Float64Array(d * d);
+  for (let i = 0; i < d; i++) v[i * d + i] = 1;
+  for (let sweep = 0; sweep < 100; sweep++) {
+    let off = 0;
+    for (let p = 0; p < d; p++) for (let q = p + 1; q < d; q++) off += m[p * d + q]! ** 2;
+    if (off < 1e-22) break;
+    for (let p = 0; p < d; p++) {
+      for (let q = p + 1; q < d; q++) {
+        const apq = m[p * d + q]!;
+        if (Math.abs(apq) < 1e-300) continue;
+        const theta = (m[q * d + q]! - m[p * d + p]!) / (2 * apq);
+        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+        const c = 1 / Math.sqrt(t * t + 1);
+        const s = t * c;
+        for (let k = 0; k < d; k++) {
+          const akp = m[k * d + p]!;
+          const akq = m[k * d + q]!;
+          m[k * d + p] = c * akp - s * akq;
+          m[k * d + q] = s * akp + c * akq;
+        }
+        for (let k = 0; k < d; k++) {
+          const apk = m[p * d + k]!;
+          const aqk = m[q * d + k]!;
+          m[p * d + k] = c * apk - s * aqk;
+          m[q * d + k] = s * apk + c * aqk;
+        }
+        for (let k = 0; k < d; k++) {
+          const vkp = v[k * d + p]!;
+          const vkq = v[k * d + q]!;
+          v[k * d + p] = c * vkp - s * vkq;
+          v[k * d + q] = s * vkp + c * vkq;
+        }
+      }
+    }
+  }
+  const values = new Float64Array(d);
+  for (let i = 0; i < d; i++) values[i] = m[i * d + i]!;
+  return { values, vectors: v };
+}
+
+/** V diag(max(values, floor)) V^T. */
+function clipEigen(a: Float64Array, d: number, floor: number): Float64Array {
+  const { values, vectors } = symmetricEigen(a, d);
+  const out = new Float64Array(d * d);
+  for (let k = 0; k < d; k++) {
+    const lam = Math.max(values[k]!, floor);
+    for (let i = 0; i < d; i++) {
+      const vi = vectors[i * d + k]! * lam;
+      for (let j = 0; j < d; j++) out[i * d + j] += vi * vectors[j * d + k]!;
+    }
+  }
+  return out;
+}
+
+/**
+ * The nearest correlation matrix to a symmetric A in the Frobenius norm (Higham 2002: alternating
+ * projections onto the PSD cone and the unit-diagonal set, with Dykstra's correction), finished by
+ * flooring eigenvalues at `minEigen` and restoring the unit diagonal so the result is strictly
+ * positive definite. The projections converge linearly; after `maxIterations` the last iterate is
+ * finished the same way, which still yields a valid correlation matrix.
+ */
+export function nearestCorrelation(
+  a: Float64Array,
+  d: number,
+  minEigen = 1e-6,
+  maxIterations = 500,
+  tolerance = 1e-9,
+): Float64Array {
+  let y = Float64Array.from(a);
+  const ds = new Float64Array(d * d);
+  for (let it = 0; it < maxIterations; it++) {
+    const r = new Float64Array(d * d);
+    for (let k = 0; k < d * d; k++) r[k] = y[k]! - ds[k]!;
+    const x = clipEigen(r, d, 0);
+    for (let k = 0; k < d * d; k++) ds[k] = x[k]! - r[k]!;
+    const next = Float64Array.from(x);
+    for (let i = 0; i < d; i++) next[i * d + i] = 1;
+    let diff = 0;
+    let norm = 0;
+    for (let k = 0; k < d * d; k++) {
+      diff += (next[k]! - y[k]!) ** 2;
+      norm += next[k]! ** 2;
+    }
+    y = next;
+    if (Math.sqrt(diff) <= tolerance * Math.sqrt(norm)) break;
+  }
+  const clipped = clipEigen(y, d, minEigen);
+  const out = new Float64Array(d * d);
+  for (let i = 0; i < d; i++) {
+    for (let j = 0; j < d; j++) {
+      out[i * d + j] =
+        i === j ? 1 : clipped[i * d + j]! / Math.sqrt(clipped[i * d + i]! * clipped[j * d + j]!);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,46 @@
+import { createRng } from '@fb/core';
+import { describe, expect, it } from 'vitest';
+import { nearestCorrelation } from '../src/linalg.js';
+import { normalCdf, normalPdf, normalQuantile, truncatedNormal } from '../src/normal.js';
+
+describe('normal helpers', () => {
+  it('quantile inverts the CDF, including deep tails', () => {
+    for (const z of [-30, -8, -3, -1, -0.2, 0, 0.5, 2]) {
+      expect(normalQuantile(normalCdf(z))).toBeCloseTo(z, 8);
+    }
+    expect(normalCdf(-1.959963984540054)).toBeCloseTo(0.025, 12);
+  });
+
+  it('truncated draws stay in the interval and have the analytic mean', () => {
+    const rng = createRng(3);
+    for (const [a, b] of [
+      [-0.5, 1],
+      [2, 2.5],
+      [-Infinity, -3],
+      [40, 41],
+      [-45, -44.9],
+    ] as const) {
+      let s = 0;
+      const n = 20_000;
+      for (let i = 0; i < n; i++) {
+        const z = truncatedNormal(rng, a, b);
+        expect(z >= a && z <= b).toBe(true);
+        s += z;
+      }
+      const pdf = (z: number) => (Number.isFinite(z) ? normalPdf(z) : 0);
+      // E[Z | a < Z < b] = (φ(a) - φ(b)) / (Φ(b) - Φ(a)); in the far tails use the asymptotic mean.
+      const mass = normalCdf(b) - normalCdf(a);
+      const expected = mass > 1e-200 ? (pdf(a) - pdf(b)) / mass : a > 0 ? a + 1 / a : b - 1 / Math.abs(b);
+      const tol = a >= 40 || b <= -44 ? 0.05 : 0.03;
+      expect(Math.abs(s / n - expected)).toBeLessThan(tol);
+    }
+  });
+});
+
+describe('nearestCorrelation', () => {
+  it("reproduces Higham's 2002 example", () => {
+    const r = nearestCorrelation(Float64Array.from([1, 1, 0, 1, 1, 1, 0, 1, 1]), 3, 0);
+    const expected = [1, 0.7607, 0.1573, 0.7607, 1, 0.7607, 0.1573, 0.7607, 1];
+    for (const [k, v] of expected.entries()) expect(r[k]).toBeCloseTo(v, 3);
+  });
+});
