@@ -1,22 +1,2 @@
-import { type Detector, defineIndividualDetector } from '@fb/core';
-import pkg from '../package.json' with { type: 'json' };
-import { type Options, optionsSchema } from './options.js';
-import { uniformRandomSearch } from './search.js';
-
-export type { Options as AdfOptions } from './options.js';
-
-/**
- * Adf.
- *
- * Placeholder: until the paper's search replaces `uniformRandomSearch`, it tests uniform
- * random inputs and reports those whose decision changes with a protected attribute.
- */
-export const adf: Detector<Options> = defineIndividualDetector<Options>({
-  id: 'adf',
-  version: pkg.version,
-  access: 'black-box',
-  description:
-    'Placeholder: uniform random testing with counterfactual checks (replace with the method and paper).',
-  optionsSchema,
-  search: uniformRandomSearch,
-});
+export { adf } from './detector.js';
+export { type AdfAcceptance, type AdfOptions, type AdfRefinement, adfPresets } from './options.js';

@@ -1,8 +1,10 @@
-import { describeConformance } from '@fb/testkit';
-import { adf as detector } from '../src/index.js';
+import { describeConformance, makeFixture } from '@fb/testkit';
+import { adf } from '../src/index.js';
+import { DifferentiablePlantedModel } from './fixtures.js';
 
-// quickOptions: about a second on the kit's fixture; longOptions: far past any budget the kit sets.
-describeConformance(detector, {
-  quickOptions: { samples: 300 },
-  longOptions: { samples: 50_000_000 },
+describeConformance(adf, {
+  quickOptions: { maxGlobal: 40, maxLocal: 40 },
+  // Local walks of a million steps from every discriminatory seed: far past any budget the kit sets.
+  longOptions: { maxGlobal: 1_000_000, maxLocal: 1_000_000 },
+  fixture: () => ({ dataset: makeFixture().dataset, model: new DifferentiablePlantedModel() }),
 });

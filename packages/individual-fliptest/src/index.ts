@@ -1,22 +1,3 @@
-import { type Detector, defineIndividualDetector } from '@fb/core';
-import pkg from '../package.json' with { type: 'json' };
-import { type Options, optionsSchema } from './options.js';
-import { uniformRandomSearch } from './search.js';
-
-export type { Options as FliptestOptions } from './options.js';
-
-/**
- * Fliptest.
- *
- * Placeholder: until the paper's search replaces `uniformRandomSearch`, it tests uniform
- * random inputs and reports those whose decision changes with a protected attribute.
- */
-export const fliptest: Detector<Options> = defineIndividualDetector<Options>({
-  id: 'fliptest',
-  version: pkg.version,
-  access: 'black-box',
-  description:
-    'Placeholder: uniform random testing with counterfactual checks (replace with the method and paper).',
-  optionsSchema,
-  search: uniformRandomSearch,
-});
+export { fliptest } from './detector.js';
+export type { FeatureChange, TransparencyReport } from './flipsets.js';
+export type { FliptestOptions, TransportMethod } from './options.js';

@@ -1,46 +1,247 @@
-import { type Classifier, createDataset, defineSchema } from '@fb/core';
+import {
+  type Classifier,
+  createDataset,
+  createRng,
+  DataError,
+  type DiscoveryResult,
+  defineSchema,
+  OptionsError,
+  reproducibleView,
+} from '@fb/core';
 import { describe, expect, it } from 'vitest';
-import { fliptest as detector } from '../src/index.js';
+import type { TransparencyReport } from '../src/index.js';
+import { fliptest } from '../src/index.js';
 
 const schema = defineSchema({
   attributes: [
-    { name: 'sex', kind: 'categorical', protected: true, categories: ['male', 'female'] },
-    { name: 'income', kind: 'continuous', protected: false, min: 0, max: 100 },
+    { name: 'sex', kind: 'categorical', protected: true, categories: ['f', 'm'] },
+    { name: 'a', kind: 'ordinal', protected: false, min: 0, max: 99, step: 1 },
+    { name: 'b', kind: 'ordinal', protected: false, min: 0, max: 29, step: 1 },
+    { name: 'colour', kind: 'categorical', protected: false, categories: ['r', 'g', 'b'] },
   ],
-  outcome: { name: 'approved', labels: ['no', 'yes'], favorable: 1 },
+  outcome: { name: 'y', labels: ['no', 'yes'], favorable: 1 },
 });
-const dataset = createDataset({ schema, x: [0, 10, 1, 90, 0, 50, 1, 20], y: [0, 1, 1, 0] });
 
-/** A model approving a row when `rule(sex, income)` holds. */
-function modelOf(rule: (sex: number, income: number) => boolean): Classifier {
+function modelOf(rule: (r: Float64Array) => number): Classifier {
   return {
-    nFeatures: 2,
+    nFeatures: 4,
     nClasses: 2,
     predict(x) {
-      const out = new Int32Array(x.length / 2);
-      for (let i = 0; i < out.length; i++) out[i] = rule(x[2 * i]!, x[2 * i + 1]!) ? 1 : 0;
+      const out = new Int32Array(x.length / 4);
+      for (let i = 0; i < out.length; i++) out[i] = rule(x.subarray(4 * i, 4 * i + 4));
       return out;
     },
   };
 }
 
-describe('fliptest', () => {
-  it('flags exactly the inputs whose decision depends on sex, at the rate uniform sampling implies', async () => {
-    const samples = 4000;
-    // Women earning under 40 are refused: an input is discriminatory exactly when income < 40.
-    const biased = modelOf((sex, income) => !(sex === 1 && income < 40));
-    const result = await detector.run({ dataset, model: biased }, { samples }, { seed: 3 });
-    if (result.findings.kind !== 'individual') throw new Error('expected individual findings');
-    // Income is continuous, so every draw is a distinct tested sample.
-    expect(result.metrics.tsn).toBe(samples);
-    expect(result.findings.pairs.every((p) => p.sample[1]! < 40)).toBe(true);
-    // P(income < 40) = 0.4 under uniform draws on [0, 100]; allow four standard errors.
-    const se = Math.sqrt((0.4 * 0.6) / samples);
-    expect(Math.abs(result.metrics.sur - 0.4)).toBeLessThan(4 * se);
+/** Women and men drawn from the same distribution, except that men's b is shifted by `bShift`. */
+function population(perGroup: number, bShift = 0, seed = 'fliptest') {
+  const rng = createRng(seed);
+  const x: number[] = [];
+  for (let sex = 0; sex <= 1; sex++)
+    for (let i = 0; i < perGroup; i++)
+      x.push(sex, rng.int(0, 99), Math.min(29, rng.int(0, 19) + sex * bShift), rng.int(0, 2));
+  const y = Array.from({ length: 2 * perGroup }, (_, i) => i % 2);
+  return createDataset({ schema, x, y, name: 'population' });
+}
 
-    const blind = modelOf((_sex, income) => income >= 40);
-    const fair = await detector.run({ dataset, model: blind }, { samples }, { seed: 3 });
-    expect(fair.metrics.tsn).toBe(samples);
-    expect(fair.metrics.dsn).toBe(0);
+/** Approves a > 50, except in the planted region 20 <= a <= 40, where it approves men only. */
+const inRegion = (r: ArrayLike<number>) => r[1]! >= 20 && r[1]! <= 40;
+const planted = modelOf((r) => (inRegion(r) ? (r[0] === 1 ? 1 : 0) : r[1]! > 50 ? 1 : 0));
+const blind = modelOf((r) => (r[1]! > 50 ? 1 : 0));
+
+interface Member {
+  sourceRow: number;
+  counterpart: number[];
+  sampleOutcome: number;
+  counterpartOutcome: number;
+  directlyDiscriminatory: boolean;
+}
+interface Extras {
+  attribute: string;
+  sourceValue: number;
+  targetValue: number;
+  transport: string;
+  meanCost: number;
+  counterpartRows?: number[];
+  sinkhorn?: { iterations: number; marginalError: number; planCost: number };
+  flipset: { positive: Member[]; negative: Member[] };
+  report: { positive: TransparencyReport; negative: TransparencyReport };
+  completed: boolean;
+}
+const extrasOf = (r: DiscoveryResult) => r.extras as unknown as Extras;
+
+/** Squared L1 cost of standardised rows (excluding sex), recomputed independently. */
+function standardized(rows: number[][]): number[][] {
+  const cols = [1, 2, 3];
+  const means = cols.map((j) => rows.reduce((s, r) => s + r[j]!, 0) / rows.length);
+  const sds = cols.map(
+    (j, k) => Math.sqrt(rows.reduce((s, r) => s + (r[j]! - means[k]!) ** 2, 0) / rows.length) || 1,
+  );
+  return rows.map((r) => cols.map((j, k) => (r[j]! - means[k]!) / sds[k]!));
+}
+const cost = (p: number[], q: number[]) => p.reduce((s, v, k) => s + Math.abs(v - q[k]!), 0) ** 2;
+
+describe('fliptest exact map', () => {
+  it('is the minimum-cost one-to-one map (brute force over all permutations)', async () => {
+    for (const seed of ['t1', 't2', 't3']) {
+      const dataset = population(6, 3, seed);
+      const result = await fliptest.run({ dataset, model: planted }, {}, { seed: 1 });
+      const x = extrasOf(result);
+      expect(x.transport).toBe('exact');
+      const rows = Array.from({ length: 12 }, (_, i) => Array.from(dataset.x.subarray(4 * i, 4 * i + 4)));
+      const z = standardized(rows);
+      const women = [0, 1, 2, 3, 4, 5];
+      const men = [6, 7, 8, 9, 10, 11];
+      let best = Number.POSITIVE_INFINITY;
+      const permute = (k: number, used: Set<number>, acc: number): void => {
+        if (k === 6) {
+          best = Math.min(best, acc);
+          return;
+        }
+        for (const m of men) {
+          if (used.has(m)) continue;
+          used.add(m);
+          permute(k + 1, used, acc + cost(z[women[k]!]!, z[m]!));
+          used.delete(m);
+        }
+      };
+      permute(0, new Set(), 0);
+      expect(x.meanCost * 6).toBeCloseTo(best, 9);
+      // The map is one-to-one onto the men.
+      expect(new Set(x.counterpartRows).size).toBe(6);
+      for (const r of x.counterpartRows!) expect(r).toBeGreaterThanOrEqual(6);
+    }
+  });
+});
+
+describe('fliptest flipsets', () => {
+  const dataset = population(300);
+
+  it('puts the planted region into F- and finds its members directly discriminatory', async () => {
+    const result = await fliptest.run({ dataset, model: planted }, {}, { seed: 2 });
+    const x = extrasOf(result);
+    expect(x.completed).toBe(true);
+    expect(x.attribute).toBe('sex');
+    expect([x.sourceValue, x.targetValue]).toEqual([0, 1]);
+    const { positive, negative } = x.flipset;
+    // About 21 % of women fall in the region and are refused there while a similar man is approved.
+    expect(negative.length).toBeGreaterThan(40);
+    const inside = negative.filter((m) => inRegion(dataset.x.subarray(4 * m.sourceRow, 4 * m.sourceRow + 4)));
+    let regionWomen = 0;
+    for (let i = 0; i < 300; i++) if (inRegion(dataset.x.subarray(4 * i, 4 * i + 4))) regionWomen++;
+    // Most women of the region flip; the rest of F- are boundary mismatches near a = 50, which also
+    // flip the other way (F+), so F- outside the region is about as large as F+.
+    expect(inside.length).toBeGreaterThan(0.7 * regionWomen);
+    expect(inside.length / negative.length).toBeGreaterThan(0.6);
+    expect(positive.length).toBeLessThan(negative.length / 4);
+    for (const m of negative) {
+      expect([m.sampleOutcome, m.counterpartOutcome]).toEqual([0, 1]);
+      expect(m.counterpart[0]).toBe(1);
+      expect(planted.predict(Float64Array.from(m.counterpart))[0]).toBe(1);
+    }
+    // The contract's pairs are the direct counterfactual checks of the women: exactly the region.
+    const keys = new Set<string>();
+    for (let i = 0; i < 300; i++) keys.add(Array.from(dataset.x.subarray(4 * i + 1, 4 * i + 4)).join());
+    expect(result.metrics.tsn).toBe(keys.size);
+    if (result.findings.kind !== 'individual') throw new Error('individual findings expected');
+    for (const p of result.findings.pairs) expect(inRegion(p.sample)).toBe(true);
+    expect(inside.every((m) => m.directlyDiscriminatory)).toBe(true);
+  });
+
+  it('uses the model decisions, never the dataset labels', async () => {
+    const relabelled = createDataset({
+      schema,
+      x: dataset.x,
+      y: Int32Array.from(dataset.y, (v) => 1 - v),
+    });
+    const a = extrasOf(await fliptest.run({ dataset, model: planted }, {}, { seed: 3 }));
+    const b = extrasOf(await fliptest.run({ dataset: relabelled, model: planted }, {}, { seed: 3 }));
+    expect(b.flipset).toEqual(a.flipset);
+  });
+
+  it('finds no direct discrimination and balanced, small flipsets for a blind model', async () => {
+    const result = await fliptest.run({ dataset, model: blind }, {}, { seed: 4 });
+    const x = extrasOf(result);
+    expect(result.metrics.dsn).toBe(0);
+    expect(x.flipset.negative.length + x.flipset.positive.length).toBeLessThan(30);
+  });
+});
+
+describe('fliptest transparency report', () => {
+  it('ranks first the feature that differs between the groups and drives the flips', async () => {
+    // Men have b shifted up by 8; the model approves b >= 12 for everyone.
+    const dataset = population(300, 8);
+    const model = modelOf((r) => (r[2]! >= 12 ? 1 : 0));
+    const result = await fliptest.run({ dataset, model }, {}, { seed: 5 });
+    const { negative } = extrasOf(result).report;
+    expect(negative.size).toBeGreaterThan(50);
+    expect(negative.byMeanChange[0]!.attribute).toBe('b');
+    expect(negative.byMeanChange[0]!.meanChange).toBeLessThan(-3);
+    expect(negative.bySign[0]!.attribute).toBe('b');
+    expect(negative.bySign[0]!.meanSign).toBe(-1);
+    // Categorical features report the share changed and no sign.
+    const colour = negative.byMeanChange.find((c) => c.attribute === 'colour')!;
+    expect(colour.meanSign).toBeNull();
+    expect(colour.meanChange).toBeGreaterThanOrEqual(0);
+    expect(colour.meanChange).toBeLessThanOrEqual(1);
+    expect(negative.bySign.some((c) => c.attribute === 'colour')).toBe(false);
+  });
+});
+
+describe('fliptest entropic map', () => {
+  it('converges and approximates the exact map on a shifted population', async () => {
+    const dataset = population(200, 8);
+    const model = modelOf((r) => (r[2]! >= 12 ? 1 : 0));
+    const exact = extrasOf(await fliptest.run({ dataset, model }, {}, { seed: 6 }));
+    const result = await fliptest.run({ dataset, model }, { transport: 'entropic' }, { seed: 6 });
+    const approx = extrasOf(result);
+    expect(approx.transport).toBe('entropic');
+    expect(approx.sinkhorn!.marginalError).toBeLessThanOrEqual(1e-6);
+    // Exact OT is the cheapest coupling: the entropic plan costs more, but not by much at small epsilon.
+    expect(approx.sinkhorn!.planCost).toBeGreaterThanOrEqual(exact.meanCost * (1 - 1e-4));
+    expect(approx.sinkhorn!.planCost).toBeLessThan(exact.meanCost * 1.5);
+    // Barycentric counterparts average the plan, so their cost is close to the exact one.
+    expect(Math.abs(approx.meanCost - exact.meanCost) / exact.meanCost).toBeLessThan(0.5);
+    expect(approx.flipset.negative.length).toBeGreaterThan(0.5 * exact.flipset.negative.length);
+    for (const m of approx.flipset.negative) {
+      expect(m.counterpart[0]).toBe(1);
+      expect(Number.isInteger(m.counterpart[1]) && Number.isInteger(m.counterpart[3])).toBe(true);
+    }
+  });
+});
+
+describe('fliptest options and runs', () => {
+  const dataset = population(100);
+
+  it('is reproducible for a seed', async () => {
+    const a = await fliptest.run({ dataset, model: planted }, { sampleSize: 60 }, { seed: 7 });
+    const b = await fliptest.run({ dataset, model: planted }, { sampleSize: 60 }, { seed: 7 });
+    expect(reproducibleView(b)).toEqual(reproducibleView(a));
+    expect(extrasOf(a).flipset.negative.length).toBeGreaterThan(0);
+  });
+
+  it('maps in the other direction when asked', async () => {
+    const result = await fliptest.run(
+      { dataset, model: planted },
+      { sourceValue: 1, targetValue: 0 },
+      { seed: 8 },
+    );
+    const x = extrasOf(result);
+    // Men in the region are approved while their female counterparts are not: F+.
+    expect(x.flipset.positive.length).toBeGreaterThan(x.flipset.negative.length);
+  });
+
+  it('rejects a non-protected attribute, equal groups and an absent group', async () => {
+    await expect(fliptest.run({ dataset, model: planted }, { attribute: 'a' })).rejects.toThrow(OptionsError);
+    await expect(
+      fliptest.run({ dataset, model: planted }, { sourceValue: 1, targetValue: 1 }),
+    ).rejects.toThrow(OptionsError);
+    const women = createDataset({
+      schema,
+      x: dataset.x.subarray(0, 400),
+      y: [0, 1, ...new Array(98).fill(0)],
+    });
+    await expect(fliptest.run({ dataset: women, model: planted })).rejects.toThrow(DataError);
   });
 });

@@ -1,22 +1,3 @@
-import { type Detector, defineIndividualDetector } from '@fb/core';
-import pkg from '../package.json' with { type: 'json' };
-import { type Options, optionsSchema } from './options.js';
-import { uniformRandomSearch } from './search.js';
-
-export type { Options as LimiOptions } from './options.js';
-
-/**
- * Limi.
- *
- * Placeholder: until the paper's search replaces `uniformRandomSearch`, it tests uniform
- * random inputs and reports those whose decision changes with a protected attribute.
- */
-export const limi: Detector<Options> = defineIndividualDetector<Options>({
-  id: 'limi',
-  version: pkg.version,
-  access: 'black-box',
-  description:
-    'Placeholder: uniform random testing with counterfactual checks (replace with the method and paper).',
-  optionsSchema,
-  search: uniformRandomSearch,
-});
+export { limi } from './detector.js';
+export type { NaturalnessReport } from './naturalness.js';
+export type { LimiGenerator, LimiOptions } from './options.js';

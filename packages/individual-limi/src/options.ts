@@ -1,27 +1,134 @@
-import type { OptionsSchema } from '@fb/core';
+import type { OptionsSchema, VariantMode } from '@fb/core';
 
-export interface Options {
-  /** Random inputs to draw. */
-  samples: number;
-  /** Inputs checked per model batch. */
-  batchSize: number;
+/** The generative model whose latent space LIMI searches. */
+export type LimiGenerator = 'vae' | 'pca';
+
+export interface LimiOptions {
+  generator: LimiGenerator;
+  latentDim: number;
+  hiddenUnits: number;
+  epochs: number;
+  learningRate: number;
+  trainBatchSize: number;
+  boundarySamples: number;
+  confidence: number;
+  perClassLimit: number;
+  svmC: number;
+  svmMaxIter: number;
+  lambda: number;
+  maxCandidates: number;
+  probeBatchSize: number;
+  naturalnessSample: number;
+  variantMode: VariantMode;
 }
 
 export const optionsSchema: OptionsSchema = {
   type: 'object',
+  additionalProperties: false,
   properties: {
-    samples: {
+    generator: {
+      type: 'string',
+      enum: ['vae', 'pca'],
+      default: 'vae',
+      description:
+        "Generative model of the data with a latent space: 'vae', a tabular variational autoencoder trained with TensorFlow.js; 'pca', a linear-Gaussian generator from principal components (fast, for quick runs).",
+    },
+    latentDim: {
+      type: 'integer',
+      minimum: 1,
+      default: 10,
+      description: 'Dimension of the latent space (at most the width of the encoded data).',
+    },
+    hiddenUnits: {
+      type: 'integer',
+      minimum: 1,
+      default: 128,
+      description: 'VAE: units of the hidden layer of the encoder and of the decoder.',
+    },
+    epochs: {
+      type: 'integer',
+      minimum: 1,
+      default: 30,
+      description: 'VAE: passes over the data during training.',
+    },
+    learningRate: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      default: 0.001,
+      description: 'VAE: Adam step size.',
+    },
+    trainBatchSize: {
+      type: 'integer',
+      minimum: 1,
+      default: 256,
+      description: 'VAE: rows per training step.',
+    },
+    boundarySamples: {
+      type: 'integer',
+      minimum: 2,
+      default: 100000,
+      description:
+        'Latent vectors sampled, decoded and labelled by the model to learn the surrogate boundary (the paper’s auxiliary set D_aux of 100K).',
+    },
+    confidence: {
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+      default: 0.7,
+      description:
+        'Only samples whose predicted class has probability above this train the surrogate boundary (needs predictProba; without it every sample is used).',
+    },
+    perClassLimit: {
+      type: 'integer',
+      minimum: 1,
+      default: 50000,
+      description: 'Most confident samples kept per class for the surrogate boundary.',
+    },
+    svmC: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      default: 1,
+      description: 'C of the linear SVM fitted in the latent space (LinearSVC’s default).',
+    },
+    svmMaxIter: {
       type: 'integer',
       minimum: 1,
       default: 1000,
-      description: 'Uniform random inputs to draw from the attribute domains.',
+      description: 'Most passes of the SVM’s dual coordinate descent.',
     },
-    batchSize: {
+    lambda: {
+      type: 'number',
+      minimum: 0,
+      default: 0.3,
+      description:
+        'Probe offset: each latent vector is projected onto the surrogate boundary (z0), and z0 ± lambda·w (unit normal w) are probed too.',
+    },
+    maxCandidates: {
+      type: 'integer',
+      minimum: 1,
+      default: 1000000,
+      description: 'Decoded candidates to generate at most (the paper stops at 1,000,000 test cases).',
+    },
+    probeBatchSize: {
       type: 'integer',
       minimum: 1,
       maximum: 65536,
-      default: 64,
-      description: 'Inputs checked per model batch (one model query per batch).',
+      default: 1024,
+      description: 'Latent vectors probed per batch (three checker calls per batch: z0, then +, then -).',
+    },
+    naturalnessSample: {
+      type: 'integer',
+      minimum: 0,
+      default: 500,
+      description:
+        'Generated rows (and discriminatory rows) whose distance to the nearest real row is measured for the naturalness report; 0 skips it.',
+    },
+    variantMode: {
+      type: 'string',
+      enum: ['all-combinations', 'one-at-a-time'],
+      default: 'all-combinations',
+      description:
+        'Counterfactual variants checked per candidate: every combination of protected values, or each protected attribute changed alone.',
     },
   },
 };

@@ -1,0 +1,105 @@
+import type { CountingClassifier, Rng, RunController } from '@fb/core';
+import { fitLinearSvmArrays } from '@fb/models';
+import type { LatentGenerator } from './generator.js';
+import type { Hyperplane } from './probe.js';
+
+export interface BoundarySettings {
+  samples: number;
+  confidence: number;
+  perClassLimit: number;
+  c: number;
+  maxIter: number;
+}
+
+export interface BoundaryStats {
+  /** Latent samples decoded and labelled. */
+  sampled: number;
+  /** Confident samples kept per class (favourable, other). */
+  favourable: number;
+  unfavourable: number;
+  /** Share of the kept samples on the side of the hyperplane the model puts them. */
+  surrogateAccuracy: number | null;
+  svmIterations: number;
+  svmConverged: boolean;
+}
+
+/** Latent samples decoded and labelled per model call. */
+const CHUNK = 8192;
+
+/**
+ * LIMI's surrogate boundary: sample latent vectors from N(0, I), decode them, label them with the model
+ * (favourable outcome = 1), keep the confident ones (predicted-class probability above `confidence`,
+ * at most `perClassLimit` per class), and fit a linear SVM in the latent space, the classes balanced
+ * by weight. Returns the hyperplane normalised to a unit normal, or a null plane when the confident
+ * samples hold a single class; null altogether when the run is stopped.
+ */
+export async function fitLatentBoundary(
+  generator: LatentGenerator,
+  model: CountingClassifier,
+  favorable: number,
+  settings: BoundarySettings,
+  rng: Rng,
+  ctl: RunController,
+): Promise<{ plane: Hyperplane | null; stats: BoundaryStats } | null> {
+  const { k } = generator;
+  const kept = [new Float64Array(settings.perClassLimit * k), new Float64Array(settings.perClassLimit * k)];
+  const count = [0, 0];
+  const c = model.nClasses;
+  for (let done = 0; done < settings.samples; done += CHUNK) {
+    if (await ctl.checkpoint({ phase: 'boundary', done, total: settings.samples })) return null;
+    const m = Math.min(CHUNK, settings.samples - done);
+    const z = Float64Array.from({ length: m * k }, () => rng.normal());
+    const rows = generator.decode(z, m);
+    const proba = model.hasProba ? model.predictProba(rows) : null;
+    const labels = proba ? null : model.predict(rows);
+    for (let i = 0; i < m; i++) {
+      let label = labels ? labels[i]! : 0;
+      if (proba) {
+        for (let q = 1; q < c; q++) if (proba[i * c + q]! > proba[i * c + label]!) label = q;
+        if (!(proba[i * c + label]! > settings.confidence)) continue;
+      }
+      const side = label === favorable ? 1 : 0;
+      if (count[side]! >= settings.perClassLimit) continue;
+      kept[side]!.set(z.subarray(i * k, (i + 1) * k), count[side]! * k);
+      count[side]!++;
+    }
+  }
+  const [n0, n1] = count as [number, number];
+  const stats: BoundaryStats = {
+    sampled: settings.samples,
+    favourable: n1,
+    unfavourable: n0,
+    surrogateAccuracy: null,
+    svmIterations: 0,
+    svmConverged: false,
+  };
+  if (n0 === 0 || n1 === 0) return { plane: null, stats };
+  const x = new Float64Array((n0 + n1) * k);
+  x.set(kept[0]!.subarray(0, n0 * k));
+  x.set(kept[1]!.subarray(0, n1 * k), n0 * k);
+  const y = new Int32Array(n0 + n1);
+  y.fill(1, n0);
+  // Weighting the smaller class by the ratio of sizes stands for duplicating it (the paper's balancing).
+  const weights = new Float64Array(n0 + n1);
+  weights.fill(Math.max(n0, n1) / n0, 0, n0);
+  weights.fill(Math.max(n0, n1) / n1, n0);
+  const svm = fitLinearSvmArrays(
+    x,
+    k,
+    y,
+    { c: settings.c, maxIter: settings.maxIter, seed: rng.int(0, 2 ** 31 - 1) },
+    weights,
+  );
+  stats.svmIterations = svm.iterations;
+  stats.svmConverged = svm.converged;
+  let norm = 0;
+  for (let r = 0; r < k; r++) norm += svm.weights[r]! ** 2;
+  norm = Math.sqrt(norm);
+  if (!(norm > 0)) return { plane: null, stats };
+  const plane: Hyperplane = { w: Float64Array.from(svm.weights, (v) => v / norm), b: svm.bias / norm };
+  const decision = svm.decision(x);
+  let agree = 0;
+  for (let i = 0; i < n0 + n1; i++) if (decision[i]! >= 0 === (y[i] === 1)) agree++;
+  stats.surrogateAccuracy = agree / (n0 + n1);
+  return { plane, stats };
+}

@@ -1,0 +1,90 @@
+import { CheckStatus, type CounterfactualChecker, type Rng, type RunController } from '@fb/core';
+import type { LatentGenerator } from './generator.js';
+import { type Hyperplane, probeCandidates } from './probe.js';
+
+export interface ProbeSettings {
+  lambda: number;
+  maxCandidates: number;
+  batchSize: number;
+  /** Candidates and discriminatory candidates to keep for the naturalness report. */
+  keep: number;
+}
+
+export interface ProbeResult {
+  latentVectors: number;
+  candidates: number;
+  tested: number;
+  /** New discriminatory inputs by the probe that found them. */
+  found: { onBoundary: number; plus: number; minus: number };
+  /** The first `keep` candidates and discriminatory candidates, rows of width d. */
+  kept: {
+    candidates: Float64Array;
+    nCandidates: number;
+    discriminatory: Float64Array;
+    nDiscriminatory: number;
+  };
+}
+
+/**
+ * LIMI's search: fresh latent vectors from N(0, I), each probed on the surrogate boundary (z0), then
+ * at z0 + lambda·w, then at z0 - lambda·w, until one decodes to a new discriminatory input. A batch of
+ * latent vectors takes three checker calls, one per probe, each over the vectors still undecided. A
+ * candidate already tested is skipped (the checker returns its status without counting it again).
+ */
+export async function runProbes(
+  generator: LatentGenerator,
+  plane: Hyperplane,
+  d: number,
+  checker: CounterfactualChecker,
+  ctl: RunController,
+  rng: Rng,
+  settings: ProbeSettings,
+): Promise<ProbeResult> {
+  const { k } = generator;
+  const kept = {
+    candidates: new Float64Array(settings.keep * d),
+    nCandidates: 0,
+    discriminatory: new Float64Array(settings.keep * d),
+    nDiscriminatory: 0,
+  };
+  const found = { onBoundary: 0, plus: 0, minus: 0 };
+  const names = ['onBoundary', 'plus', 'minus'] as const;
+  let latentVectors = 0;
+  let candidates = 0;
+  let tested = 0;
+  probing: while (candidates < settings.maxCandidates) {
+    if (await ctl.checkpoint({ phase: 'probe', done: candidates, total: settings.maxCandidates })) break;
+    const m = Math.min(settings.batchSize, Math.ceil((settings.maxCandidates - candidates) / 3));
+    const z = Float64Array.from({ length: m * k }, () => rng.normal());
+    const probes = probeCandidates(z, m, plane, settings.lambda);
+    latentVectors += m;
+    let pending = Int32Array.from({ length: m }, (_, i) => i);
+    for (const name of names) {
+      if (pending.length === 0 || candidates >= settings.maxCandidates) break;
+      const take = Math.min(pending.length, settings.maxCandidates - candidates);
+      const latent = new Float64Array(take * k);
+      for (let q = 0; q < take; q++)
+        latent.set(probes[name].subarray(pending[q]! * k, (pending[q]! + 1) * k), q * k);
+      const rows = generator.decode(latent, take);
+      const { status, fresh } = checker.check(rows);
+      candidates += take;
+      const next: number[] = [];
+      for (let q = 0; q < take; q++) {
+        if (status[q] === CheckStatus.Skipped) {
+          ctl.shouldStop(); // records which budget ran out
+          break probing;
+        }
+        if (kept.nCandidates < settings.keep)
+          kept.candidates.set(rows.subarray(q * d, (q + 1) * d), kept.nCandidates++ * d);
+        if (fresh[q] === 1) tested++;
+        if (fresh[q] === 1 && status[q] === CheckStatus.Discriminatory) {
+          found[name]++;
+          if (kept.nDiscriminatory < settings.keep)
+            kept.discriminatory.set(rows.subarray(q * d, (q + 1) * d), kept.nDiscriminatory++ * d);
+        } else next.push(pending[q]!);
+      }
+      pending = Int32Array.from(next);
+    }
+  }
+  return { latentVectors, candidates, tested, found, kept };
+}
