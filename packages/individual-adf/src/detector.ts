@@ -1,4 +1,10 @@
-import { type Detector, defineIndividualDetector, isDifferentiable, ModelError } from '@fb/core';
+import {
+  type Detector,
+  defineIndividualDetector,
+  isDifferentiable,
+  ModelError,
+  ProtectedVariants,
+} from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
 import { runGlobalPhase } from './global-phase.js';
 import { TwinGradients } from './gradients.js';
@@ -6,7 +12,6 @@ import { runLocalPhase } from './local-phase.js';
 import { type AdfOptions, optionsSchema } from './options.js';
 import { SearchSpace } from './search-space.js';
 import { clusterSeeds } from './seeds.js';
-import { VariantWriter } from './variants.js';
 
 /**
  * ADF (Zhang et al., "White-box Fairness Testing through Adversarial Sampling", ICSE 2020): seeds
@@ -40,7 +45,7 @@ export const adf: Detector<AdfOptions> = defineIndividualDetector<AdfOptions>({
     const space = new SearchSpace(dataset.schema, options.continuousSteps);
     const gradients = new TwinGradients(
       inner,
-      new VariantWriter(dataset.schema, options.variantMode),
+      new ProtectedVariants(dataset.schema, options.variantMode),
       eidig ? 'output' : 'loss',
     );
     const seeds = clusterSeeds(dataset, options.clusters, options.maxGlobal, ctl.rng.fork('seeds'));

@@ -1,5 +1,4 @@
-import type { DifferentiableClassifier } from '@fb/core';
-import type { VariantWriter } from './variants.js';
+import type { DifferentiableClassifier, ProtectedVariants } from '@fb/core';
 
 /** Which gradient drives the search: ADF's loss gradient or EIDIG's output gradient. */
 export type GradientKind = 'loss' | 'output';
@@ -22,10 +21,10 @@ export class TwinGradients {
   /** Rows whose gradient was asked for so far (inputs and all their variants). */
   gradientRows = 0;
   private readonly model: DifferentiableClassifier;
-  private readonly variants: VariantWriter;
+  private readonly variants: ProtectedVariants;
   private readonly kind: GradientKind;
 
-  constructor(model: DifferentiableClassifier, variants: VariantWriter, kind: GradientKind) {
+  constructor(model: DifferentiableClassifier, variants: ProtectedVariants, kind: GradientKind) {
     this.model = model;
     this.variants = variants;
     this.kind = kind;
@@ -38,7 +37,7 @@ export class TwinGradients {
    */
   compute(x: Float64Array, m: number, gx: Float64Array, gt: Float64Array): void {
     const { d } = this;
-    const v = this.variants.count;
+    const v = this.variants.perInput;
     const block = v + 1;
     const rows = new Float64Array(m * block * d);
     for (let i = 0; i < m; i++) {

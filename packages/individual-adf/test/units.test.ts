@@ -1,11 +1,10 @@
-import { createRng, defineSchema } from '@fb/core';
+import { createRng, defineSchema, ProtectedVariants } from '@fb/core';
 import { fitLogisticRegression } from '@fb/models';
 import { describe, expect, it } from 'vitest';
 import { globalStep } from '../src/global-step.js';
 import { TwinGradients } from '../src/gradients.js';
 import { drawIndex, inverseGradientProbabilities } from '../src/local-probability.js';
 import { SearchSpace } from '../src/search-space.js';
-import { VariantWriter } from '../src/variants.js';
 import { A, B, C, datasetFor, regionModel, SEX, schema } from './fixtures.js';
 
 /** Central finite difference of f along coordinate j at x. */
@@ -46,7 +45,7 @@ describe('gradients of the models the tests use', () => {
   });
 
   it("orients the loss gradient as the gradient of the cross-entropy at the input's own prediction", () => {
-    const oracle = new TwinGradients(regionModel, new VariantWriter(schema, 'all-combinations'), 'loss');
+    const oracle = new TwinGradients(regionModel, new ProtectedVariants(schema, 'all-combinations'), 'loss');
     for (const p of points) {
       const x = Float64Array.from(p);
       const s0 = regionModel.scoreGradient(x).score[0]!;
@@ -64,7 +63,11 @@ describe('gradients of the models the tests use', () => {
   });
 
   it('orients the output gradient against the predicted class (EIDIG)', () => {
-    const oracle = new TwinGradients(regionModel, new VariantWriter(schema, 'all-combinations'), 'output');
+    const oracle = new TwinGradients(
+      regionModel,
+      new ProtectedVariants(schema, 'all-combinations'),
+      'output',
+    );
     const x = Float64Array.from(points[2]!); // a = 70: predicted 1
     const { score, gradient } = regionModel.scoreGradient(x);
     expect(score[0]).toBeGreaterThan(0.5);
@@ -101,7 +104,7 @@ describe('twin choice', () => {
       return { score, gradient };
     },
   };
-  const oracle = new TwinGradients(model, new VariantWriter(raceSchema, 'all-combinations'), 'output');
+  const oracle = new TwinGradients(model, new ProtectedVariants(raceSchema, 'all-combinations'), 'output');
   const twinOf = (race: number, v: number) => {
     const gx = new Float64Array(2);
     const gt = new Float64Array(2);
@@ -220,26 +223,6 @@ describe('local probabilities', () => {
 });
 
 describe('variants and domain snapping', () => {
-  it('writes every other protected combination, in the checker order', () => {
-    const s = defineSchema({
-      attributes: [
-        { name: 'p', kind: 'categorical', protected: true, categories: ['a', 'b'] },
-        { name: 'q', kind: 'ordinal', protected: true, min: 1, max: 3, step: 1 },
-        { name: 'v', kind: 'continuous', protected: false, min: 0, max: 1 },
-      ],
-      outcome: { name: 'y', labels: ['0', '1'], favorable: 1 },
-    });
-    const all = new VariantWriter(s, 'all-combinations');
-    expect(all.count).toBe(5);
-    const out = new Float64Array(15);
-    all.write(Float64Array.from([1, 2, 0.5]), 0, out, 0);
-    expect(Array.from(out)).toEqual([0, 1, 0.5, 0, 2, 0.5, 0, 3, 0.5, 1, 1, 0.5, 1, 3, 0.5]);
-    const one = new VariantWriter(s, 'one-at-a-time');
-    expect(one.count).toBe(3);
-    one.write(Float64Array.from([1, 2, 0.5]), 0, out, 0);
-    expect(Array.from(out.subarray(0, 9))).toEqual([0, 2, 0.5, 1, 1, 0.5, 1, 3, 0.5]);
-  });
-
   it('keeps fractional positions and snaps them onto the grid for checking', () => {
     const space = new SearchSpace(schema, 100);
     const pos = Float64Array.from([1, 50, 10, 0.5, 1]);
