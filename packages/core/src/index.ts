@@ -1,8 +1,10 @@
+export { type BoundingConditions, boundingConditions } from './bounding-conditions.js';
 export * from './classifier.js';
 export * from './counterfactual.js';
 export { parseCsv, toCsv } from './csv.js';
 export * from './dataset.js';
 export * from './detector.js';
+export * from './discretise.js';
 export { DomainSampler } from './domain-sampler.js';
 export * from './errors.js';
 export { Hasher, hashString32 } from './hash.js';

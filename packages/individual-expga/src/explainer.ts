@@ -1,6 +1,6 @@
 import { clampToDomain, type Dataset, type Schema } from '@fb/core';
+import { fitRidge } from '@fb/models';
 import type { Draws } from './draws.js';
-import { weightedRidge } from './ridge.js';
 
 /**
  * A LIME-style local linear explanation (Ribeiro et al., KDD 2016, tabular explainer without
@@ -86,7 +86,10 @@ export class LocalExplainer {
       }
       w[s] = Math.sqrt(Math.exp(-dist / (this.width * this.width)));
     }
-    return weightedRidge(z, score.subarray(scoreOff, scoreOff + samples), w, d, this.alpha).coef;
+    return fitRidge(z, d, score.subarray(scoreOff, scoreOff + samples), {
+      alpha: this.alpha,
+      sampleWeight: w,
+    }).weights;
   }
 }
 

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { rankOf } from '../src/explainer.js';
 import { probabilityGap } from '../src/fitness.js';
 import { crossover, GeneSampler, mutate, select } from '../src/operators.js';
-import { weightedRidge } from '../src/ridge.js';
 import { probabilityModel, schema, scripted } from './fixtures.js';
 
 const rows = (pop: Float64Array, d: number) =>
@@ -129,36 +128,7 @@ describe('protected variants and the probability-gap fitness', () => {
   });
 });
 
-describe('weighted ridge and ranks', () => {
-  it('recovers an exact linear relation without penalty, whatever the weights', () => {
-    const x = Float64Array.from([0, 0, 1, 0, 0, 1, 1, 1, 2, 3]);
-    const y = Float64Array.from({ length: 5 }, (_, i) => 1 + 2 * x[2 * i]! - 3 * x[2 * i + 1]!);
-    const { coef, intercept } = weightedRidge(x, y, Float64Array.from([1, 2, 1, 0.5, 3]), 2, 0);
-    expect(coef[0]).toBeCloseTo(2, 10);
-    expect(coef[1]).toBeCloseTo(-3, 10);
-    expect(intercept).toBeCloseTo(1, 10);
-  });
-
-  it('shrinks the slope by Sxy / (Sxx + alpha) with weighted means', () => {
-    // w = (1, 1, 2), x = y = (0, 1, 2): means 1.25, Sxx = Sxy = 2.75; slope 2.75 / 3.75.
-    const { coef, intercept } = weightedRidge(
-      Float64Array.from([0, 1, 2]),
-      Float64Array.from([0, 1, 2]),
-      Float64Array.from([1, 1, 2]),
-      1,
-      1,
-    );
-    expect(coef[0]).toBeCloseTo(2.75 / 3.75, 12);
-    expect(intercept).toBeCloseTo(1.25 - (2.75 / 3.75) * 1.25, 12);
-  });
-
-  it('gives 0 to a constant column when unpenalised', () => {
-    const x = Float64Array.from([0, 5, 1, 5, 2, 5]);
-    const { coef } = weightedRidge(x, Float64Array.from([1, 3, 5]), new Float64Array(3).fill(1), 2, 0);
-    expect(coef[0]).toBeCloseTo(2, 12);
-    expect(coef[1]).toBe(0);
-  });
-
+describe('rankOf', () => {
   it('ranks by decreasing |coefficient|, ties in attribute order', () => {
     const coef = Float64Array.from([0.5, -2, 0.5, 1]);
     expect([0, 1, 2, 3].map((j) => rankOf(coef, j))).toEqual([2, 0, 3, 1]);

@@ -67,6 +67,7 @@ export {
   type RandomForestOptions,
   randomForestOptionsSchema,
 } from './random-forest.js';
+export { fitRidge, linearValue, type RidgeFit, type RidgeOptions, RidgeSolver } from './ridge.js';
 export {
   type TrainTestSplit,
   type TrainTestSplitOptions,

@@ -1,4 +1,4 @@
-import { type Condition, type Dataset, isDiscrete } from '@fb/core';
+import { type Condition, type Dataset, discretiseDataset } from '@fb/core';
 
 /** The dataset as transactions of attribute = value items, one item per attribute per row. */
 export interface ItemTable {
@@ -23,58 +23,26 @@ export interface ItemOptions {
 }
 
 /**
- * Discretise the dataset into items. A discrete attribute with at most `maxValues` distinct observed
- * values gives one item per value; any other attribute is cut into `bins` equal-height bins over its
- * distinct values (a value's bin is ⌊rank of its first row · bins / n⌋, so ties never split), each
- * item a closed interval between observed values.
+ * Discretise the dataset into items with core's `discretiseDataset`: a discrete attribute with at most
+ * `maxValues` distinct observed values gives one item per value; any other attribute is cut into `bins`
+ * equal-height bins over its distinct values (ties never split), each item a closed interval between
+ * observed values. Item ids number the levels of attribute 0, then attribute 1, and so on.
  */
 export function itemize(ds: Dataset, options: ItemOptions): ItemTable {
-  const { n, d } = ds;
-  const transactions = new Int32Array(n * d);
-  const attributeOf: number[] = [];
-  const conditions: Condition[] = [];
-  const binned: boolean[] = [];
-  const col = new Float64Array(n);
-  ds.schema.attributes.forEach((a, j) => {
-    for (let i = 0; i < n; i++) col[i] = ds.x[i * d + j]!;
-    const sorted = col.slice().sort();
-    const values: number[] = [];
-    const bin: number[] = [];
-    const byValue = isDiscrete(a) && new Set(sorted).size <= options.maxValues;
-    let last = -1;
-    let code = -1;
-    for (let r = 0; r < n; r++) {
-      if (r > 0 && sorted[r] === sorted[r - 1]) continue;
-      const raw = byValue ? r : Math.min(options.bins - 1, Math.floor((r * options.bins) / n));
-      if (raw !== last) {
-        code++;
-        last = raw;
-      }
-      values.push(sorted[r]!);
-      bin.push(code);
-    }
-    const first = attributeOf.length;
-    for (let c = 0; c <= code; c++) {
-      attributeOf.push(j);
-      const lo = values[bin.indexOf(c)]!;
-      const hi = values[bin.lastIndexOf(c)]!;
-      conditions.push(
-        byValue
-          ? { attribute: a.name, values: [lo] }
-          : { attribute: a.name, min: lo, max: hi, maxInclusive: true },
-      );
-    }
-    binned.push(!byValue);
-    const itemOf = new Map(values.map((v, t) => [v, first + bin[t]!] as const));
-    for (let i = 0; i < n; i++) transactions[i * d + j] = itemOf.get(col[i]!)!;
-  });
+  const { attributes, codes } = discretiseDataset(ds, { maxLevels: options.maxValues, bins: options.bins });
+  const m = attributes.length;
+  const offset = new Int32Array(m);
+  for (let j = 1; j < m; j++) offset[j] = offset[j - 1]! + attributes[j - 1]!.arity;
+  const transactions = new Int32Array(codes.length);
+  for (let k = 0; k < codes.length; k++) transactions[k] = offset[k % m]! + codes[k]!;
+  const conditions = attributes.flatMap((a) => a.levels);
   return {
-    n,
-    m: d,
+    n: ds.n,
+    m,
     transactions,
-    nItems: attributeOf.length,
-    attributeOf: Int32Array.from(attributeOf),
+    nItems: conditions.length,
+    attributeOf: Int32Array.from(attributes.flatMap((a) => a.levels.map(() => a.column))),
     conditions,
-    binned,
+    binned: attributes.map((a) => a.binned),
   };
 }

@@ -1,4 +1,4 @@
-import { LinearLeastSquares, linearValues } from './least-squares.js';
+import { linearValue, RidgeSolver } from '@fb/models';
 import type { Options, Side } from './options.js';
 
 /** One side of the audit: the group whose audited error rate lies above or below the baseline. */
@@ -39,18 +39,23 @@ export interface Audit {
  * `higher` = {r > 0}.
  */
 export class Auditor {
-  private readonly ls: LinearLeastSquares;
+  private readonly ls: RidgeSolver;
   private readonly design: Float64Array;
   private readonly p: number;
   private readonly n: number;
   private readonly audited: Int32Array;
+  /** The cost vector, indexed by row of the design (only audited rows are read). */
+  private readonly cost: Float64Array;
 
   constructor(design: Float64Array, p: number, audited: Int32Array) {
     this.design = design;
     this.p = p;
     this.n = design.length / p;
     this.audited = audited;
-    this.ls = new LinearLeastSquares(design, p, audited);
+    this.cost = new Float64Array(this.n);
+    // A tiny relative ridge: to rounding, the minimum-norm least-squares solution that scikit-learn's
+    // `LinearRegression` returns when one-hot columns are collinear.
+    this.ls = new RidgeSolver(design, p, { alpha: 0, relativeAlpha: 1e-9, rows: audited });
   }
 
   /** Audit the error indicators `values` (one per audited row, in `audited` order). */
@@ -75,8 +80,9 @@ export class Auditor {
 
   /** Membership of every row of the design in the group of an audit. */
   members(audit: Audit): Uint8Array {
-    const r = linearValues(this.design, this.p, audit.weights, audit.intercept);
-    return Uint8Array.from(r, (v) => (v < 0 ? 1 : 0));
+    const members = new Uint8Array(this.n);
+    for (let i = 0; i < this.n; i++) members[i] = linearValue(audit, this.design, this.p, i) < 0 ? 1 : 0;
+    return members;
   }
 
   private fit(values: Float64Array) {
@@ -84,18 +90,12 @@ export class Auditor {
     let baseline = 0;
     for (let r = 0; r < m; r++) baseline += values[r]!;
     baseline /= m;
-    const cost = new Float64Array(m);
-    for (let r = 0; r < m; r++) cost[r] = (values[r]! - baseline) / this.n;
-    const { weights, intercept } = this.ls.solve(cost);
+    const { cost, audited } = this;
+    for (let r = 0; r < m; r++) cost[audited[r]!] = (values[r]! - baseline) / this.n;
+    const fit = this.ls.fit(cost);
     const fitted = new Float64Array(m);
-    const p = this.p;
-    for (let r = 0; r < m; r++) {
-      const off = this.audited[r]! * p;
-      let s = intercept;
-      for (let j = 0; j < p; j++) s += this.design[off + j]! * weights[j]!;
-      fitted[r] = s;
-    }
-    return { baseline, fitted, weights, intercept };
+    for (let r = 0; r < m; r++) fitted[r] = linearValue(fit, this.design, this.p, audited[r]!);
+    return { baseline, fitted, weights: fit.weights, intercept: fit.intercept };
   }
 
   private side(side: Side, values: Float64Array, fitted: Float64Array, baseline: number): SideAudit {

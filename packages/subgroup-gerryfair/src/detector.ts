@@ -113,7 +113,7 @@ export async function gerryfairAudit(
   const members = reportable ? auditor.members(audit) : new Uint8Array(n);
   let memberCount = 0;
   for (let i = 0; i < n; i++) memberCount += members[i]!;
-  const box = memberCount > 0 ? groupConditions(dataset, group.attributes, members, memberCount) : null;
+  const box = memberCount > 0 ? groupConditions(dataset, group.attributes, members) : null;
   const subgroups = box ? [finding(box, memberCount, audit, options, atLeast, completed)] : [];
   const rule = rawRule(group.encoder, audit.weights, audit.intercept);
   const sideExtras = (s: Audit['higher']) => ({

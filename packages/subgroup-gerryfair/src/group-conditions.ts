@@ -1,15 +1,6 @@
-import { type Condition, type Dataset, isDiscrete, memberMask } from '@fb/core';
+import { type BoundingConditions, boundingConditions, type Dataset, isDiscrete } from '@fb/core';
 
-export interface GroupConditions {
-  /**
-   * Per group attribute, the values (discrete) or the closed range (continuous) its members take; an
-   * attribute whose members take every value seen in the data is left unconstrained.
-   */
-  conditions: Condition[];
-  /** Rows satisfying the conditions (a superset of the members). */
-  size: number;
-  /** Whether the conditions select exactly the members. */
-  exact: boolean;
+export interface GroupConditions extends BoundingConditions {
   /**
    * When every group attribute is discrete, the group exactly: the distinct value combinations of its
    * members (in `attributes` order), listed when there are at most MAX_LISTED_CELLS; otherwise null.
@@ -21,40 +12,18 @@ export interface GroupConditions {
 export const MAX_LISTED_CELLS = 100;
 
 /**
- * The most specific conjunction of attribute conditions that contains a linear threshold group: the
- * box spanned by its members' values. It is the group itself exactly when every row in the box is a
- * member (`exact`); otherwise the box is the smallest conjunction containing it.
+ * The most specific conjunction of conditions on the group attributes that contains a linear threshold
+ * group (the box spanned by its members' values; the group itself when `exact`), with its member cells.
  */
 export function groupConditions(
   dataset: Dataset,
   attributes: number[],
   members: Uint8Array,
-  memberCount: number,
 ): GroupConditions {
-  const { n, d, x, schema } = dataset;
-  const conditions: Condition[] = [];
-  for (const j of attributes) {
-    const a = schema.attributes[j]!;
-    const seen = new Set<number>();
-    const taken = new Set<number>();
-    for (let i = 0; i < n; i++) {
-      const v = x[i * d + j]!;
-      seen.add(v);
-      if (members[i]) taken.add(v);
-    }
-    const values = [...taken].sort((u, v) => u - v);
-    if (isDiscrete(a)) {
-      if (taken.size < seen.size) conditions.push({ attribute: a.name, values });
-      continue;
-    }
-    const [min, max] = [values[0]!, values[values.length - 1]!];
-    const range = [...seen].filter((v) => v >= min && v <= max).length;
-    if (range < seen.size) conditions.push({ attribute: a.name, min, max, maxInclusive: true });
-  }
-  let size = 0;
-  const box = memberMask(dataset, conditions);
-  for (let i = 0; i < n; i++) size += box[i]!;
-  return { conditions, size, exact: size === memberCount, cells: memberCells(dataset, attributes, members) };
+  return {
+    ...boundingConditions(dataset, members, attributes),
+    cells: memberCells(dataset, attributes, members),
+  };
 }
 
 function memberCells(dataset: Dataset, attributes: number[], members: Uint8Array): number[][] | null {

@@ -1,5 +1,5 @@
+import { linearValue, RidgeSolver } from '@fb/models';
 import type { Options } from './options.js';
-import { Ridge } from './ridge.js';
 
 /** The reference's partitions, in its order: predicted favourable (p₀ > ½), predicted unfavourable, all rows. */
 export const PARTITIONS = ['predicted-favourable', 'predicted-unfavourable', 'all'] as const;
@@ -28,7 +28,7 @@ interface Partition {
   rows: Int32Array;
   heldOut: Int32Array;
   /** The auditor fitted on the partition's training rows; null when it has no training or held-out row. */
-  ridge: Ridge | null;
+  ridge: RidgeSolver | null;
 }
 
 /** Probabilities are kept this far from 0 and 1 before taking log-odds. */
@@ -61,8 +61,8 @@ export class Booster {
    * @param heldOut 1 for the rows held out to score the auditors.
    */
   constructor(
-    design: Float64Array,
-    p: number,
+    private readonly design: Float64Array,
+    private readonly p: number,
     p0: Float64Array,
     heldOut: Uint8Array,
     private readonly options: Options,
@@ -77,9 +77,15 @@ export class Booster {
       }
       const train = rows.filter((i) => !heldOut[i]);
       const held = rows.filter((i) => heldOut[i]);
+      // The relative floor keeps ridge = 0 solvable when one-hot columns are collinear (then close to the
+      // minimum-norm solution).
       const ridge =
         train.length > 0 && held.length > 0
-          ? new Ridge(design, p, Int32Array.from(train), options.ridge)
+          ? new RidgeSolver(design, p, {
+              alpha: options.ridge,
+              relativeAlpha: 1e-12,
+              rows: Int32Array.from(train),
+            })
           : null;
       return { name, rows: Int32Array.from(rows), heldOut: Int32Array.from(held), ridge };
     });
@@ -114,13 +120,14 @@ export class Booster {
         if (!part.ridge) continue;
         const fit = part.ridge.fit(slope);
         let corr = 0;
-        for (const i of part.heldOut) corr += part.ridge.valueAt(fit, i) * residual[i]!;
+        for (const i of part.heldOut) corr += linearValue(fit, this.design, this.p, i) * residual[i]!;
         corr /= part.heldOut.length;
         if (!(corr > options.threshold)) continue;
         const c: Correction = { round: t, partition: part.name, score: corr };
         corrections.push(c);
         if (!best || corr > best.score) best = c;
-        for (const i of part.rows) logits[i]! -= sign * options.eta * part.ridge.valueAt(fit, i);
+        for (const i of part.rows)
+          logits[i]! -= sign * options.eta * linearValue(fit, this.design, this.p, i);
         corrected = part;
         break;
       }

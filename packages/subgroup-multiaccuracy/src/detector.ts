@@ -1,4 +1,5 @@
 import {
+  boundingConditions,
   type Dataset,
   type Detector,
   defineSubgroupDetector,
@@ -8,7 +9,6 @@ import {
 } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
 import { Booster, type BoostRun } from './boost.js';
-import { boundingConditions } from './bounding-conditions.js';
 import { auditAttributeIndices, auditFeatures } from './features.js';
 import { type Options, optionsSchema } from './options.js';
 

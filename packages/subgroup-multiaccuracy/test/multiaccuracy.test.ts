@@ -12,7 +12,6 @@ import {
 import { classifierFromFunction } from '@fb/models';
 import { describe, expect, it } from 'vitest';
 import { type Correction, lossSlope, multiaccuracy, multiaccuracyAudit } from '../src/index.js';
-import { Ridge } from '../src/ridge.js';
 
 const schema = defineSchema({
   attributes: [
@@ -48,15 +47,6 @@ describe('multiaccuracy boost auditor', () => {
     expect(lossSlope(0.95, 0)).toBeCloseTo(15, 12);
     expect(lossSlope(0.1, 1)).toBeCloseTo(20 - 100 * 0.1, 12);
     expect(lossSlope(0.9, 0)).toBeCloseTo(1 / (1 - 0.9), 12);
-  });
-
-  it('fits ridge with an unpenalised intercept as the closed form gives', () => {
-    // x = 0..3, y = 1 + 2x: centred Σx² = 5, Σxy = 10, so w = 10 / (5 + 1) and b = 4 − 1.5 w.
-    const ridge = new Ridge(Float64Array.of(0, 1, 2, 3), 1, Int32Array.of(0, 1, 2, 3), 1);
-    const fit = ridge.fit(Float64Array.of(1, 3, 5, 7));
-    expect(fit.weights[0]).toBeCloseTo(10 / 6, 12);
-    expect(fit.intercept).toBeCloseTo(4 - 1.5 * (10 / 6), 12);
-    expect(ridge.valueAt(fit, 3)).toBeCloseTo(fit.intercept + 3 * fit.weights[0]!, 12);
   });
 
   it('follows the hand-computed boosting path: scores are the odds, updates 0.1 × the slope', async () => {
