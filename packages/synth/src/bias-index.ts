@@ -1,7 +1,7 @@
 import { OptionsError, type Schema } from '@fb/core';
 import type { GaussianCopula } from './copula.js';
 import { domainIndex } from './marginal.js';
-import { type SubgroupDef, satisfies } from './subgroups.js';
+import { type Constraint, type SubgroupDef, satisfies } from './subgroups.js';
 
 /** What the index reports for a batch of inputs. */
 export interface BiasScan {
@@ -21,10 +21,23 @@ export interface BiasScan {
 }
 
 /**
+ * Per non-protected attribute that some subgroup constrains: the sorted distinct bounds of those
+ * constraints, which cut the value axis into cells (the open intervals between bounds and the
+ * bounds themselves) on which every constraint is constant, and per cell the bitset of subgroups
+ * whose constraint on the attribute (if any) the cell meets.
+ */
+interface CellFilter {
+  readonly attr: number;
+  readonly cuts: Float64Array;
+  /** (2 * cuts.length + 1) x words bits; cell 2p is below cuts[p], cell 2p + 1 is cuts[p]. */
+  readonly masks: Int32Array;
+}
+
+/**
  * Exact evaluation of the injected bias at any input and at every protected-value variant of it.
- * Subgroups are indexed by their non-protected constraints (per attribute and value), so an
- * input only visits the subgroups whose non-protected part it meets; the protected part of
- * each subgroup is precomputed as the list of joint protected combinations it admits.
+ * The subgroups whose non-protected conditions an input meets are the AND of one precomputed
+ * bitset per constrained attribute; only those are evaluated on the protected variants, through
+ * the precomputed list of joint protected combinations each subgroup admits.
  */
 export class BiasIndex {
   readonly protectedAttrs: Int32Array;
@@ -33,17 +46,16 @@ export class BiasIndex {
   private readonly schema: Schema;
   private readonly copula: GaussianCopula;
   private readonly bias: Float64Array;
-  private readonly alwaysCandidates: Int32Array;
-  /** CSR over (attribute, domain index) of the subgroups anchored there (see the constructor). */
-  private readonly slotStart: Int32Array[];
-  private readonly slotIds: Int32Array[];
-  /** Subgroups anchored on a continuous range, per attribute. */
-  private readonly rangeSubs: { g: number; c: SubgroupDef['constraints'][number] }[][];
-  /** Non-protected constraints of each subgroup. */
-  private readonly otherOf: SubgroupDef['constraints'][number][][];
+  private readonly words: number;
+  /** Subgroup id of each bit position. */
+  private readonly bitId: Int32Array;
+  /** Bits of all subgroups. */
+  private readonly all: Int32Array;
+  private readonly filters: CellFilter[];
+  /** Per protected attribute: radix x words bits of the subgroups admitting each domain index. */
+  private readonly protectedMasks: Int32Array[];
   private readonly comboStart: Int32Array;
   private readonly comboIds: Int32Array;
-  private readonly protectedOf: SubgroupDef['constraints'][number][][];
 
   constructor(copula: GaussianCopula, subgroups: readonly SubgroupDef[], maxCombinations: number) {
     const schema = copula.schema;
@@ -71,47 +83,72 @@ export class BiasIndex {
     this.combos = combos;
     const G = subgroups.length;
     this.bias = Float64Array.from(subgroups, (s) => s.bias);
-    const always: number[] = [];
-    const slots: number[][][] = Array.from({ length: d }, (_, j) => {
-      const m = copula.marginals[j]!;
-      return m.kind === 'discrete' && !schema.attributes[j]!.protected ? Array.from(m.values, () => []) : [];
-    });
-    this.rangeSubs = Array.from({ length: d }, () => []);
-    this.protectedOf = subgroups.map(() => []);
-    this.otherOf = subgroups.map(() => []);
-    // Each subgroup is indexed under one anchor, its least probable non-protected constraint, so
-    // an input visits only the subgroups whose anchor it meets and checks their other constraints.
-    const mass = (c: SubgroupDef['constraints'][number]) => {
+    const isProtected = (c: Constraint) => schema.attributes[c.attr]!.protected;
+    // Biases are summed in a fixed order, which the output depends on to the last bit: subgroups
+    // without non-protected constraints first, then by their least probable non-protected
+    // constraint's attribute, then by id. Bit positions follow that order.
+    const mass = (c: Constraint) => {
       const m = copula.marginals[c.attr]!;
       if (m.kind === 'continuous') return 0.5;
       let p = 0;
       for (let k = c.kLo; k <= c.kHi; k++) p += m.probs[k]!;
       return p;
     };
-    subgroups.forEach((s, g) => {
-      for (const c of s.constraints) {
-        if (schema.attributes[c.attr]!.protected) this.protectedOf[g]!.push(c);
-        else this.otherOf[g]!.push(c);
-      }
-      const others = this.otherOf[g]!;
-      if (others.length === 0) {
-        always.push(g);
-        return;
-      }
-      const anchor = others.reduce((best, c) => (mass(c) < mass(best) ? c : best));
-      if (anchor.discrete) for (let k = anchor.kLo; k <= anchor.kHi; k++) slots[anchor.attr]![k]!.push(g);
-      else this.rangeSubs[anchor.attr]!.push({ g, c: anchor });
+    const rank = subgroups.map((s) => {
+      const others = s.constraints.filter((c) => !isProtected(c));
+      return others.length === 0 ? -1 : others.reduce((best, c) => (mass(c) < mass(best) ? c : best)).attr;
     });
-    this.alwaysCandidates = Int32Array.from(always);
-    this.slotStart = slots.map((perValue) => {
-      const start = new Int32Array(perValue.length + 1);
-      perValue.forEach((ids, k) => {
-        start[k + 1] = start[k]! + ids.length;
+    this.bitId = Int32Array.from(subgroups, (_, g) => g).sort((a, b) => rank[a]! - rank[b]! || a - b);
+    const W = (G + 31) >>> 5;
+    this.words = W;
+    const setBit = (bits: Int32Array, at: number, pos: number) => {
+      bits[at + (pos >>> 5)]! |= 1 << (pos & 31);
+    };
+    this.all = new Int32Array(W);
+    for (let pos = 0; pos < G; pos++) setBit(this.all, 0, pos);
+
+    this.filters = [];
+    for (let j = 0; j < d; j++) {
+      if (schema.attributes[j]!.protected) continue;
+      const on: [number, Constraint][] = [];
+      this.bitId.forEach((g, pos) => {
+        const c = subgroups[g]!.constraints.find((k) => k.attr === j);
+        if (c) on.push([pos, c]);
       });
-      return start;
+      if (on.length === 0) continue;
+      const cuts = Float64Array.from(new Set(on.flatMap(([, c]) => [c.lo, c.hi]))).sort();
+      const m = cuts.length;
+      const masks = new Int32Array((2 * m + 1) * W);
+      for (let cell = 0; cell <= 2 * m; cell++) masks.set(this.all, cell * W);
+      for (const [pos, c] of on) {
+        const bit = 1 << (pos & 31);
+        for (let cell = 0; cell <= 2 * m; cell++) {
+          const p = cell >>> 1;
+          // Bounds are cuts, so inside the open cell below cuts[p] a constraint holds exactly
+          // when its lower bound is at most the cut below and its upper bound at least cuts[p].
+          const ok =
+            cell & 1 ? satisfies(c, cuts[p]!) : p > 0 && p < m && c.lo <= cuts[p - 1]! && c.hi >= cuts[p]!;
+          if (!ok) masks[cell * W + (pos >>> 5)]! &= ~bit;
+        }
+      }
+      this.filters.push({ attr: j, cuts, masks });
+    }
+
+    this.protectedMasks = prot.map((j, p) => {
+      const r = this.radix[p]!;
+      const masks = new Int32Array(r * W);
+      for (let k = 0; k < r; k++) masks.set(this.all, k * W);
+      this.bitId.forEach((g, pos) => {
+        const c = subgroups[g]!.constraints.find((k) => k.attr === j);
+        if (!c) return;
+        for (let k = 0; k < r; k++)
+          if (k < c.kLo || k > c.kHi) masks[k * W + (pos >>> 5)]! &= ~(1 << (pos & 31));
+      });
+      return masks;
     });
-    this.slotIds = slots.map((perValue) => Int32Array.from(perValue.flat()));
+
     // Joint protected combinations admitted by each subgroup's protected constraints.
+    const protectedOf = subgroups.map((s) => s.constraints.filter(isProtected));
     const digits = new Int32Array(prot.length);
     const lists: number[][] = subgroups.map(() => []);
     for (let c = 0; c < combos; c++) {
@@ -122,7 +159,7 @@ export class BiasIndex {
       }
       for (let g = 0; g < G; g++) {
         let ok = true;
-        for (const pc of this.protectedOf[g]!) {
+        for (const pc of protectedOf[g]!) {
           const k = digits[prot.indexOf(pc.attr)]!;
           if (k < pc.kLo || k > pc.kHi) {
             ok = false;
@@ -160,9 +197,75 @@ export class BiasIndex {
     }
   }
 
+  /**
+   * Bits of the subgroups whose non-protected conditions row `off` meets, into `bits`; returns
+   * the number of nonzero words, listed in ascending order in `live`.
+   */
+  private candidates(x: Float64Array, off: number, bits: Int32Array, live: Int32Array): number {
+    const W = this.words;
+    bits.set(this.all);
+    let nLive = 0;
+    for (let w = 0; w < W; w++) if (bits[w] !== 0) live[nLive++] = w;
+    for (let f = 0; f < this.filters.length && nLive > 0; f++) {
+      const { attr, cuts, masks } = this.filters[f]!;
+      const v = x[off + attr]!;
+      let lo = 0;
+      let hi = cuts.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (cuts[mid]! < v) lo = mid + 1;
+        else hi = mid;
+      }
+      const base = (lo < cuts.length && cuts[lo] === v ? 2 * lo + 1 : 2 * lo) * W;
+      let kept = 0;
+      for (let t = 0; t < nLive; t++) {
+        const w = live[t]!;
+        const m = bits[w]! & masks[base + w]!;
+        bits[w] = m;
+        if (m !== 0) live[kept++] = w;
+      }
+      nLive = kept;
+    }
+    return nLive;
+  }
+
+  /** Lowest id of a subgroup containing each input, -1 if none (the `first` of `scan`). */
+  firstOf(x: Float64Array, n: number): Int32Array {
+    const d = this.schema.attributes.length;
+    const out = new Int32Array(n);
+    const bits = new Int32Array(this.words);
+    const live = new Int32Array(this.words);
+    for (let i = 0; i < n; i++) {
+      const off = i * d;
+      let nLive = this.candidates(x, off, bits, live);
+      for (let p = 0; p < this.protectedAttrs.length && nLive > 0; p++) {
+        const j = this.protectedAttrs[p]!;
+        const k = domainIndex(this.schema.attributes[j]!, x[off + j]!);
+        const masks = this.protectedMasks[p]!;
+        let kept = 0;
+        for (let t = 0; t < nLive; t++) {
+          const w = live[t]!;
+          const m = k < 0 ? 0 : bits[w]! & masks[k * this.words + w]!;
+          bits[w] = m;
+          if (m !== 0) live[kept++] = w;
+        }
+        nLive = kept;
+      }
+      let first = -1;
+      for (let t = 0; t < nLive; t++) {
+        const w = live[t]!;
+        for (let m = bits[w]!; m !== 0; m &= m - 1) {
+          const g = this.bitId[(w << 5) | (31 - Math.clz32(m & -m))]!;
+          if (first < 0 || g < first) first = g;
+        }
+      }
+      out[i] = first;
+    }
+    return out;
+  }
+
   scan(x: Float64Array, n: number): BiasScan {
     const d = this.schema.attributes.length;
-    const G = this.bias.length;
     const out: BiasScan = {
       beta: new Float64Array(n),
       first: new Int32Array(n),
@@ -176,41 +279,30 @@ export class BiasIndex {
     const acc = new Float64Array(this.combos);
     const mark = new Uint8Array(this.combos);
     const touchedC = new Int32Array(this.combos);
-    const cand = new Int32Array(G);
+    const bits = new Int32Array(this.words);
+    const live = new Int32Array(this.words);
+    const { bitId, bias, comboStart, comboIds } = this;
     for (let i = 0; i < n; i++) {
       const off = i * d;
-      let nc = 0;
-      for (let t = 0; t < this.alwaysCandidates.length; t++) cand[nc++] = this.alwaysCandidates[t]!;
-      const meetsOthers = (g: number) => {
-        const others = this.otherOf[g]!;
-        for (let t = 0; t < others.length; t++)
-          if (!satisfies(others[t]!, x[off + others[t]!.attr]!)) return false;
-        return true;
-      };
-      for (let j = 0; j < d; j++) {
-        const start = this.slotStart[j]!;
-        if (start.length > 1) {
-          const k = domainIndex(this.schema.attributes[j]!, x[off + j]!);
-          const ids = this.slotIds[j]!;
-          for (let t = start[k]!; t < start[k + 1]!; t++) if (meetsOthers(ids[t]!)) cand[nc++] = ids[t]!;
-        }
-        const ranges = this.rangeSubs[j]!;
-        for (let t = 0; t < ranges.length; t++) if (meetsOthers(ranges[t]!.g)) cand[nc++] = ranges[t]!.g;
-      }
+      const nLive = this.candidates(x, off, bits, live);
       const own = this.comboOf(x, off);
       let first = -1;
       let nt = 0;
-      for (let q = 0; q < nc; q++) {
-        const g = cand[q]!;
-        for (let t = this.comboStart[g]!; t < this.comboStart[g + 1]!; t++) {
-          const c = this.comboIds[t]!;
-          if (!mark[c]) {
-            mark[c] = 1;
-            acc[c] = 0;
-            touchedC[nt++] = c;
+      for (let q = 0; q < nLive; q++) {
+        const w = live[q]!;
+        for (let m = bits[w]!; m !== 0; m &= m - 1) {
+          const g = bitId[(w << 5) | (31 - Math.clz32(m & -m))]!;
+          const b = bias[g]!;
+          for (let t = comboStart[g]!; t < comboStart[g + 1]!; t++) {
+            const c = comboIds[t]!;
+            if (!mark[c]) {
+              mark[c] = 1;
+              acc[c] = 0;
+              touchedC[nt++] = c;
+            }
+            acc[c]! += b;
+            if (c === own && (first < 0 || g < first)) first = g;
           }
-          acc[c]! += this.bias[g]!;
-          if (c === own && (first < 0 || g < first)) first = g;
         }
       }
       // Extremes over all combinations (untouched ones have bias 0), ties to the lowest index.

@@ -214,10 +214,10 @@ function populate(
     }
     const cand = sampleCopula(copula, batch, brng);
     drawn += batch;
-    const first = index.scan(cand, batch).first;
+    const first = index.firstOf(cand, batch);
     for (let i = 0; i < batch && row < n; i++) {
       if (first[i] !== -1) continue;
-      x.set(cand.subarray(i * d, (i + 1) * d), row * d);
+      for (let j = 0; j < d; j++) x[row * d + j] = cand[i * d + j]!;
       row++;
     }
   }
@@ -282,7 +282,8 @@ export function generate(options: Partial<SynthOptions> = {}): SynthResult {
     const xs = new Float64Array(n * d);
     const owners = new Int32Array(n);
     for (let i = 0; i < n; i++) {
-      xs.set(x.subarray(perm[i]! * d, (perm[i]! + 1) * d), i * d);
+      const from = perm[i]! * d;
+      for (let j = 0; j < d; j++) xs[i * d + j] = x[from + j]!;
       owners[i] = subgroupOf[perm[i]!]!;
     }
     x = xs;
@@ -386,7 +387,7 @@ function truthFunctions(schema: Schema, model: OutcomeModel, index: BiasIndex, t
     subgroupsOf(x: Float64Array): Int32Array {
       const n = rowCount(schema, x);
       checkRows(schema, x, n);
-      return index.scan(x, n).first;
+      return index.firstOf(x, n);
     },
     isBiasedInput(x: Float64Array): Uint8Array {
       const { n, eta, scan } = prepare(x);

@@ -272,7 +272,7 @@ export function generateReferenceCompat(o: SynthOptions, given: Partial<SynthOpt
   const noiseFree = (xs: Float64Array) => {
     const k = rowCount(schema, xs);
     checkRows(schema, xs, k);
-    const first = index.scan(xs, k).first;
+    const first = index.firstOf(xs, k);
     return {
       first,
       p: Float64Array.from({ length: k }, (_, i) => {
