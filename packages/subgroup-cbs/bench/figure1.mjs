@@ -180,6 +180,7 @@ const yOf = (acc) => panel.top + (1 - acc) * panel.h;
 const f = (v) => v.toFixed(1);
 const parts = [
   `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`,
+  '<title>Jaccard accuracy of detected vs injected subgroups against injected bias mu, CBS vs GerryFair vs Multiaccuracy Boost</title>',
   `<rect width="${W}" height="${H}" fill="white"/>`,
 ];
 [
