@@ -19,7 +19,7 @@ import {
   type TreeOptions,
   treeProperties,
 } from './tree-options.js';
-import { addLeafValues, argmaxRows, packNodes } from './tree-traversal.js';
+import { argmaxRows, CodedTrees } from './tree-traversal.js';
 
 export type DecisionTreeOptions = TreeOptions;
 
@@ -80,7 +80,7 @@ export class DecisionTree implements Classifier {
   /** Depth of the deepest leaf (root = 0). */
   readonly depth: number;
   readonly leafCount: number;
-  private readonly packed: Int32Array;
+  private coded: CodedTrees | undefined;
 
   /** @internal Use `fitDecisionTree` or `DecisionTree.fromJSON`. */
   constructor(schema: Schema, options: DecisionTreeOptions, tree: TreeArrays, description?: string) {
@@ -102,7 +102,6 @@ export class DecisionTree implements Classifier {
     let leaves = 0;
     for (let t = 0; t < tree.nodeCount; t++) if (tree.left[t]! < 0) leaves++;
     this.leafCount = leaves;
-    this.packed = packNodes(tree.feature, tree.left);
     this.description =
       description ?? describeOptions('decision-tree', options, decisionTreeOptionsSchema.properties);
   }
@@ -150,17 +149,13 @@ export class DecisionTree implements Classifier {
   predictProba(x: Float64Array): Float64Array {
     const n = batchRows(this.schema, x);
     const out = new Float64Array(n * this.nClasses);
-    this.addLeafValues(x, 0, n, out);
+    this.coded ??= new CodedTrees([this], this.nFeatures, this.nClasses);
+    this.coded.addLeafValues(x, n, out);
     return out;
   }
 
   predict(x: Float64Array): Int32Array {
     return argmaxRows(this.predictProba(x), this.nClasses);
-  }
-
-  /** @internal Add the leaf distributions of rows lo..hi-1 (already checked) to out. */
-  addLeafValues(x: Float64Array, lo: number, hi: number, out: Float64Array): void {
-    addLeafValues(this.packed, this.threshold, this.value, this.nClasses, x, this.nFeatures, lo, hi, out);
   }
 
   /** The node arrays in the stored form shared with the forest. */

@@ -18,7 +18,7 @@ import {
   type TreeOptions,
   treeProperties,
 } from './tree-options.js';
-import { argmaxRows } from './tree-traversal.js';
+import { argmaxRows, CodedTrees } from './tree-traversal.js';
 
 export interface RandomForestOptions extends TreeOptions {
   nEstimators: number;
@@ -56,9 +56,6 @@ export interface RandomForestJSON {
   readonly trees: readonly TreeNodesJSON[];
 }
 
-// Rows per prediction block: the block stays in cache while every tree walks it.
-const BLOCK = 512;
-
 /**
  * A random forest of CART trees grown on one shared binning of the training data. `predictProba` is the
  * mean of the trees' leaf class distributions (as scikit-learn), `predict` its argmax (first on ties).
@@ -72,6 +69,7 @@ export class RandomForest implements Classifier {
   readonly estimators: readonly DecisionTree[];
   /** Mean of the trees' normalised impurity decreases, normalised to sum 1. */
   readonly featureImportances: Float64Array;
+  private coded: CodedTrees | undefined;
 
   /** @internal Use `fitRandomForest` or `RandomForest.fromJSON`. */
   constructor(schema: Schema, options: RandomForestOptions, trees: DecisionTree[]) {
@@ -92,10 +90,8 @@ export class RandomForest implements Classifier {
   predictProba(x: Float64Array): Float64Array {
     const n = batchRows(this.schema, x);
     const out = new Float64Array(n * this.nClasses);
-    for (let lo = 0; lo < n; lo += BLOCK) {
-      const hi = Math.min(n, lo + BLOCK);
-      for (const tree of this.estimators) tree.addLeafValues(x, lo, hi, out);
-    }
+    this.coded ??= new CodedTrees(this.estimators, this.nFeatures, this.nClasses);
+    this.coded.addLeafValues(x, n, out);
     const scale = 1 / this.estimators.length;
     for (let c = 0; c < out.length; c++) out[c] = out[c]! * scale;
     return out;

@@ -1,0 +1,103 @@
+import { Rng } from '@fb/core';
+import { describe, expect, it } from 'vitest';
+import { encodeArray } from '../src/codec.js';
+import { DecisionTree, fitDecisionTree } from '../src/decision-tree.js';
+import { fitRandomForest } from '../src/random-forest.js';
+import { mixedData, threeClassData } from './fixtures.js';
+
+/** The textbook walk on raw values: sum each tree's leaf distribution in tree order, then scale. */
+function referenceProba(trees: readonly DecisionTree[], x: Float64Array): Float64Array {
+  const { nFeatures: d, nClasses: K } = trees[0]!;
+  const n = x.length / d;
+  const out = new Float64Array(n * K);
+  for (let i = 0; i < n; i++) {
+    for (const t of trees) {
+      let node = 0;
+      while (t.left[node]! >= 0) {
+        node = x[i * d + t.feature[node]!]! <= t.threshold[node]! ? t.left[node]! : t.right[node]!;
+      }
+      for (let k = 0; k < K; k++) out[i * K + k]! += t.value[node * K + k]!;
+    }
+  }
+  if (trees.length > 1) for (let c = 0; c < out.length; c++) out[c] = out[c]! * (1 / trees.length);
+  return out;
+}
+
+function nextUp(v: number): number {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, v);
+  const bits = view.getBigInt64(0);
+  if (v === 0) return Number.MIN_VALUE;
+  view.setBigInt64(0, v > 0 ? bits + 1n : bits - 1n);
+  return view.getFloat64(0);
+}
+
+/**
+ * n rows mixing values far outside the training range (categorical codes included), split thresholds of
+ * the trees themselves and the next double above them: the cases where a coded comparison could go wrong.
+ */
+function probeRows(trees: readonly DecisionTree[], n: number, seed: string): Float64Array {
+  const d = trees[0]!.nFeatures;
+  const rng = Rng.create(seed);
+  const x = new Float64Array(n * d);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < d; j++) {
+      const t = trees[rng.int(0, trees.length - 1)]!;
+      const node = rng.int(0, t.nodeCount - 1);
+      const kind = rng.int(0, 3);
+      let v = rng.uniform(-60, 60);
+      if (kind > 0 && t.left[node]! >= 0) {
+        // A threshold of any feature (not only j) also lands between or on other features' thresholds.
+        v = kind === 3 ? nextUp(t.threshold[node]!) : t.threshold[node]!;
+      }
+      x[i * d + j] = v;
+    }
+  }
+  return x;
+}
+
+describe('coded batch prediction', () => {
+  const train = mixedData(3000, 'coded-train');
+
+  it('forest probabilities and predictions equal the raw-value walk bit for bit', () => {
+    const forest = fitRandomForest(train, { nEstimators: 30, seed: 3 });
+    // 1003 rows: a batch that is not a multiple of the 8 rows walked together.
+    const x = probeRows(forest.estimators, 1003, 'coded-probe');
+    const ref = referenceProba(forest.estimators, x);
+    expect(forest.predictProba(x)).toEqual(ref);
+    const pred = forest.predict(x);
+    for (let i = 0; i < 1003; i++) expect(pred[i]).toBe(ref[2 * i + 1]! > ref[2 * i]! ? 1 : 0);
+  });
+
+  it('three classes, and a batch larger than one block', () => {
+    const forest = fitRandomForest(threeClassData(1500, 'coded-3'), { nEstimators: 4, seed: 1 });
+    // The block holds 2^18 codes: 65,536 rows of width 4.
+    const x = probeRows(forest.estimators, 65_536 + 21, 'coded-probe-3');
+    expect(forest.predictProba(x)).toEqual(referenceProba(forest.estimators, x));
+  });
+
+  it('single trees: fully grown, a lone leaf, and a stored NaN threshold that sends every row right', () => {
+    const tree = fitDecisionTree(train, { seed: 5 });
+    const x = probeRows([tree], 517, 'coded-tree');
+    expect(tree.predictProba(x)).toEqual(referenceProba([tree], x));
+    expect(Array.from(tree.predict(x))).toEqual(
+      Array.from(tree.apply(x), (leaf) => (tree.value[2 * leaf + 1]! > tree.value[2 * leaf]! ? 1 : 0)),
+    );
+
+    const leaf = fitDecisionTree(train, { minSamplesSplit: train.n + 1 });
+    expect(leaf.nodeCount).toBe(1);
+    expect(leaf.predictProba(x)).toEqual(referenceProba([leaf], x));
+
+    const json = tree.toJSON();
+    const threshold = tree.threshold.slice();
+    const split = tree.left.findIndex((l, t) => t > 0 && l >= 0);
+    threshold[split] = Number.NaN;
+    const damaged = DecisionTree.fromJSON({
+      ...json,
+      tree: { ...json.tree, threshold: encodeArray(threshold) },
+    });
+    const ref = referenceProba([damaged], x);
+    expect(damaged.predictProba(x)).toEqual(ref);
+    expect(ref).not.toEqual(referenceProba([tree], x));
+  });
+});
