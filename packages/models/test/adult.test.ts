@@ -12,7 +12,7 @@ const dataDir = process.env.FB_DATA_DIR ?? path.resolve(here, '../../../../share
 
 // Reference figures: scikit-learn 1.2 scores 0.856 with a depth-10 tree and 0.849 with 100 trees on the
 // same matrices (bench/sklearn_adult.py).
-describe.skipIf(!existsSync(dataDir))('UCI Adult', async () => {
+describe.skipIf(!existsSync(path.join(dataDir, 'adult')))('UCI Adult', async () => {
   const train = await loadAdult({ dataDir, split: 'train' });
   const test = await loadAdult({ dataDir, split: 'test' });
 
