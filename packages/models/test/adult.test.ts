@@ -12,11 +12,10 @@ const dataDir = process.env.FB_DATA_DIR ?? path.resolve(here, '../../../../share
 
 // Reference figures: scikit-learn 1.2 scores 0.856 with a depth-10 tree and 0.849 with 100 trees on the
 // same matrices (bench/sklearn_adult.py).
-describe.skipIf(!existsSync(path.join(dataDir, 'adult')))('UCI Adult', async () => {
-  const train = await loadAdult({ dataDir, split: 'train' });
-  const test = await loadAdult({ dataDir, split: 'test' });
-
-  it('a depth-10 tree and a 30-tree forest reach scikit-learn-level test accuracy', () => {
+describe.skipIf(!existsSync(path.join(dataDir, 'adult')))('UCI Adult', () => {
+  it('a depth-10 tree and a 30-tree forest reach scikit-learn-level test accuracy', async () => {
+    const train = await loadAdult({ dataDir, split: 'train' });
+    const test = await loadAdult({ dataDir, split: 'test' });
     const tree = fitDecisionTree(train, { maxDepth: 10 });
     expect(tree.depth).toBe(10);
     expect(evaluate(tree, test).accuracy).toBeGreaterThan(0.85);
