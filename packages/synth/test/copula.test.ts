@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createDataset, createRng, defineSchema } from '@fb/core';
+import { loadAdult } from '@fb/datasets';
 import { describe, expect, it } from 'vitest';
 import { buildCopula, fitCopula, sampleCopula } from '../src/copula.js';
 import { continuousFromQuantiles, type DiscreteMarginal, discreteMarginal } from '../src/marginal.js';
@@ -93,12 +94,10 @@ describe('Gaussian copula', () => {
 });
 
 const dataDir = process.env.FB_DATA_DIR ?? path.resolve(import.meta.dirname, '../../../../shared/datasets');
-const datasets = (await import('@fb/datasets').catch(() => ({}))) as Record<string, unknown>;
-const loadAdult = datasets.loadAdult as ((o: { dataDir: string }) => Promise<unknown>) | undefined;
 
-describe.skipIf(!existsSync(dataDir) || typeof loadAdult !== 'function')('Gaussian copula on Adult', () => {
+describe.skipIf(!existsSync(path.join(dataDir, 'adult')))('Gaussian copula on Adult', () => {
   it('reproduces Adult normal-score correlations and pairwise mutual information', async () => {
-    const adult = (await loadAdult!({ dataDir })) as import('@fb/core').Dataset;
+    const adult = await loadAdult({ dataDir });
     const c = fitCopula(adult);
     const synth = sampleCopula(c, adult.n, createRng(4));
     const continuous = new Set(
