@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { type Cell, expandCells } from './cells.js';
 import type { Study } from './config.js';
-import { runPool } from './pool.js';
+import { type PoolEvents, type PoolOptions, runPool } from './pool.js';
 import { StudyProgress } from './progress.js';
 import type { CellRecord } from './record.js';
 import { writeReport } from './report.js';
@@ -19,6 +19,11 @@ export interface RunStudyOptions {
   workers?: number;
   /** The worker script (default: worker.js next to this module, i.e. in dist). */
   workerUrl?: URL;
+  /**
+   * Runs the cells and reports each back (default: `runPool`, worker threads on this machine). Another
+   * executor may run them elsewhere; the store is written here either way, one cell at a time.
+   */
+  executor?: CellExecutor;
   /** Aborting stops the pool at once, like a kill. */
   signal?: AbortSignal;
   /** Called after each cell is stored. */
@@ -27,6 +32,9 @@ export interface RunStudyOptions {
   report?: boolean;
   progress?: { tty?: boolean; write?: (text: string) => void };
 }
+
+/** Runs cells, calling `events.onFinish` once per cell with its record (the signature of `runPool`). */
+export type CellExecutor = (cells: readonly Cell[], opts: PoolOptions, events: PoolEvents) => Promise<void>;
 
 export interface StudyOutcome {
   cells: number;
@@ -65,7 +73,8 @@ export async function runStudy(study: Study, opts: RunStudyOptions): Promise<Stu
     );
     let failed = 0;
     let ran = 0;
-    await runPool(
+    const execute = opts.executor ?? runPool;
+    await execute(
       todo,
       {
         workers,
