@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads';
+import { setPredictionThreads } from '@fb/models';
 import type { Cell } from './cells.js';
 import type { CellRecord } from './record.js';
 import { runCell } from './run-cell.js';
@@ -18,6 +19,8 @@ export type FromWorker =
   | { type: 'failed'; key: string; error: string; wallSeconds: number };
 
 const port = parentPort;
+// The pool already runs one cell per core: a model's prediction stays on its cell's thread.
+setPredictionThreads(1);
 if (!port) throw new Error('worker.js runs inside a worker thread of the study pool');
 
 port.on('message', async (msg: ToWorker) => {

@@ -77,3 +77,4 @@ export {
 export { loadTensorflow, type Tensorflow, type TensorflowApi, type TensorflowBackend } from './tensorflow.js';
 export type { Criterion } from './tree-builder.js';
 export type { ClassWeight, MaxFeatures, Seed, TreeOptions } from './tree-options.js';
+export { predictionThreads, setPredictionThreads } from './tree-threads.js';

@@ -1,36 +1,42 @@
 import { ModelError } from '@fb/core';
+import { type Layout, lowerBound, runChunks, type TreeJob } from './tree-kernels.js';
+import { PARALLEL_WORK, predictionThreads, runInThreads, shared } from './tree-threads.js';
 
 /** The node arrays a coded walk needs (see `TreeArrays`). */
 export interface SplitNodes {
   readonly feature: Int32Array;
   readonly threshold: Float64Array;
   readonly left: Int32Array;
+  readonly right: Int32Array;
   /** Class distribution per node, nodeCount x K. */
   readonly value: Float64Array;
 }
 
-// Codes per block (1 MB): every tree walks the whole block while its nodes stay in cache, so the larger
+// Codes per block (4 MB): every tree walks the whole block while its nodes stay in cache, so the larger
 // the block, the fewer times each tree is fetched.
-const BLOCK_CODES = 1 << 18;
+const BLOCK_CODES = 1 << 20;
+
+const bitsFor = (values: number) => Math.max(1, Math.ceil(Math.log2(values)));
 
 /**
  * Trees compiled for batch prediction. Each split threshold of feature j is replaced by its rank among the
- * distinct thresholds of j over all the trees, and each row is encoded once per batch as, per feature, the
- * count of those thresholds below its value: then x <= threshold iff code <= rank, exactly. A node is two
- * int32s, (rank << featureBits | feature, left child); a leaf's second int is ~(its index in a table of
- * leaf distributions), so a walk reads only nodes and codes until it reads its leaf's distribution.
+ * distinct thresholds of j over all the trees, and each row is encoded once per block as, per feature, the
+ * count of those thresholds below its value: then x <= threshold iff code < rank + 1, exactly. Nodes are
+ * renumbered breadth first so that a split's children are adjacent; leaves loop on themselves, so rows
+ * walk without a branch per step (see `walkPacked`).
  */
 export class CodedTrees {
   private readonly d: number;
   private readonly K: number;
-  private readonly featureBits: number;
+  readonly layout: Layout;
   /** Distinct thresholds per feature, ascending. */
   private readonly cuts: Float64Array[];
   private readonly nodes: Int32Array[];
-  /** Per tree: class distribution of each leaf, in node order. */
-  private readonly leaves: Float64Array[];
+  /** Per tree: class distribution of each node (read at leaves), in the renumbered order. */
+  private readonly values: Float64Array[];
 
-  constructor(trees: readonly SplitNodes[], d: number, K: number) {
+  /** `wide` forces the two-int layout (it is chosen anyway when the packed one does not fit). */
+  constructor(trees: readonly SplitNodes[], d: number, K: number, wide = false) {
     this.d = d;
     this.K = K;
     const perFeature: number[][] = Array.from({ length: d }, () => []);
@@ -45,202 +51,106 @@ export class CodedTrees {
       let m = 0;
       for (let i = 0; i < sorted.length; i++)
         if (m === 0 || sorted[i] !== sorted[m - 1]) sorted[m++] = sorted[i]!;
-      return sorted.slice(0, m);
+      const distinct = shared(Float64Array, m);
+      distinct.set(sorted.subarray(0, m));
+      return distinct;
     });
-    const bits = Math.max(1, Math.ceil(Math.log2(d)));
     const maxCuts = this.cuts.reduce((a, c) => Math.max(a, c.length), 0);
-    // Fitted trees have at most 256 * 255 / 2 distinct thresholds per feature (midpoints between bins).
-    if (maxCuts >= 2 ** (31 - bits)) {
+    const maxNodes = trees.reduce((a, t) => Math.max(a, t.left.length), 0);
+    const featureBits = bitsFor(d);
+    // Ranks + 1 run from 0 to maxCuts; the all-ones value above them marks a leaf.
+    const rankBits = bitsFor(maxCuts + 2);
+    const childBits = bitsFor(maxNodes);
+    const packed = !wide && featureBits + rankBits + childBits <= 31;
+    if (featureBits + rankBits > 31) {
       throw new ModelError(
         'MODEL_MISMATCH',
         `${maxCuts} distinct thresholds on one feature of ${d}: too many to encode a tree's nodes`,
       );
     }
-    this.featureBits = bits;
+    const rankMask = 2 ** rankBits - 1;
+    this.layout = {
+      packed,
+      featureBits,
+      featureMask: (1 << featureBits) - 1,
+      rankMask,
+      childShift: featureBits + rankBits,
+      leafWord: rankMask << featureBits,
+    };
     this.nodes = [];
-    this.leaves = [];
-    for (const t of trees) {
-      const m = t.left.length;
-      const rec = new Int32Array(2 * m);
-      let leafCount = 0;
-      for (let i = 0; i < m; i++) if (t.left[i]! < 0) leafCount++;
-      const leaf = new Float64Array(leafCount * K);
-      leafCount = 0;
-      for (let i = 0; i < m; i++) {
-        const l = t.left[i]!;
-        if (l < 0) {
-          rec[2 * i + 1] = ~leafCount;
-          leaf.set(t.value.subarray(i * K, i * K + K), leafCount * K);
-          leafCount++;
-          continue;
-        }
+    this.values = [];
+    for (const t of trees) this.compile(t);
+  }
+
+  private compile(t: SplitNodes): void {
+    const { K, layout } = this;
+    const m = t.left.length;
+    // Breadth-first order puts each split's two children next to each other.
+    const order = new Int32Array(m);
+    const renumbered = new Int32Array(m);
+    let size = 1;
+    for (let q = 0; q < size; q++) {
+      const i = order[q]!;
+      const l = t.left[i]!;
+      if (l < 0) continue;
+      const r = t.right[i]!;
+      renumbered[l] = size;
+      order[size++] = l;
+      renumbered[r] = size;
+      order[size++] = r;
+    }
+    const nd = shared(Int32Array, layout.packed ? size : 2 * size);
+    const value = shared(Float64Array, size * K);
+    for (let q = 0; q < size; q++) {
+      const i = order[q]!;
+      value.set(t.value.subarray(i * K, i * K + K), q * K);
+      const leaf = t.left[i]! < 0;
+      let word = layout.leafWord;
+      let child = q;
+      if (!leaf) {
         const f = t.feature[i]!;
         const v = t.threshold[i]!;
-        // A NaN threshold sends every row right: rank -1 is below every code.
-        const rank = Number.isNaN(v) ? -1 : lowerBound(this.cuts[f]!, v);
-        rec[2 * i] = (rank << bits) | f;
-        rec[2 * i + 1] = l;
+        const rank = Number.isNaN(v) ? 0 : lowerBound(this.cuts[f]!, v) + 1;
+        word = (rank << layout.featureBits) | f;
+        child = renumbered[t.left[i]!]!;
       }
-      this.nodes.push(rec);
-      this.leaves.push(leaf);
+      if (layout.packed) nd[q] = (child << layout.childShift) | word;
+      else {
+        nd[2 * q] = word;
+        nd[2 * q + 1] = child;
+      }
     }
+    this.nodes.push(nd);
+    this.values.push(value);
   }
 
-  /** Add every tree's leaf class distribution for the n rows of x (checked, width d) to out (n x K). */
+  /**
+   * Add every tree's leaf class distribution for the n rows of x (checked, width d) to out (n x K). Large
+   * batches are shared with prediction threads (see `setPredictionThreads`); each row's sum runs in tree
+   * order in one thread, so the result is the same bit for bit whatever the number of threads.
+   */
   addLeafValues(x: Float64Array, n: number, out: Float64Array): void {
-    const { d, K, nodes, leaves, featureBits } = this;
-    const block = Math.min(n, Math.max(8, Math.floor(BLOCK_CODES / d)));
-    const codes = new Int32Array(block * d);
-    for (let lo = 0; lo < n; lo += block) {
-      const rows = Math.min(block, n - lo);
-      this.encode(x, lo, rows, codes);
-      for (let t = 0; t < nodes.length; t++) {
-        walkBlock(nodes[t]!, leaves[t]!, K, featureBits, codes, d, rows, out, lo * K);
-      }
-    }
-  }
-
-  /** Codes of rows lo..lo+rows-1 into codes, row-major. */
-  private encode(x: Float64Array, lo: number, rows: number, codes: Int32Array): void {
-    const { d, cuts } = this;
-    for (let j = 0; j < d; j++) {
-      const c = cuts[j]!;
-      for (let i = 0; i < rows; i++) codes[i * d + j] = lowerBound(c, x[(lo + i) * d + j]!);
-    }
-  }
-}
-
-/** Number of values of the ascending array a that are < v. */
-function lowerBound(a: Float64Array, v: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]! < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/**
- * Add one tree's leaf distributions for the block's rows to out from offset `at`. Eight rows walk the tree
- * together so that their independent loads overlap; the step `left + (code > rank)` has no branch (the
- * right child is always left + 1).
- */
-function walkBlock(
-  nd: Int32Array,
-  leaf: Float64Array,
-  K: number,
-  bits: number,
-  codes: Int32Array,
-  d: number,
-  rows: number,
-  out: Float64Array,
-  at: number,
-): void {
-  const mask = (1 << bits) - 1;
-  const rootLeft = nd[1]!;
-  let i = 0;
-  for (; i + 7 < rows; i += 8) {
-    const b0 = i * d;
-    const b1 = b0 + d;
-    const b2 = b1 + d;
-    const b3 = b2 + d;
-    const b4 = b3 + d;
-    const b5 = b4 + d;
-    const b6 = b5 + d;
-    const b7 = b6 + d;
-    let n0 = 0;
-    let n1 = 0;
-    let n2 = 0;
-    let n3 = 0;
-    let n4 = 0;
-    let n5 = 0;
-    let n6 = 0;
-    let n7 = 0;
-    let l0 = rootLeft;
-    let l1 = rootLeft;
-    let l2 = rootLeft;
-    let l3 = rootLeft;
-    let l4 = rootLeft;
-    let l5 = rootLeft;
-    let l6 = rootLeft;
-    let l7 = rootLeft;
-    // Leaves have a negative second int: loop while any of the eight rows is still at a split.
-    while ((l0 & l1 & l2 & l3 & l4 & l5 & l6 & l7) >= 0) {
-      if (l0 >= 0) {
-        const w = nd[2 * n0]!;
-        n0 = l0 + +(codes[b0 + (w & mask)]! > w >> bits);
-        l0 = nd[2 * n0 + 1]!;
-      }
-      if (l1 >= 0) {
-        const w = nd[2 * n1]!;
-        n1 = l1 + +(codes[b1 + (w & mask)]! > w >> bits);
-        l1 = nd[2 * n1 + 1]!;
-      }
-      if (l2 >= 0) {
-        const w = nd[2 * n2]!;
-        n2 = l2 + +(codes[b2 + (w & mask)]! > w >> bits);
-        l2 = nd[2 * n2 + 1]!;
-      }
-      if (l3 >= 0) {
-        const w = nd[2 * n3]!;
-        n3 = l3 + +(codes[b3 + (w & mask)]! > w >> bits);
-        l3 = nd[2 * n3 + 1]!;
-      }
-      if (l4 >= 0) {
-        const w = nd[2 * n4]!;
-        n4 = l4 + +(codes[b4 + (w & mask)]! > w >> bits);
-        l4 = nd[2 * n4 + 1]!;
-      }
-      if (l5 >= 0) {
-        const w = nd[2 * n5]!;
-        n5 = l5 + +(codes[b5 + (w & mask)]! > w >> bits);
-        l5 = nd[2 * n5 + 1]!;
-      }
-      if (l6 >= 0) {
-        const w = nd[2 * n6]!;
-        n6 = l6 + +(codes[b6 + (w & mask)]! > w >> bits);
-        l6 = nd[2 * n6 + 1]!;
-      }
-      if (l7 >= 0) {
-        const w = nd[2 * n7]!;
-        n7 = l7 + +(codes[b7 + (w & mask)]! > w >> bits);
-        l7 = nd[2 * n7 + 1]!;
-      }
-    }
-    const o = at + i * K;
-    const v0 = ~l0 * K;
-    const v1 = ~l1 * K;
-    const v2 = ~l2 * K;
-    const v3 = ~l3 * K;
-    const v4 = ~l4 * K;
-    const v5 = ~l5 * K;
-    const v6 = ~l6 * K;
-    const v7 = ~l7 * K;
-    for (let k = 0; k < K; k++) {
-      out[o + k]! += leaf[v0 + k]!;
-      out[o + K + k]! += leaf[v1 + k]!;
-      out[o + 2 * K + k]! += leaf[v2 + k]!;
-      out[o + 3 * K + k]! += leaf[v3 + k]!;
-      out[o + 4 * K + k]! += leaf[v4 + k]!;
-      out[o + 5 * K + k]! += leaf[v5 + k]!;
-      out[o + 6 * K + k]! += leaf[v6 + k]!;
-      out[o + 7 * K + k]! += leaf[v7 + k]!;
-    }
-  }
-  for (; i < rows; i++) {
-    const base = i * d;
-    let node = 0;
-    let l = rootLeft;
-    while (l >= 0) {
-      const w = nd[2 * node]!;
-      node = l + +(codes[base + (w & mask)]! > w >> bits);
-      l = nd[2 * node + 1]!;
-    }
-    const o = at + i * K;
-    const v = ~l * K;
-    for (let k = 0; k < K; k++) out[o + k]! += leaf[v + k]!;
+    const { d, K, nodes, values, layout, cuts } = this;
+    const threads = predictionThreads();
+    const blockRows = Math.max(8, Math.floor(BLOCK_CODES / d));
+    const job: TreeJob = {
+      nodes,
+      values,
+      cuts,
+      layout,
+      d,
+      K,
+      x,
+      n,
+      out,
+      control: null,
+      chunkRows: blockRows,
+    };
+    if (threads > 1 && n * nodes.length >= PARALLEL_WORK && n >= 64) {
+      // Enough chunks per thread to even out their speeds, each as large as a block allows.
+      job.chunkRows = Math.max(8, Math.min(blockRows, Math.ceil(n / (4 * threads))));
+      runInThreads(job, threads);
+    } else runChunks(job);
   }
 }
 

@@ -1,8 +1,11 @@
 import { Rng } from '@fb/core';
-import { describe, expect, it } from 'vitest';
+import { OptionsError } from '@fb/core';
+import { afterEach, describe, expect, it } from 'vitest';
 import { encodeArray } from '../src/codec.js';
 import { DecisionTree, fitDecisionTree } from '../src/decision-tree.js';
 import { fitRandomForest } from '../src/random-forest.js';
+import { predictionThreads, setPredictionThreads } from '../src/tree-threads.js';
+import { CodedTrees } from '../src/tree-traversal.js';
 import { mixedData, threeClassData } from './fixtures.js';
 
 /** The textbook walk on raw values: sum each tree's leaf distribution in tree order, then scale. */
@@ -69,10 +72,26 @@ describe('coded batch prediction', () => {
     for (let i = 0; i < 1003; i++) expect(pred[i]).toBe(ref[2 * i + 1]! > ref[2 * i]! ? 1 : 0);
   });
 
+  it('the wide two-int layout gives the same probabilities as the packed one', () => {
+    const forest = fitRandomForest(train, { nEstimators: 12, seed: 4 });
+    const { nFeatures: d, nClasses: K } = forest;
+    const x = probeRows(forest.estimators, 1001, 'coded-wide');
+    const packed = new CodedTrees(forest.estimators, d, K);
+    const wide = new CodedTrees(forest.estimators, d, K, true);
+    expect([packed.layout.packed, wide.layout.packed]).toEqual([true, false]);
+    const a = new Float64Array(1001 * K);
+    const b = new Float64Array(1001 * K);
+    packed.addLeafValues(x, 1001, a);
+    wide.addLeafValues(x, 1001, b);
+    expect(b).toEqual(a);
+    const ref = referenceProba(forest.estimators, x);
+    for (let c = 0; c < ref.length; c++) expect(a[c]! / 12).toBeCloseTo(ref[c]!, 14);
+  });
+
   it('three classes, and a batch larger than one block', () => {
     const forest = fitRandomForest(threeClassData(1500, 'coded-3'), { nEstimators: 4, seed: 1 });
-    // The block holds 2^18 codes: 65,536 rows of width 4.
-    const x = probeRows(forest.estimators, 65_536 + 21, 'coded-probe-3');
+    // The block holds 2^20 codes: 262,144 rows of width 4.
+    const x = probeRows(forest.estimators, 262_144 + 21, 'coded-probe-3');
     expect(forest.predictProba(x)).toEqual(referenceProba(forest.estimators, x));
   });
 
@@ -99,5 +118,31 @@ describe('coded batch prediction', () => {
     const ref = referenceProba([damaged], x);
     expect(damaged.predictProba(x)).toEqual(ref);
     expect(ref).not.toEqual(referenceProba([tree], x));
+  });
+
+  describe('prediction threads', () => {
+    afterEach(() => setPredictionThreads('auto'));
+
+    it('a batch shared by three threads gives the single-thread result bit for bit', () => {
+      const forest = fitRandomForest(train, { nEstimators: 40, seed: 6 });
+      // 40 trees x 30,011 rows is above the work from which a batch is shared.
+      const x = probeRows(forest.estimators, 30_011, 'coded-threads');
+      setPredictionThreads(1);
+      const one = forest.predictProba(x);
+      setPredictionThreads(3);
+      expect(predictionThreads()).toBe(3);
+      const three = forest.predictProba(x);
+      expect(three).toEqual(one);
+      expect(three.buffer).toBeInstanceOf(ArrayBuffer);
+      expect(three).toEqual(referenceProba(forest.estimators, x));
+    });
+
+    it('rejects a thread count that is not a positive integer', () => {
+      for (const bad of [0, -1, 1.5, Number.NaN, '2' as unknown as number]) {
+        expect(() => setPredictionThreads(bad)).toThrow(OptionsError);
+      }
+      setPredictionThreads(2);
+      expect(predictionThreads()).toBe(2);
+    });
   });
 });
