@@ -1,6 +1,6 @@
 """scikit-learn side of bench/perf.mjs: the same Adult matrices, the same model settings.
 
-Usage: python3 sklearn_adult.py <dir with train.csv and test.csv>; prints one JSON object.
+Usage: python3 sklearn_adult.py <dir with train.csv, test.csv and queries.csv>; prints one JSON object.
 Columns: the 14 Adult attributes (categorical ones as integer codes), then the label.
 """
 import json
@@ -25,7 +25,7 @@ train = np.loadtxt(f"{folder}/train.csv", delimiter=",")
 test = np.loadtxt(f"{folder}/test.csv", delimiter=",")
 xtr, ytr = train[:, :14], train[:, 14].astype(int)
 xte, yte = test[:, :14], test[:, 14].astype(int)
-big = np.resize(xte, (100_000, 14))
+big = np.loadtxt(f"{folder}/queries.csv", delimiter=",")
 
 
 def best_of(repeat, fn):
