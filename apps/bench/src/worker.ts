@@ -19,9 +19,9 @@ export type FromWorker =
   | { type: 'failed'; key: string; error: string; wallSeconds: number };
 
 const port = parentPort;
+if (!port) throw new Error('worker.js runs inside a worker thread of the study pool');
 // The pool already runs one cell per core: a model's prediction stays on its cell's thread.
 setPredictionThreads(1);
-if (!port) throw new Error('worker.js runs inside a worker thread of the study pool');
 
 port.on('message', async (msg: ToWorker) => {
   const { cell } = msg;
