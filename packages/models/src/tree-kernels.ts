@@ -68,6 +68,33 @@ export function lowerBound(a: Float64Array, v: number): number {
   return lo;
 }
 
+/** Add the class distributions of the leaves l0..l7 reached by eight consecutive rows to out from o. */
+export function addLeaves8(
+  out: Float64Array,
+  o: number,
+  K: number,
+  value: Float64Array,
+  l0: number,
+  l1: number,
+  l2: number,
+  l3: number,
+  l4: number,
+  l5: number,
+  l6: number,
+  l7: number,
+): void {
+  for (let k = 0; k < K; k++) {
+    out[o + k]! += value[l0 * K + k]!;
+    out[o + K + k]! += value[l1 * K + k]!;
+    out[o + 2 * K + k]! += value[l2 * K + k]!;
+    out[o + 3 * K + k]! += value[l3 * K + k]!;
+    out[o + 4 * K + k]! += value[l4 * K + k]!;
+    out[o + 5 * K + k]! += value[l5 * K + k]!;
+    out[o + 6 * K + k]! += value[l6 * K + k]!;
+    out[o + 7 * K + k]! += value[l7 * K + k]!;
+  }
+}
+
 /**
  * Packed layout: a node is one int32, (child << shift) | (rank << featureBits) | feature, where child is
  * the left child (the right one is child + 1) and rank the threshold's rank + 1 (0 for a NaN threshold,
@@ -116,25 +143,20 @@ export function walkPacked(
       w6 = nd[(w6 >>> cs) + +(codes[b6 + (w6 & fm)]! >= ((w6 >>> fb) & rm))]!;
       w7 = nd[(w7 >>> cs) + +(codes[b7 + (w7 & fm)]! >= ((w7 >>> fb) & rm))]!;
     }
-    const o = at + i * K;
-    const v0 = (w0 >>> cs) * K;
-    const v1 = (w1 >>> cs) * K;
-    const v2 = (w2 >>> cs) * K;
-    const v3 = (w3 >>> cs) * K;
-    const v4 = (w4 >>> cs) * K;
-    const v5 = (w5 >>> cs) * K;
-    const v6 = (w6 >>> cs) * K;
-    const v7 = (w7 >>> cs) * K;
-    for (let k = 0; k < K; k++) {
-      out[o + k]! += value[v0 + k]!;
-      out[o + 1 * K + k]! += value[v1 + k]!;
-      out[o + 2 * K + k]! += value[v2 + k]!;
-      out[o + 3 * K + k]! += value[v3 + k]!;
-      out[o + 4 * K + k]! += value[v4 + k]!;
-      out[o + 5 * K + k]! += value[v5 + k]!;
-      out[o + 6 * K + k]! += value[v6 + k]!;
-      out[o + 7 * K + k]! += value[v7 + k]!;
-    }
+    addLeaves8(
+      out,
+      at + i * K,
+      K,
+      value,
+      w0 >>> cs,
+      w1 >>> cs,
+      w2 >>> cs,
+      w3 >>> cs,
+      w4 >>> cs,
+      w5 >>> cs,
+      w6 >>> cs,
+      w7 >>> cs,
+    );
   }
   for (; i < rows; i++) {
     const b = i * d;
@@ -208,17 +230,7 @@ export function walkWide(
       n7 = nd[2 * n7 + 1]! + +(codes[b7 + (w7 & fm)]! >= w7 >>> fb);
       w7 = nd[2 * n7]!;
     }
-    const o = at + i * K;
-    for (let k = 0; k < K; k++) {
-      out[o + k]! += value[n0 * K + k]!;
-      out[o + 1 * K + k]! += value[n1 * K + k]!;
-      out[o + 2 * K + k]! += value[n2 * K + k]!;
-      out[o + 3 * K + k]! += value[n3 * K + k]!;
-      out[o + 4 * K + k]! += value[n4 * K + k]!;
-      out[o + 5 * K + k]! += value[n5 * K + k]!;
-      out[o + 6 * K + k]! += value[n6 * K + k]!;
-      out[o + 7 * K + k]! += value[n7 * K + k]!;
-    }
+    addLeaves8(out, at + i * K, K, value, n0, n1, n2, n3, n4, n5, n6, n7);
   }
   for (; i < rows; i++) {
     const b = i * d;

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ModelError, OptionsError } from '@fb/core';
-import { lowerBound, runChunks, type TreeJob, walkPacked, walkWide } from './tree-kernels.js';
+import { addLeaves8, lowerBound, runChunks, type TreeJob, walkPacked, walkWide } from './tree-kernels.js';
 
 /** Row-tree walks below which a batch stays on the calling thread (thread start-up would dominate). */
 export const PARALLEL_WORK = 1 << 20;
@@ -45,7 +45,7 @@ export function shared<T extends Int32Array | Float64Array>(
 // written as UTF-8 into the job's error buffer and flagged in control[2].
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
-${[lowerBound, walkPacked, walkWide, runChunks].map((f) => f.toString()).join('\n')}
+${[lowerBound, addLeaves8, walkPacked, walkWide, runChunks].map((f) => f.toString()).join('\n')}
 parentPort.on('message', (job) => {
   try {
     ${runChunks.name}(job);
