@@ -34,3 +34,19 @@ export function decodeInt32(text: unknown, length: number, what: string): Int32A
   new Uint8Array(out.buffer).set(buf);
   return out;
 }
+
+/** Throws INTEROP_PARSE for a stored `what` (e.g. "stored MLP: ..."). */
+export function storedError(what: string): (msg: string) => never {
+  return (msg) => {
+    throw new InteropError('INTEROP_PARSE', `stored ${what}: ${msg}`);
+  };
+}
+
+/** `json` as a stored model of the given format and version, else an INTEROP_PARSE error naming `what`. */
+export function readStored<T>(json: unknown, format: string, version: number, what: string): Partial<T> {
+  const j = json as (Partial<T> & { format?: unknown; version?: unknown }) | null;
+  if (j === null || typeof j !== 'object' || j.format !== format || j.version !== version) {
+    storedError(what)(`expected format "${format}" version ${version}`);
+  }
+  return j as Partial<T>;
+}

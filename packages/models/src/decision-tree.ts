@@ -3,14 +3,13 @@ import {
   DataError,
   type Dataset,
   defineSchema,
-  InteropError,
   type OptionsSchema,
   Rng,
   resolveOptions,
   type Schema,
 } from '@fb/core';
 import { batchRows } from './batch.js';
-import { decodeFloat64, decodeInt32, encodeArray } from './codec.js';
+import { decodeFloat64, decodeInt32, encodeArray, readStored, storedError } from './codec.js';
 import { type TreeArrays, TreeBuilder } from './tree-builder.js';
 import {
   describeOptions,
@@ -185,13 +184,7 @@ export class DecisionTree implements Classifier {
   }
 
   static fromJSON(json: unknown): DecisionTree {
-    const j = json as Partial<DecisionTreeJSON> | null;
-    if (j === null || typeof j !== 'object' || j.format !== FORMAT || j.version !== VERSION) {
-      throw new InteropError(
-        'INTEROP_PARSE',
-        `stored decision tree: expected format "${FORMAT}" version ${VERSION}`,
-      );
-    }
+    const j = readStored<DecisionTreeJSON>(json, FORMAT, VERSION, 'decision tree');
     const schema = defineSchema(j.schema as Schema);
     const options = resolveOptions<DecisionTreeOptions>(decisionTreeOptionsSchema, j.options);
     return new DecisionTree(schema, options, treeFromJSON(j.tree, schema));
@@ -200,9 +193,7 @@ export class DecisionTree implements Classifier {
 
 /** Rebuild and check a tree's arrays: child ids in range and increasing, features in range. */
 export function treeFromJSON(json: unknown, schema: Schema): TreeArrays {
-  const bad = (msg: string): never => {
-    throw new InteropError('INTEROP_PARSE', `stored tree: ${msg}`);
-  };
+  const bad = storedError('tree');
   const t = json as Partial<TreeNodesJSON> | null;
   if (t === null || typeof t !== 'object') return bad('not an object');
   const m = t.nodeCount!;

@@ -4,14 +4,13 @@ import {
   type Dataset,
   type DifferentiableClassifier,
   defineSchema,
-  InteropError,
   type OptionsSchema,
   Rng,
   resolveOptions,
   type Schema,
 } from '@fb/core';
 import { batchRows } from './batch.js';
-import { decodeFloat64, encodeArray } from './codec.js';
+import { decodeFloat64, encodeArray, readStored, storedError } from './codec.js';
 import { type SparseDesign, solveHingeDual } from './dual-cd.js';
 import { type CategoricalEncoding, FeatureEncoder } from './encoder.js';
 import { fitPlatt, type PlattSigmoid, plattProbability } from './platt.js';
@@ -352,13 +351,8 @@ export class LinearSvm implements DifferentiableClassifier {
   }
 
   static fromJSON(json: unknown): LinearSvm {
-    const bad = (msg: string): never => {
-      throw new InteropError('INTEROP_PARSE', `stored linear SVM: ${msg}`);
-    };
-    const j = json as Partial<LinearSvmJSON> | null;
-    if (j === null || typeof j !== 'object' || j.format !== FORMAT || j.version !== VERSION) {
-      return bad(`expected format "${FORMAT}" version ${VERSION}`);
-    }
+    const bad = storedError('linear SVM');
+    const j = readStored<LinearSvmJSON>(json, FORMAT, VERSION, 'linear SVM');
     const schema = defineSchema(j.schema as Schema);
     const options = resolveOptions<LinearSvmOptions>(linearSvmOptionsSchema, j.options);
     const encoder = FeatureEncoder.fromJSON(j.encoder);

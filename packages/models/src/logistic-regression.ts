@@ -4,11 +4,11 @@ import {
   type Dataset,
   type DifferentiableClassifier,
   defineSchema,
-  InteropError,
   type OptionsSchema,
   resolveOptions,
   type Schema,
 } from '@fb/core';
+import { readStored, storedError } from './codec.js';
 import { type CategoricalEncoding, FeatureEncoder } from './encoder.js';
 import { minimiseLbfgs } from './lbfgs.js';
 import { coefficientRows, LogisticLoss, sigmoid } from './logistic-loss.js';
@@ -277,12 +277,8 @@ export class LogisticRegression implements DifferentiableClassifier {
 
   /** Rebuild a model from `toJSON()` output (or its JSON text, parsed); predictions are identical. */
   static fromJSON(json: unknown): LogisticRegression {
-    const bad = (msg: string): never => {
-      throw new InteropError('INTEROP_PARSE', `stored logistic regression: ${msg}`);
-    };
-    const j = json as Partial<LogisticRegressionJSON> | null;
-    if (j === null || typeof j !== 'object') return bad('not an object');
-    if (j.format !== FORMAT || j.version !== VERSION) bad(`expected format "${FORMAT}" version ${VERSION}`);
+    const bad = storedError('logistic regression');
+    const j = readStored<LogisticRegressionJSON>(json, FORMAT, VERSION, 'logistic regression');
     const schema = defineSchema(j.schema as Schema);
     const options = resolveOptions<LogisticRegressionOptions>(logisticRegressionOptionsSchema, j.options);
     const encoder = FeatureEncoder.fromJSON(j.encoder);

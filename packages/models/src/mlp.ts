@@ -4,7 +4,6 @@ import {
   type Dataset,
   type DifferentiableClassifier,
   defineSchema,
-  InteropError,
   ModelError,
   type OptionsSchema,
   Rng,
@@ -13,7 +12,7 @@ import {
 } from '@fb/core';
 import type { LayersModel, Sequential } from '@tensorflow/tfjs-layers';
 import { batchRows } from './batch.js';
-import { decodeFloat32, encodeArray } from './codec.js';
+import { decodeFloat32, encodeArray, readStored, storedError } from './codec.js';
 import { type CategoricalEncoding, FeatureEncoder } from './encoder.js';
 import { loadTensorflow, type Tensorflow, type TensorflowBackend } from './tensorflow.js';
 import { type Seed, seedSchema } from './tree-options.js';
@@ -259,13 +258,8 @@ export class Mlp implements DifferentiableClassifier {
 
   /** Rebuild from `toJSON()` output on this process's backend (async: TensorFlow.js loads lazily). */
   static async fromJSON(json: unknown): Promise<Mlp> {
-    const bad = (msg: string): never => {
-      throw new InteropError('INTEROP_PARSE', `stored MLP: ${msg}`);
-    };
-    const j = json as Partial<MlpJSON> | null;
-    if (j === null || typeof j !== 'object' || j.format !== FORMAT || j.version !== VERSION) {
-      return bad(`expected format "${FORMAT}" version ${VERSION}`);
-    }
+    const bad = storedError('MLP');
+    const j = readStored<MlpJSON>(json, FORMAT, VERSION, 'MLP');
     const schema = defineSchema(j.schema as Schema);
     const options = resolveOptions<MlpOptions>(mlpOptionsSchema, j.options);
     const encoder = FeatureEncoder.fromJSON(j.encoder);

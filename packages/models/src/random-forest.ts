@@ -9,6 +9,7 @@ import {
   type Schema,
 } from '@fb/core';
 import { batchRows } from './batch.js';
+import { readStored } from './codec.js';
 import { DecisionTree, type TreeNodesJSON, treeFromJSON } from './decision-tree.js';
 import { TreeBuilder } from './tree-builder.js';
 import {
@@ -112,13 +113,7 @@ export class RandomForest implements Classifier {
   }
 
   static fromJSON(json: unknown): RandomForest {
-    const j = json as Partial<RandomForestJSON> | null;
-    if (j === null || typeof j !== 'object' || j.format !== FORMAT || j.version !== VERSION) {
-      throw new InteropError(
-        'INTEROP_PARSE',
-        `stored random forest: expected format "${FORMAT}" version ${VERSION}`,
-      );
-    }
+    const j = readStored<RandomForestJSON>(json, FORMAT, VERSION, 'random forest');
     const schema = defineSchema(j.schema as Schema);
     const options = resolveOptions<RandomForestOptions>(randomForestOptionsSchema, j.options);
     if (!Array.isArray(j.trees) || j.trees.length !== options.nEstimators) {

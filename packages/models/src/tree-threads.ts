@@ -63,6 +63,14 @@ function helpers(count: number): Worker[] {
     const worker = new Worker(WORKER_SOURCE, { eval: true });
     // Idle helpers must not keep the process alive.
     worker.unref();
+    // A helper that dies leaves the pool (a job it held ends by the stall timeout); the next batch starts
+    // another.
+    const drop = () => {
+      const at = pool.indexOf(worker);
+      if (at >= 0) pool.splice(at, 1);
+    };
+    worker.on('error', drop);
+    worker.on('exit', drop);
     pool.push(worker);
   }
   return pool.slice(0, count);
