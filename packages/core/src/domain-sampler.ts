@@ -1,5 +1,6 @@
+import { domainGrid } from './domain-grid.js';
 import type { Rng } from './rng.js';
-import { bounds, cardinality, type Schema } from './schema.js';
+import type { Schema } from './schema.js';
 
 /**
  * Uniform draws over a schema's input domain, every attribute independently: a uniform value of
@@ -15,22 +16,12 @@ export class DomainSampler {
   private readonly count: Int32Array;
 
   constructor(schema: Schema) {
-    const attrs = schema.attributes;
-    this.d = attrs.length;
-    this.lo = new Float64Array(this.d);
-    this.hi = new Float64Array(this.d);
-    this.grid = new Float64Array(this.d);
-    this.count = new Int32Array(this.d);
-    attrs.forEach((a, j) => {
-      const [lo, hi] = bounds(a);
-      this.lo[j] = lo;
-      this.hi[j] = hi;
-      const k = cardinality(a);
-      if (Number.isFinite(k)) {
-        this.count[j] = k;
-        this.grid[j] = a.categories ? 1 : a.step!;
-      }
-    });
+    this.d = schema.attributes.length;
+    const { lo, hi, grid, count } = domainGrid(schema);
+    this.lo = lo;
+    this.hi = hi;
+    this.grid = grid;
+    this.count = count;
   }
 
   /** Write one uniformly drawn input at `out[off .. off+d)`. */

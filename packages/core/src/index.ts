@@ -1,3 +1,4 @@
+export { attributeColumns, namedAttributeIndices } from './attribute-columns.js';
 export { type BoundingConditions, boundingConditions } from './bounding-conditions.js';
 export * from './classifier.js';
 export * from './counterfactual.js';
@@ -5,13 +6,20 @@ export { parseCsv, toCsv } from './csv.js';
 export * from './dataset.js';
 export * from './detector.js';
 export * from './discretise.js';
+export { type DomainGrid, domainGrid } from './domain-grid.js';
 export { DomainSampler } from './domain-sampler.js';
 export * from './errors.js';
+export { favourableProbabilities } from './favourable-probabilities.js';
 export { Hasher, hashString32 } from './hash.js';
 export * from './interop.js';
 export { type KMeansOptions, type KMeansResult, kmeans } from './kmeans.js';
 export { type OptionsSchema, resolveOptions } from './options.js';
-export { MAX_VARIANTS, ProtectedVariants, type VariantMode } from './protected-variants.js';
+export {
+  MAX_VARIANTS,
+  ProtectedVariants,
+  type VariantMode,
+  variantModeOption,
+} from './protected-variants.js';
 export { discoveryResultSchema } from './result-schema.js';
 export * from './result-types.js';
 export { createRng, Rng } from './rng.js';

@@ -7,6 +7,18 @@ export type VariantMode = 'all-combinations' | 'one-at-a-time';
 /** Most variants per input the all-combinations mode may produce. */
 export const MAX_VARIANTS = 4096;
 
+/** The `variantMode` entry of an options schema: which counterfactual variants a check covers. */
+export function variantModeOption(
+  description = 'Counterfactual variants checked per input: every combination of protected values, or each protected attribute changed alone.',
+) {
+  return {
+    type: 'string',
+    enum: ['all-combinations', 'one-at-a-time'] satisfies VariantMode[],
+    default: 'all-combinations' satisfies VariantMode,
+    description,
+  };
+}
+
 /**
  * The protected variants of an input: the same row with other values of the protected attributes,
  * either every other combination of them (`all-combinations`) or every other value of one protected

@@ -1,4 +1,4 @@
-import type { OptionsSchema, VariantMode } from '@fb/core';
+import { type OptionsSchema, type VariantMode, variantModeOption } from '@fb/core';
 
 /** Which search ADF runs: the paper's, or EIDIG's refinement of it. */
 export type AdfRefinement = 'none' | 'eidig';
@@ -118,13 +118,7 @@ export const optionsSchema: OptionsSchema = {
       description:
         'Seeds (and then their local walks) advanced in lockstep, so that each step makes one model query and one gradient call for the whole batch.',
     },
-    variantMode: {
-      type: 'string',
-      enum: ['all-combinations', 'one-at-a-time'],
-      default: 'all-combinations',
-      description:
-        'Counterfactual variants checked per input: every combination of protected values, or each protected attribute changed alone.',
-    },
+    variantMode: variantModeOption(),
   },
 };
 

@@ -1,4 +1,4 @@
-import { bounds, cardinality, type Schema } from '@fb/core';
+import { domainGrid, type Schema } from '@fb/core';
 
 /**
  * The input domain as ADF moves through it. Search positions are real-valued (clipped to the bounds);
@@ -20,21 +20,11 @@ export class SearchSpace {
   constructor(schema: Schema, continuousSteps: number) {
     const attrs = schema.attributes;
     this.d = attrs.length;
-    this.lo = new Float64Array(this.d);
-    this.hi = new Float64Array(this.d);
-    this.grid = new Float64Array(this.d);
-    this.unit = new Float64Array(this.d);
-    attrs.forEach((a, j) => {
-      const [lo, hi] = bounds(a);
-      this.lo[j] = lo;
-      this.hi[j] = hi;
-      if (Number.isFinite(cardinality(a))) {
-        this.grid[j] = a.categories ? 1 : a.step!;
-        this.unit[j] = this.grid[j]!;
-      } else {
-        this.unit[j] = (hi - lo) / continuousSteps;
-      }
-    });
+    const { lo, hi, grid } = domainGrid(schema);
+    this.lo = lo;
+    this.hi = hi;
+    this.grid = grid;
+    this.unit = grid.map((g, j) => (g > 0 ? g : (hi[j]! - lo[j]!) / continuousSteps));
     this.movable = Int32Array.from(attrs.map((a, j) => (a.protected ? -1 : j)).filter((j) => j >= 0));
   }
 

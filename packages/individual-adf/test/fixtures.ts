@@ -4,32 +4,15 @@ import {
   createRng,
   type Dataset,
   type DifferentiableClassifier,
-  defineSchema,
 } from '@fb/core';
-import { PlantedBiasModel } from '@fb/testkit';
+import { PlantedBiasModel, regionSchema } from '@fb/testkit';
 
-/** sex (protected), a in 0..99, b in 0..19, c in [0, 1], colour (4 categories). */
-export const schema = defineSchema({
-  attributes: [
-    { name: 'sex', kind: 'categorical', protected: true, categories: ['f', 'm'] },
-    { name: 'a', kind: 'ordinal', protected: false, min: 0, max: 99, step: 1 },
-    { name: 'b', kind: 'ordinal', protected: false, min: 0, max: 19, step: 1 },
-    { name: 'c', kind: 'continuous', protected: false, min: 0, max: 1 },
-    { name: 'colour', kind: 'categorical', protected: false, categories: ['r', 'g', 'b', 'y'] },
-  ],
-  outcome: { name: 'y', labels: ['no', 'yes'], favorable: 1 },
-});
 export const SEX = 0;
 export const A = 1;
 export const B = 2;
 export const C = 3;
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
-
-/** The planted region: 40 <= a <= 49 and b >= 10. */
-export function inRegion(row: ArrayLike<number>): boolean {
-  return row[A]! >= 40 && row[A]! <= 49 && row[B]! >= 10;
-}
 
 /**
  * A differentiable model of logit z(x) with a hand-written gradient. `zAndGrad` writes dz/dx into
@@ -121,10 +104,10 @@ export const bandModel = new LogitModel('band', 5, (x, o, g, go) => {
   return 0.3 * (x[o + A]! - 50) + 1.2 * (x[o + SEX]! - 0.5);
 });
 
-/** A dataset over `schema` drawn with a fixed seed, labelled by `model`; `aRange` limits attribute a. */
+/** A dataset over `regionSchema` drawn with a fixed seed, labelled by `model`; `aRange` limits attribute a. */
 export function datasetFor(model: Classifier, n = 300, aRange: [number, number] = [0, 99]): Dataset {
   const rng = createRng('adf-fixture');
-  const d = schema.attributes.length;
+  const d = regionSchema.attributes.length;
   const x = new Float64Array(n * d);
   for (let i = 0; i < n; i++) {
     x[i * d + SEX] = rng.int(0, 1);
@@ -136,7 +119,7 @@ export function datasetFor(model: Classifier, n = 300, aRange: [number, number] 
   const y = model.predict(x);
   y[0] = 0;
   y[1] = 1;
-  return createDataset({ schema, x, y, name: 'adf-fixture' });
+  return createDataset({ schema: regionSchema, x, y, name: 'adf-fixture' });
 }
 
 /** The testkit's planted-bias model with its hand-written input gradient (its bias terms are steps). */

@@ -1,11 +1,12 @@
 import { createRng, defineSchema, ProtectedVariants } from '@fb/core';
 import { fitLogisticRegression } from '@fb/models';
+import { regionSchema } from '@fb/testkit';
 import { describe, expect, it } from 'vitest';
 import { globalStep } from '../src/global-step.js';
 import { TwinGradients } from '../src/gradients.js';
 import { drawIndex, inverseGradientProbabilities } from '../src/local-probability.js';
 import { SearchSpace } from '../src/search-space.js';
-import { A, B, C, datasetFor, regionModel, SEX, schema } from './fixtures.js';
+import { A, B, C, datasetFor, regionModel, SEX } from './fixtures.js';
 
 /** Central finite difference of f along coordinate j at x. */
 function finiteDifference(f: (x: Float64Array) => number, x: Float64Array, j: number, h = 1e-5): number {
@@ -45,7 +46,11 @@ describe('gradients of the models the tests use', () => {
   });
 
   it("orients the loss gradient as the gradient of the cross-entropy at the input's own prediction", () => {
-    const oracle = new TwinGradients(regionModel, new ProtectedVariants(schema, 'all-combinations'), 'loss');
+    const oracle = new TwinGradients(
+      regionModel,
+      new ProtectedVariants(regionSchema, 'all-combinations'),
+      'loss',
+    );
     for (const p of points) {
       const x = Float64Array.from(p);
       const s0 = regionModel.scoreGradient(x).score[0]!;
@@ -65,7 +70,7 @@ describe('gradients of the models the tests use', () => {
   it('orients the output gradient against the predicted class (EIDIG)', () => {
     const oracle = new TwinGradients(
       regionModel,
-      new ProtectedVariants(schema, 'all-combinations'),
+      new ProtectedVariants(regionSchema, 'all-combinations'),
       'output',
     );
     const x = Float64Array.from(points[2]!); // a = 70: predicted 1
@@ -130,7 +135,7 @@ describe('twin choice', () => {
 });
 
 describe('global step', () => {
-  const space = new SearchSpace(schema, 100);
+  const space = new SearchSpace(regionSchema, 100);
   const rng = createRng('step');
 
   it('moves by the step along sign(g) only where the two signs agree, never the protected attribute', () => {
@@ -224,7 +229,7 @@ describe('local probabilities', () => {
 
 describe('variants and domain snapping', () => {
   it('keeps fractional positions and snaps them onto the grid for checking', () => {
-    const space = new SearchSpace(schema, 100);
+    const space = new SearchSpace(regionSchema, 100);
     const pos = Float64Array.from([1, 50, 10, 0.5, 1]);
     const out = new Float64Array(5);
     space.move(pos, 0, A, 0.4);

@@ -1,4 +1,4 @@
-import type { OptionsSchema, VariantMode } from '@fb/core';
+import { type OptionsSchema, type VariantMode, variantModeOption } from '@fb/core';
 
 /** Local-search strategy of AEQUITAS (paper §4). */
 export type AequitasStrategy = 'random' | 'semi-directed' | 'fully-directed';
@@ -92,12 +92,6 @@ export const optionsSchema: OptionsSchema = {
       default: 1,
       description: 'Metropolis temperature (basin-hopping T; the original uses 1.0).',
     },
-    variantMode: {
-      type: 'string',
-      enum: ['all-combinations', 'one-at-a-time'],
-      default: 'all-combinations',
-      description:
-        'Counterfactual variants checked per input: every combination of protected values, or each protected attribute changed alone.',
-    },
+    variantMode: variantModeOption(),
   },
 };

@@ -1,12 +1,4 @@
-import {
-  type Attribute,
-  bounds,
-  cardinality,
-  clampToDomain,
-  DomainSampler,
-  type Rng,
-  type Schema,
-} from '@fb/core';
+import { type Attribute, clampToDomain, DomainSampler, domainGrid, type Rng, type Schema } from '@fb/core';
 
 /**
  * The input domain as AEQUITAS walks it: uniform draws for the global phase, unit moves of single
@@ -28,19 +20,12 @@ export class SearchSpace {
     this.attributes = attrs;
     this.d = attrs.length;
     this.sampler = new DomainSampler(schema);
-    this.lo = new Float64Array(this.d);
-    this.hi = new Float64Array(this.d);
-    this.unit = new Float64Array(this.d);
-    attrs.forEach((a, j) => {
-      const [lo, hi] = bounds(a);
-      this.lo[j] = lo;
-      this.hi[j] = hi;
-      if (Number.isFinite(cardinality(a))) {
-        this.unit[j] = perturbationUnit * (a.categories ? 1 : a.step!);
-      } else {
-        this.unit[j] = (perturbationUnit * (hi - lo)) / continuousSteps;
-      }
-    });
+    const { lo, hi, grid } = domainGrid(schema);
+    this.lo = lo;
+    this.hi = hi;
+    this.unit = grid.map((g, j) =>
+      g > 0 ? perturbationUnit * g : (perturbationUnit * (hi[j]! - lo[j]!)) / continuousSteps,
+    );
     this.movable = Int32Array.from(attrs.map((a, j) => (a.protected ? -1 : j)).filter((j) => j >= 0));
   }
 

@@ -1,10 +1,10 @@
 import { createRng, defineSchema, inDomain } from '@fb/core';
+import { regionSchema } from '@fb/testkit';
 import { describe, expect, it } from 'vitest';
 import { accepts } from '../src/acceptance.js';
 import { LocalStepper } from '../src/local-step.js';
 import { chooseDirection, updateAttributeWeights, updateDirection } from '../src/probabilities.js';
 import { SearchSpace } from '../src/search-space.js';
-import { schema } from './fixtures.js';
 
 describe('direction probabilities', () => {
   it('move towards the direction that found discrimination and away from the one that did not', () => {
@@ -98,7 +98,7 @@ describe('acceptance', () => {
 });
 
 describe('search space', () => {
-  const space = new SearchSpace(schema, 2, 50);
+  const space = new SearchSpace(regionSchema, 2, 50);
 
   it('draws every attribute uniformly inside its domain', () => {
     const rng = createRng('space');
@@ -109,7 +109,7 @@ describe('search space', () => {
     let cMax = 0;
     for (let i = 0; i < n; i++) {
       space.sample(rng, row, 0);
-      expect(schema.attributes.every((a, j) => inDomain(a, row[j]!))).toBe(true);
+      expect(regionSchema.attributes.every((a, j) => inDomain(a, row[j]!))).toBe(true);
       colours[row[4]!]!++;
       cMin = Math.min(cMin, row[3]!);
       cMax = Math.max(cMax, row[3]!);
@@ -156,7 +156,7 @@ describe('search space', () => {
 });
 
 describe('local stepper', () => {
-  const space = new SearchSpace(schema, 1, 100);
+  const space = new SearchSpace(regionSchema, 1, 100);
 
   it.each(['random', 'semi-directed', 'fully-directed'] as const)(
     '%s changes one non-protected attribute by at most one unit per step',

@@ -1,4 +1,4 @@
-import { bounds, cardinality, type Schema } from '@fb/core';
+import { domainGrid, type Schema } from '@fb/core';
 import type { Draws } from './draws.js';
 
 /**
@@ -52,20 +52,11 @@ export class GeneSampler {
     const attrs = schema.attributes;
     this.d = attrs.length;
     this.reference = reference;
-    this.lo = new Float64Array(this.d);
-    this.hi = new Float64Array(this.d);
-    this.grid = new Float64Array(this.d);
-    this.count = new Int32Array(this.d);
-    attrs.forEach((a, j) => {
-      const [lo, hi] = bounds(a);
-      this.lo[j] = lo;
-      this.hi[j] = hi;
-      const k = cardinality(a);
-      if (Number.isFinite(k)) {
-        this.count[j] = k;
-        this.grid[j] = a.categories ? 1 : a.step!;
-      }
-    });
+    const { lo, hi, grid, count } = domainGrid(schema);
+    this.lo = lo;
+    this.hi = hi;
+    this.grid = grid;
+    this.count = count;
     this.mutable = Int32Array.from(
       attrs.map((a, j) => (a.protected && !reference ? -1 : j)).filter((j) => j >= 0),
     );

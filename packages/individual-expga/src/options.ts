@@ -1,4 +1,4 @@
-import type { OptionsSchema, VariantMode } from '@fb/core';
+import { type OptionsSchema, type VariantMode, variantModeOption } from '@fb/core';
 
 /** Where the candidate seeds come from: uniform draws over the domain (original code) or data rows (paper). */
 export type SeedSource = 'domain' | 'data';
@@ -99,12 +99,6 @@ export const optionsSchema: OptionsSchema = {
       description:
         'Reproduce the original operators on purpose: crossover slice end drawn in [0, d - start) (often empty), mutation upper bound exclusive, protected genes mutable.',
     },
-    variantMode: {
-      type: 'string',
-      enum: ['all-combinations', 'one-at-a-time'],
-      default: 'all-combinations',
-      description:
-        'Counterfactual variants checked per input: every combination of protected values, or each protected attribute changed alone.',
-    },
+    variantMode: variantModeOption(),
   },
 };

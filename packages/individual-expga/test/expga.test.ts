@@ -1,8 +1,9 @@
 import { createRng, type DiscoveryResult, inDomain, ModelError, OptionsError } from '@fb/core';
+import { expectPairsInRegion, labelledSample, probabilityModel, regionSchema } from '@fb/testkit';
 import { describe, expect, it } from 'vitest';
 import { LocalExplainer, rankOf } from '../src/explainer.js';
 import { expga } from '../src/index.js';
-import { blindModel, datasetFor, inRegion, probabilityModel, regionModel, schema } from './fixtures.js';
+import { blindModel, regionModel } from './fixtures.js';
 
 interface Extras {
   explained: number;
@@ -12,35 +13,27 @@ interface Extras {
   meanFitness: number;
 }
 const extrasOf = (r: DiscoveryResult) => r.extras as unknown as Extras;
-const pairsOf = (r: DiscoveryResult) => (r.findings.kind === 'individual' ? r.findings.pairs : []);
 const small = { globalSamples: 300, seeds: 50, limeSamples: 300, generations: 60, thresholdRank: 5 };
 
 describe('expga on a planted discriminating region', () => {
-  const dataset = datasetFor(regionModel);
+  const dataset = labelledSample(regionModel);
 
   it.each(['probability', 'label'] as const)(
     '%s fitness: finds the region and reports only true pairs',
     async (fitness) => {
       const result = await expga.run({ dataset, model: regionModel }, { ...small, fitness }, { seed: 3 });
-      const pairs = pairsOf(result);
       expect(result.run.stopReason).toBe('completed');
       expect(extrasOf(result).seeds).toBe(50);
       expect(extrasOf(result).generations).toBe(60);
       // Uniform draws would hit the region 5 % of the time; the GA concentrates on it.
       expect(result.metrics.dsn).toBeGreaterThan(0);
       expect(result.metrics.sur).toBeGreaterThan(0.2);
-      expect(pairs.length).toBe(result.metrics.dsn);
-      for (const p of pairs) {
-        expect(inRegion(p.sample)).toBe(true);
-        const labels = regionModel.predict(Float64Array.from([...p.sample, ...p.counterfactual]));
-        expect([labels[0], labels[1]]).toEqual([p.sampleOutcome, p.counterfactualOutcome]);
-        expect(labels[0]).not.toBe(labels[1]);
-      }
+      expectPairsInRegion(result, regionModel);
     },
   );
 
   it('reports nothing on a model that ignores the protected attribute', async () => {
-    const result = await expga.run({ dataset: datasetFor(blindModel), model: blindModel }, small, {
+    const result = await expga.run({ dataset: labelledSample(blindModel), model: blindModel }, small, {
       seed: 3,
     });
     expect(result.metrics.dsn).toBe(0);
@@ -63,7 +56,7 @@ describe('explanation-guided seeds', () => {
   it('keeps the candidates whose explanation ranks the protected attribute high enough', async () => {
     // The score depends on sex only: sex ranks first in every explanation.
     const bySex = probabilityModel('sex', (r) => 0.2 + 0.6 * r[0]!);
-    const dataset = datasetFor(bySex);
+    const dataset = labelledSample(bySex);
     const opts = { globalSamples: 40, seeds: 100, limeSamples: 300, generations: 0, thresholdRank: 1 };
     const biased = extrasOf(await expga.run({ dataset, model: bySex }, opts, { seed: 2 }));
     expect(biased.explained).toBe(40);
@@ -71,14 +64,14 @@ describe('explanation-guided seeds', () => {
     expect(biased.protectedRankHistogram[0]).toBe(40);
     // The blind model's score ignores sex: it never ranks first, and no candidate is kept.
     const blind = extrasOf(
-      await expga.run({ dataset: datasetFor(blindModel), model: blindModel }, opts, { seed: 2 }),
+      await expga.run({ dataset: labelledSample(blindModel), model: blindModel }, opts, { seed: 2 }),
     );
     expect(blind.seeds).toBe(0);
     expect(blind.protectedRankHistogram[0]).toBe(0);
   });
 
   it('stops explaining once enough seeds are found', async () => {
-    const dataset = datasetFor(regionModel);
+    const dataset = labelledSample(regionModel);
     const r = await expga.run(
       { dataset, model: regionModel },
       {
@@ -97,7 +90,7 @@ describe('explanation-guided seeds', () => {
 
   it('explains a linear score by its dominant attribute, from perturbations inside the domain', () => {
     const model = probabilityModel('b', (r) => 1 / (1 + Math.exp(-(r[2]! - 10) / 2)));
-    const dataset = datasetFor(model);
+    const dataset = labelledSample(model);
     const explainer = new LocalExplainer(dataset, 500, 1);
     const rng = createRng('lime');
     const input = Float64Array.from([1, 30, 9, 0.5, 2]);
@@ -105,7 +98,7 @@ describe('explanation-guided seeds', () => {
     explainer.perturb(rng, input, 0, rows, 0);
     expect(Array.from(rows.subarray(0, 5))).toEqual(Array.from(input));
     for (let s = 0; s < 500; s++)
-      for (let j = 0; j < 5; j++) expect(inDomain(schema.attributes[j]!, rows[s * 5 + j]!)).toBe(true);
+      for (let j = 0; j < 5; j++) expect(inDomain(regionSchema.attributes[j]!, rows[s * 5 + j]!)).toBe(true);
     const proba = model.predictProba!(rows);
     const score = Float64Array.from({ length: 500 }, (_, s) => proba[2 * s + 1]!);
     const coef = explainer.explain(rows, 0, score, 0);

@@ -1,9 +1,10 @@
 import { createRng, defineSchema, ProtectedVariants } from '@fb/core';
+import { probabilityModel, regionSchema } from '@fb/testkit';
 import { describe, expect, it } from 'vitest';
 import { rankOf } from '../src/explainer.js';
 import { probabilityGap } from '../src/fitness.js';
 import { crossover, GeneSampler, mutate, select } from '../src/operators.js';
-import { probabilityModel, schema, scripted } from './fixtures.js';
+import { scripted } from './fixtures.js';
 
 const rows = (pop: Float64Array, d: number) =>
   Array.from({ length: pop.length / d }, (_, i) => Array.from(pop.subarray(i * d, (i + 1) * d)));
@@ -44,7 +45,7 @@ describe('crossover', () => {
 
 describe('mutation', () => {
   it('redraws each non-protected gene with probability rate, uniformly over its whole domain', () => {
-    const genes = new GeneSampler(schema, false);
+    const genes = new GeneSampler(regionSchema, false);
     expect(Array.from(genes.mutable)).toEqual([1, 2, 3, 4]);
     const pop = Float64Array.from([1, 50, 5, 0.5, 2]);
     // Genes a and c mutate (draws below 0.05); a takes its largest value 99, c a uniform 0.25.
@@ -55,7 +56,7 @@ describe('mutation', () => {
   });
 
   it('mutates the protected gene and never draws the maximum with referenceOperators', () => {
-    const genes = new GeneSampler(schema, true);
+    const genes = new GeneSampler(regionSchema, true);
     expect(Array.from(genes.mutable)).toEqual([0, 1, 2, 3, 4]);
     // sex can only become 0, a at most 98, colour at most 2.
     const pop = Float64Array.from([1, 50, 5, 0.5, 3]);

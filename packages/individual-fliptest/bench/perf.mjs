@@ -1,22 +1,13 @@
 // FlipTest on the 13-attribute census encoding, women mapped to men: seconds for the exact map at
 // 1,000 and 5,000 rows per side, and the entropic plan's and map's costs relative to the exact one on the same
 // samples. SIZES overrides the sizes (comma-separated). Data: FB_DATA_DIR, else ../shared/datasets.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createDataset } from '@fb/core';
 import { loadCensus13 } from '@fb/datasets';
 import { fitLogisticRegression } from '@fb/models';
+import { protectingOnly, readCensus13 } from '@fb/testkit';
 import { fliptest } from '../dist/index.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const dataDir = process.env.FB_DATA_DIR ?? path.resolve(here, '../../../../shared/datasets');
 const sizes = (process.env.SIZES ?? '1000,5000').split(',').map(Number);
-const census = await loadCensus13({ dataDir });
-const schema = {
-  ...census.schema,
-  attributes: census.schema.attributes.map((a) => ({ ...a, protected: a.name === 'sex' })),
-};
-const dataset = createDataset({ schema, x: census.x, y: census.y, name: 'census13-sex' });
+const dataset = protectingOnly(await readCensus13(loadCensus13), 'sex');
 const model = fitLogisticRegression(dataset, { categorical: 'ordinal' });
 console.log(`census13: ${dataset.n} rows; sex 0 (female) -> 1 (male); model ${model.description}`);
 

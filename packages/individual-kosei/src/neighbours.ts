@@ -1,4 +1,4 @@
-import { bounds, cardinality, type Schema } from '@fb/core';
+import { domainGrid, type Schema } from '@fb/core';
 
 /**
  * The ±1 neighbourhood KOSEI walks: one lattice step up or down in one non-protected attribute.
@@ -19,19 +19,11 @@ export class Neighbours {
   constructor(schema: Schema, continuousSteps: number) {
     const attrs = schema.attributes;
     this.d = attrs.length;
-    this.lo = new Float64Array(this.d);
-    this.hi = new Float64Array(this.d);
-    this.unit = new Float64Array(this.d);
-    this.last = new Int32Array(this.d);
-    attrs.forEach((a, j) => {
-      const [lo, hi] = bounds(a);
-      this.lo[j] = lo;
-      this.hi[j] = hi;
-      const k = cardinality(a);
-      const steps = Number.isFinite(k) ? k - 1 : continuousSteps;
-      this.last[j] = steps;
-      this.unit[j] = steps > 0 ? (hi - lo) / steps : 0;
-    });
+    const { lo, hi, count } = domainGrid(schema);
+    this.lo = lo;
+    this.hi = hi;
+    this.last = count.map((k) => (k > 0 ? k - 1 : continuousSteps));
+    this.unit = lo.map((l, j) => (this.last[j]! > 0 ? (hi[j]! - l) / this.last[j]! : 0));
     this.movable = Int32Array.from(attrs.map((a, j) => (a.protected ? -1 : j)).filter((j) => j >= 0));
   }
 

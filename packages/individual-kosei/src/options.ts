@@ -1,4 +1,4 @@
-import type { OptionsSchema, VariantMode } from '@fb/core';
+import { type OptionsSchema, type VariantMode, variantModeOption } from '@fb/core';
 
 /** What the local limit counts: neighbour evaluations (original code) or expanded queue items (paper). */
 export type LocalLimitUnit = 'evaluations' | 'expansions';
@@ -56,12 +56,6 @@ export const optionsSchema: OptionsSchema = {
       description:
         'Rows gathered per checker call, i.e. per model query (queue items are expanded together until this many neighbours are pending); the result is the same for every value.',
     },
-    variantMode: {
-      type: 'string',
-      enum: ['all-combinations', 'one-at-a-time'],
-      default: 'all-combinations',
-      description:
-        'Counterfactual variants checked per input: every combination of protected values, or each protected attribute changed alone.',
-    },
+    variantMode: variantModeOption(),
   },
 };

@@ -7,6 +7,7 @@ import {
   RunController,
   reproducibleView,
 } from '@fb/core';
+import { labelledSample } from '@fb/testkit';
 import { describe, expect, it } from 'vitest';
 import { runGlobalPhase } from '../src/global-phase.js';
 import { kosei } from '../src/index.js';
@@ -15,7 +16,6 @@ import { Neighbours } from '../src/neighbours.js';
 import { RowQueue } from '../src/queue.js';
 import { TestedSet } from '../src/tested-set.js';
 import {
-  datasetFor,
   gridBlindModel,
   gridKey,
   gridRegionModel,
@@ -58,7 +58,7 @@ const boundary = new Set(
 
 describe('kosei on a planted discriminating region', () => {
   const model = gridRegionModel();
-  const dataset = datasetFor(gridSchema, model);
+  const dataset = labelledSample(model, 100, gridSchema);
 
   it('walks the whole connected region and reports exactly its points', async () => {
     expect(region.size).toBe(60);
@@ -93,7 +93,7 @@ describe('kosei on a planted discriminating region', () => {
   it('reports nothing on a model that ignores the protected attribute', async () => {
     const blind = gridBlindModel();
     const result = await kosei.run(
-      { dataset: datasetFor(gridSchema, blind), model: blind },
+      { dataset: labelledSample(blind, 100, gridSchema), model: blind },
       { globalIterations: 500 },
       { seed: 4 },
     );
@@ -165,7 +165,7 @@ describe('duplicate avoidance', () => {
 
 describe('local limit', () => {
   const model = sexOnlyModel();
-  const dataset = datasetFor(gridSchema, model);
+  const dataset = labelledSample(model, 100, gridSchema);
 
   it('counts evaluations and is checked before each expansion (original code)', async () => {
     const result = await kosei.run({ dataset, model }, { globalIterations: 1, localLimit: 1 }, { seed: 5 });

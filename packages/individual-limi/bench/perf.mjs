@@ -3,43 +3,33 @@
 // rate during probing (the paper times probing only) and overall, and the naturalness report.
 // Budget per run: BENCH_SECONDS (default 180, preparation included). GENERATORS (vae,pca), ATTRIBUTES
 // (sex,race,age) and VAE_EPOCHS (default 10) narrow the runs.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createDataset } from '@fb/core';
 import { loadCensus13 } from '@fb/datasets';
-import { accuracy, fitLogisticRegression, fitMlp } from '@fb/models';
+import { fitLogisticRegression, fitMlp } from '@fb/models';
+import { fitBenchModel, protectingOnly, readCensus13 } from '@fb/testkit';
 import { limi } from '../dist/index.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const dataDir = process.env.FB_DATA_DIR ?? path.resolve(here, '../../../../shared/datasets');
 const seconds = Number(process.env.BENCH_SECONDS ?? 180);
 const epochs = Number(process.env.VAE_EPOCHS ?? 10);
 const generators = (process.env.GENERATORS ?? 'vae,pca').split(',');
 const attributes = (process.env.ATTRIBUTES ?? 'sex,race,age').split(',');
-const census = await loadCensus13({ dataDir });
-
-const t0 = performance.now();
-const model =
-  process.env.MODEL === 'logistic'
-    ? fitLogisticRegression(census, { categorical: 'ordinal' })
-    : await fitMlp(census, {
-        layers: [64, 32, 16, 8, 4],
-        categorical: 'ordinal',
-        epochs: Number(process.env.MLP_EPOCHS ?? 30),
-        seed: 1,
-      });
-console.log(
-  `census13: ${census.n} rows; model ${model.description} fitted in ${((performance.now() - t0) / 1000).toFixed(1)} s, ` +
-    `training accuracy ${(100 * accuracy(model, census)).toFixed(2)} %; budget ${seconds} s per run`,
+const census = await readCensus13(loadCensus13);
+const model = await fitBenchModel(
+  census,
+  (data) =>
+    process.env.MODEL === 'logistic'
+      ? fitLogisticRegression(data, { categorical: 'ordinal' })
+      : fitMlp(data, {
+          layers: [64, 32, 16, 8, 4],
+          categorical: 'ordinal',
+          epochs: Number(process.env.MLP_EPOCHS ?? 30),
+          seed: 1,
+        }),
+  `${seconds} s per run`,
 );
 
 for (const generator of generators) {
   for (const attribute of attributes) {
-    const schema = {
-      ...census.schema,
-      attributes: census.schema.attributes.map((a) => ({ ...a, protected: a.name === attribute })),
-    };
-    const dataset = createDataset({ schema, x: census.x, y: census.y, name: `census13-${attribute}` });
+    const dataset = protectingOnly(census, attribute);
     const r = await limi.run(
       { dataset, model },
       { generator, epochs },

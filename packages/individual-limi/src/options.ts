@@ -1,4 +1,4 @@
-import type { OptionsSchema, VariantMode } from '@fb/core';
+import { type OptionsSchema, type VariantMode, variantModeOption } from '@fb/core';
 
 /** The generative model whose latent space LIMI searches. */
 export type LimiGenerator = 'vae' | 'pca';
@@ -123,12 +123,8 @@ export const optionsSchema: OptionsSchema = {
       description:
         'Generated rows (and discriminatory rows) whose distance to the nearest real row is measured for the naturalness report; 0 skips it.',
     },
-    variantMode: {
-      type: 'string',
-      enum: ['all-combinations', 'one-at-a-time'],
-      default: 'all-combinations',
-      description:
-        'Counterfactual variants checked per candidate: every combination of protected values, or each protected attribute changed alone.',
-    },
+    variantMode: variantModeOption(
+      'Counterfactual variants checked per candidate: every combination of protected values, or each protected attribute changed alone.',
+    ),
   },
 };

@@ -1,39 +1,9 @@
-import { type Classifier, createDataset, createRng, type Dataset, defineSchema } from '@fb/core';
-
-/** sex (protected), a in 0..99, b in 0..19, c in [0, 1], colour (4 categories). */
-export const schema = defineSchema({
-  attributes: [
-    { name: 'sex', kind: 'categorical', protected: true, categories: ['f', 'm'] },
-    { name: 'a', kind: 'ordinal', protected: false, min: 0, max: 99, step: 1 },
-    { name: 'b', kind: 'ordinal', protected: false, min: 0, max: 19, step: 1 },
-    { name: 'c', kind: 'continuous', protected: false, min: 0, max: 1 },
-    { name: 'colour', kind: 'categorical', protected: false, categories: ['r', 'g', 'b', 'y'] },
-  ],
-  outcome: { name: 'y', labels: ['no', 'yes'], favorable: 1 },
-});
+import { type Classifier, createDataset, createRng, type Dataset } from '@fb/core';
+import { probabilityModel, regionSchema } from '@fb/testkit';
 
 /** A model from its logit, with probabilities. */
 export function logitModel(description: string, logit: (r: Float64Array) => number): Classifier {
-  const proba = (x: Float64Array) => {
-    const n = x.length / 5;
-    const out = new Float64Array(2 * n);
-    for (let i = 0; i < n; i++) {
-      const s = 1 / (1 + Math.exp(-logit(x.subarray(5 * i, 5 * i + 5))));
-      out[2 * i] = 1 - s;
-      out[2 * i + 1] = s;
-    }
-    return out;
-  };
-  return {
-    nFeatures: 5,
-    nClasses: 2,
-    description,
-    predictProba: proba,
-    predict: (x) => {
-      const p = proba(x);
-      return Int32Array.from({ length: p.length / 2 }, (_, i) => (p[2 * i + 1]! >= 0.5 ? 1 : 0));
-    },
-  };
+  return probabilityModel(description, (r) => 1 / (1 + Math.exp(-logit(r))));
 }
 
 /** Decides on a around 50; sex shifts the logit by ±1.2 where b >= 10, so the bias sits on the boundary. */
@@ -58,5 +28,5 @@ export function correlatedData(model: Classifier, n = 400, seed = 'limi-fixture'
     x[i * 5 + 4] = rng.int(0, 3);
   }
   const y = model.predict(x);
-  return createDataset({ schema, x, y, name: 'correlated' });
+  return createDataset({ schema: regionSchema, x, y, name: 'correlated' });
 }

@@ -1,4 +1,4 @@
-import type { OptionsSchema, VariantMode } from '@fb/core';
+import { type OptionsSchema, type VariantMode, variantModeOption } from '@fb/core';
 
 export interface SgOptions {
   clusters: number;
@@ -47,12 +47,6 @@ export const optionsSchema: OptionsSchema = {
       description:
         "T1: the global search negates path predicates up to the first one whose confidence (share of the node's samples going that way) is below this.",
     },
-    variantMode: {
-      type: 'string',
-      enum: ['all-combinations', 'one-at-a-time'],
-      default: 'all-combinations',
-      description:
-        'Counterfactual variants checked per input: every combination of protected values, or each protected attribute changed alone.',
-    },
+    variantMode: variantModeOption(),
   },
 };

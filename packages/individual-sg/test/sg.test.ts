@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type DiscoveryResult, OptionsError } from '@fb/core';
+import { blindModel, expectPairsInRegion, labelledSample, regionModel } from '@fb/testkit';
 import { describe, expect, it } from 'vitest';
 import { sg } from '../src/index.js';
-import { blindModel, datasetFor, inRegion, regionModel } from './fixtures.js';
 
 interface Extras {
   explained: number;
@@ -17,32 +17,26 @@ interface Extras {
   timings: Record<string, number>;
 }
 const extrasOf = (r: DiscoveryResult) => r.extras as unknown as Extras;
-const pairsOf = (r: DiscoveryResult) => (r.findings.kind === 'individual' ? r.findings.pairs : []);
 const small = { sampleLimit: 150, limeSamples: 300 };
 
 describe('sg on a planted discriminating region', () => {
   it('finds the region through solved path constraints and reports only true pairs', async () => {
-    const dataset = datasetFor(regionModel);
+    const dataset = labelledSample(regionModel);
     const result = await sg.run({ dataset, model: regionModel }, small, { seed: 1 });
     const e = extrasOf(result);
-    const pairs = pairsOf(result);
     expect(result.metrics.tsn).toBe(150);
     expect(result.metrics.dsn).toBeGreaterThan(0);
     // Seeds are data rows (5 % in the region); local search around hits and solved paths do better.
     expect(result.metrics.sur).toBeGreaterThan(0.1);
     expect(e.localSets).toBeGreaterThan(0);
     expect(e.solverChecks).toBe(e.localSets + e.globalSets);
-    expect(pairs.length).toBe(result.metrics.dsn);
-    for (const p of pairs) {
-      expect(inRegion(p.sample)).toBe(true);
-      const labels = regionModel.predict(Float64Array.from([...p.sample, ...p.counterfactual]));
-      expect([labels[0], labels[1]]).toEqual([p.sampleOutcome, p.counterfactualOutcome]);
-      expect(labels[0]).not.toBe(labels[1]);
-    }
+    expectPairsInRegion(result, regionModel);
   });
 
   it('reports nothing on a model that ignores the protected attribute', async () => {
-    const result = await sg.run({ dataset: datasetFor(blindModel), model: blindModel }, small, { seed: 1 });
+    const result = await sg.run({ dataset: labelledSample(blindModel), model: blindModel }, small, {
+      seed: 1,
+    });
     expect(result.metrics.dsn).toBe(0);
     expect(result.metrics.tsn).toBe(150);
     // Without a discriminatory input there is no local search.

@@ -1,24 +1,13 @@
-import {
-  type Classifier,
-  DataError,
-  type Dataset,
-  ModelError,
-  type OptionsSchema,
-  Rng,
-  RunController,
-  resolveOptions,
-} from '@fb/core';
-import { subgroupsOf } from '@fb/metrics';
-import { type FeatureEncoder, loadTensorflow } from '@fb/models';
+import { type Dataset, ModelError, type OptionsSchema, Rng, resolveOptions } from '@fb/core';
+import type { FeatureEncoder } from '@fb/models';
+import { NetClassifier, prepareNetTraining } from './net-classifier.js';
+import { protectedAttributesOption, seedOption } from './option-fields.js';
 import {
   apply,
   type Dense,
   dense,
-  encodeBatch,
-  encodeRows,
   epochBatches,
   gatherRows,
-  PREDICT_BATCH,
   type Tensor,
   type Tf,
   type Variable,
@@ -46,14 +35,9 @@ export const adversarialOptionsSchema = {
       description:
         'demographic_parity: the adversary sees the prediction only; equalized_odds: the prediction and the true label (Zhang et al. 2018).',
     },
-    protectedAttributes: {
-      type: ['array', 'null'],
-      items: { type: 'string' },
-      minItems: 1,
-      default: null,
-      description:
-        'Attributes whose value combinations the adversary predicts (one softmax class per group); null: the protected attributes of the schema.',
-    },
+    protectedAttributes: protectedAttributesOption(
+      'Attributes whose value combinations the adversary predicts (one softmax class per group); null: the protected attributes of the schema.',
+    ),
     adversaryWeight: {
       type: 'number',
       minimum: 0,
@@ -80,11 +64,7 @@ export const adversarialOptionsSchema = {
       default: 0.001,
       description: 'Adam step size of the predictor and of the adversary.',
     },
-    seed: {
-      anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }],
-      default: 0,
-      description: 'Seed of the initial weights and the batch order.',
-    },
+    seed: seedOption('Seed of the initial weights and the batch order.'),
   },
   additionalProperties: false,
 } satisfies OptionsSchema;
@@ -102,15 +82,10 @@ export interface AdversarialTraining {
  * protected group from the prediction (and, for equalized odds, the label); the predictor's gradient
  * loses its component along the adversary's and moves against it.
  */
-export class AdversarialDebiasing implements Classifier {
-  readonly nFeatures: number;
-  readonly nClasses = 2;
+export class AdversarialDebiasing extends NetClassifier {
   readonly description: string;
   readonly training: AdversarialTraining;
-  private readonly tf: Tf;
-  private readonly encoder: FeatureEncoder;
   private readonly layers: readonly Dense[];
-  private readonly favorable: number;
 
   /** @internal Use `fitAdversarialDebiasing`. */
   constructor(init: {
@@ -121,47 +96,14 @@ export class AdversarialDebiasing implements Classifier {
     training: AdversarialTraining;
     options: AdversarialOptions;
   }) {
-    this.tf = init.tf;
-    this.encoder = init.encoder;
+    super(init.tf, init.encoder, init.favorable, init.layers);
     this.layers = init.layers;
-    this.favorable = init.favorable;
     this.training = init.training;
-    this.nFeatures = init.encoder.nFeatures;
     this.description = `adversarial-debiasing(${init.options.target},alpha=${init.options.adversaryWeight})`;
   }
 
-  predictProba(x: Float64Array): Float64Array {
-    const n = x.length / this.nFeatures;
-    const out = new Float64Array(n * 2);
-    const { tf } = this;
-    for (let lo = 0; lo < n; lo += PREDICT_BATCH) {
-      const hi = Math.min(n, lo + PREDICT_BATCH);
-      const z = encodeBatch(this.encoder, x.subarray(lo * this.nFeatures, hi * this.nFeatures));
-      const p = tf.tidy(() =>
-        tf.sigmoid(predictorLogit(tf, this.layers, tf.tensor2d(z, [hi - lo, this.encoder.encodedWidth]))),
-      );
-      const values = p.dataSync();
-      p.dispose();
-      for (let i = 0; i < hi - lo; i++) {
-        out[(lo + i) * 2 + this.favorable] = values[i]!;
-        out[(lo + i) * 2 + 1 - this.favorable] = 1 - values[i]!;
-      }
-    }
-    return out;
-  }
-
-  predict(x: Float64Array): Int32Array {
-    const p = this.predictProba(x);
-    const f = this.favorable;
-    return Int32Array.from({ length: p.length / 2 }, (_, i) => (p[i * 2 + f]! >= 0.5 ? f : 1 - f));
-  }
-
-  /** Release the network's tensors. */
-  dispose(): void {
-    for (const l of this.layers) {
-      l.w.dispose();
-      l.b.dispose();
-    }
+  protected logit(input: Tensor): Tensor {
+    return predictorLogit(this.tf, this.layers, input);
   }
 }
 
@@ -182,18 +124,13 @@ export async function fitAdversarialDebiasing(
   run: { signal?: AbortSignal } = {},
 ): Promise<AdversarialDebiasing> {
   const o = resolveOptions<AdversarialOptions>(adversarialOptionsSchema, options);
-  if (ds.schema.outcome.labels.length !== 2) {
-    throw new DataError('DATA_SHAPE', 'adversarial debiasing needs a binary outcome', {
-      attribute: ds.schema.outcome.name,
-    });
-  }
-  const groups = subgroupsOf(ds, o.protectedAttributes ?? undefined);
-  const k = groups.keys.length;
-  if (k < 2) throw new DataError('DATA_EMPTY_GROUP', 'the adversary needs rows of at least two groups');
-  const favorable = ds.schema.outcome.favorable;
-  const { encoder, z, width } = encodeRows(ds);
+  const { encoder, z, width, groups, k, favorable, tf, ctl } = await prepareNetTraining(
+    ds,
+    o.protectedAttributes,
+    { seed: o.seed, ...run },
+    { outcome: 'adversarial debiasing', groups: 'the adversary' },
+  );
   const yFav = Float32Array.from(ds.y, (v) => (v === favorable ? 1 : 0));
-  const { tf } = await loadTensorflow();
   const rng = Rng.create(o.seed).fork('adversarial');
   const layers = [
     dense(tf, rng.fork('hidden'), width, o.hiddenUnits),
@@ -207,7 +144,6 @@ export async function fitAdversarialDebiasing(
   const advVars: Variable[] = [adversary.w, adversary.b, c];
   const predOpt = tf.train.adam(o.learningRate);
   const advOpt = tf.train.adam(o.learningRate);
-  const ctl = new RunController({ seed: o.seed, ...(run.signal ? { signal: run.signal } : {}) });
   const shuffle = rng.fork('shuffle');
   const predictorLoss: number[] = [];
   const adversaryLoss: number[] = [];

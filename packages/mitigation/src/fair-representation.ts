@@ -1,27 +1,8 @@
-import {
-  type Classifier,
-  DataError,
-  type Dataset,
-  ModelError,
-  type OptionsSchema,
-  Rng,
-  RunController,
-  resolveOptions,
-} from '@fb/core';
-import { subgroupsOf } from '@fb/metrics';
-import { type FeatureEncoder, loadTensorflow } from '@fb/models';
-import {
-  apply,
-  type Dense,
-  dense,
-  encodeBatch,
-  encodeRows,
-  epochBatches,
-  gatherRows,
-  PREDICT_BATCH,
-  type Tensor,
-  type Tf,
-} from './tf-nets.js';
+import { type Dataset, ModelError, type OptionsSchema, Rng, resolveOptions } from '@fb/core';
+import type { FeatureEncoder } from '@fb/models';
+import { NetClassifier, prepareNetTraining } from './net-classifier.js';
+import { protectedAttributesOption, seedOption } from './option-fields.js';
+import { apply, type Dense, dense, epochBatches, gatherRows, type Tensor, type Tf } from './tf-nets.js';
 
 export interface FairRepresentationOptions {
   protectedAttributes: string[] | null;
@@ -39,14 +20,9 @@ export interface FairRepresentationOptions {
 export const fairRepresentationOptionsSchema = {
   type: 'object',
   properties: {
-    protectedAttributes: {
-      type: ['array', 'null'],
-      items: { type: 'string' },
-      minItems: 1,
-      default: null,
-      description:
-        'Attributes whose value combinations the representation must not reveal (MMD between each group and the rest); null: the protected attributes of the schema.',
-    },
+    protectedAttributes: protectedAttributesOption(
+      'Attributes whose value combinations the representation must not reveal (MMD between each group and the rest); null: the protected attributes of the schema.',
+    ),
     latentDim: {
       type: 'integer',
       minimum: 1,
@@ -87,11 +63,7 @@ export const fairRepresentationOptionsSchema = {
       description: 'Rows per gradient step (the MMD is estimated within each batch).',
     },
     learningRate: { type: 'number', exclusiveMinimum: 0, default: 0.001, description: 'Adam step size.' },
-    seed: {
-      anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }],
-      default: 0,
-      description: 'Seed of the initial weights, the batch order and the reparameterisation noise.',
-    },
+    seed: seedOption('Seed of the initial weights, the batch order and the reparameterisation noise.'),
   },
   additionalProperties: false,
 } satisfies OptionsSchema;
@@ -145,16 +117,11 @@ function groupMmd(tf: Tf, z: Tensor, members: Tensor, latentDim: number): Tensor
  * mean of z predicting the outcome (the mean, as at prediction time). `encode` gives the posterior
  * means; as a `Classifier` it predicts with the head.
  */
-export class FairRepresentation implements Classifier {
-  readonly nFeatures: number;
-  readonly nClasses = 2;
+export class FairRepresentation extends NetClassifier {
   readonly latentDim: number;
   readonly description: string;
   readonly training: FairRepresentationTraining;
-  private readonly tf: Tf;
-  private readonly encoder: FeatureEncoder;
   private readonly net: Net;
-  private readonly favorable: number;
 
   /** @internal Use `fitFairRepresentation`. */
   constructor(init: {
@@ -165,61 +132,26 @@ export class FairRepresentation implements Classifier {
     training: FairRepresentationTraining;
     options: FairRepresentationOptions;
   }) {
-    this.tf = init.tf;
-    this.encoder = init.encoder;
+    super(init.tf, init.encoder, init.favorable, Object.values(init.net));
     this.net = init.net;
-    this.favorable = init.favorable;
     this.training = init.training;
-    this.nFeatures = init.encoder.nFeatures;
     this.latentDim = init.options.latentDim;
     this.description = `mmd-vae(z=${init.options.latentDim},lambda=${init.options.mmdWeight})`;
   }
 
-  private forward(x: Float64Array, width: number, f: (mean: Tensor) => Tensor): Float32Array {
-    const n = x.length / this.nFeatures;
-    const out = new Float32Array(n * width);
+  /** The posterior mean of z for a batch of encoded rows. */
+  private mean(input: Tensor): Tensor {
     const { tf } = this;
-    for (let lo = 0; lo < n; lo += PREDICT_BATCH) {
-      const hi = Math.min(n, lo + PREDICT_BATCH);
-      const zb = encodeBatch(this.encoder, x.subarray(lo * this.nFeatures, hi * this.nFeatures));
-      const t = tf.tidy(() => {
-        const input = tf.tensor2d(zb, [hi - lo, this.encoder.encodedWidth]);
-        return f(apply(tf, this.net.encMean, tf.relu(apply(tf, this.net.encHidden, input))));
-      });
-      out.set(t.dataSync() as Float32Array, lo * width);
-      t.dispose();
-    }
-    return out;
+    return apply(tf, this.net.encMean, tf.relu(apply(tf, this.net.encHidden, input)));
+  }
+
+  protected logit(input: Tensor): Tensor {
+    return apply(this.tf, this.net.head, this.mean(input));
   }
 
   /** Posterior means of z for n rows (n x latentDim, row-major). */
   encode(x: Float64Array): Float64Array {
-    return Float64Array.from(this.forward(x, this.latentDim, (mean) => mean));
-  }
-
-  predictProba(x: Float64Array): Float64Array {
-    const { tf } = this;
-    const p = this.forward(x, 1, (mean) => tf.sigmoid(apply(tf, this.net.head, mean)));
-    const out = new Float64Array(p.length * 2);
-    for (let i = 0; i < p.length; i++) {
-      out[i * 2 + this.favorable] = p[i]!;
-      out[i * 2 + 1 - this.favorable] = 1 - p[i]!;
-    }
-    return out;
-  }
-
-  predict(x: Float64Array): Int32Array {
-    const p = this.predictProba(x);
-    const f = this.favorable;
-    return Int32Array.from({ length: p.length / 2 }, (_, i) => (p[i * 2 + f]! >= 0.5 ? f : 1 - f));
-  }
-
-  /** Release the networks' tensors. */
-  dispose(): void {
-    for (const l of Object.values(this.net)) {
-      l.w.dispose();
-      l.b.dispose();
-    }
+    return Float64Array.from(this.forward(x, this.latentDim, (input) => this.mean(input)));
   }
 }
 
@@ -230,17 +162,12 @@ export async function fitFairRepresentation(
   run: { signal?: AbortSignal } = {},
 ): Promise<FairRepresentation> {
   const o = resolveOptions<FairRepresentationOptions>(fairRepresentationOptionsSchema, options);
-  if (ds.schema.outcome.labels.length !== 2) {
-    throw new DataError('DATA_SHAPE', 'the fair representation’s outcome head needs a binary outcome', {
-      attribute: ds.schema.outcome.name,
-    });
-  }
-  const groups = subgroupsOf(ds, o.protectedAttributes ?? undefined);
-  const k = groups.keys.length;
-  if (k < 2) throw new DataError('DATA_EMPTY_GROUP', 'the MMD penalty needs rows of at least two groups');
-  const favorable = ds.schema.outcome.favorable;
-  const { encoder, z, width } = encodeRows(ds);
-  const { tf } = await loadTensorflow();
+  const { encoder, z, width, groups, k, favorable, tf, ctl } = await prepareNetTraining(
+    ds,
+    o.protectedAttributes,
+    { seed: o.seed, ...run },
+    { outcome: 'the fair representation’s outcome head', groups: 'the MMD penalty' },
+  );
   const rng = Rng.create(o.seed).fork('fair-representation');
   const L = o.latentDim;
   const H = o.hiddenUnits;
@@ -254,7 +181,6 @@ export async function fitFairRepresentation(
   };
   const vars = Object.values(net).flatMap((l) => [l.w, l.b]);
   const optimizer = tf.train.adam(o.learningRate);
-  const ctl = new RunController({ seed: o.seed, ...(run.signal ? { signal: run.signal } : {}) });
   const shuffle = rng.fork('shuffle');
   const noise = rng.fork('noise');
   const sums = {

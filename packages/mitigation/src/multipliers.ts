@@ -12,6 +12,7 @@ import {
 } from '@fb/core';
 import { GROUP_METRICS, type GroupMetric, groupDisparity, type Subgroups, subgroupsOf } from '@fb/metrics';
 import { accuracyScore, balancedAccuracyScore, f1Score, logLossScore, rocAucScore } from '@fb/models';
+import { protectedAttributesOption, seedOption } from './option-fields.js';
 import {
   type ConstraintTarget,
   type ConstraintType,
@@ -45,14 +46,9 @@ export interface BiasMitigatorOptions {
 export const biasMitigatorOptionsSchema = {
   type: 'object',
   properties: {
-    protectedAttributes: {
-      type: ['array', 'null'],
-      items: { type: 'string' },
-      minItems: 1,
-      default: null,
-      description:
-        'Attributes whose value combinations form the groups that get their own multiplier; null: the protected attributes of the schema.',
-    },
+    protectedAttributes: protectedAttributesOption(
+      'Attributes whose value combinations form the groups that get their own multiplier; null: the protected attributes of the schema.',
+    ),
     fairnessMetric: {
       type: 'string',
       enum: [...GROUP_METRICS],
@@ -129,11 +125,7 @@ export const biasMitigatorOptionsSchema = {
       default: 10,
       description: 'Multipliers are drawn log-uniformly from [1/maxMultiplier, maxMultiplier].',
     },
-    seed: {
-      anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }],
-      default: 0,
-      description: 'Seed of the multiplier draws and the subsample.',
-    },
+    seed: seedOption('Seed of the multiplier draws and the subsample.'),
   },
   additionalProperties: false,
 } satisfies OptionsSchema;

@@ -12,10 +12,12 @@ import {
   RowIndex,
   resolveOptions,
   type VariantMode,
+  variantModeOption,
 } from '@fb/core';
 import { equalizedOdds, modelStatisticalParity, subgroupsOf } from '@fb/metrics';
 import { accuracyScore } from '@fb/models';
 import { type DiscriminationRate, discriminationRate } from './discrimination-rate.js';
+import { seedOption } from './option-fields.js';
 import { protectedVariants } from './variants.js';
 
 export interface RetrainOptions {
@@ -51,12 +53,9 @@ export const retrainOptionsSchema = {
       description:
         'discovered: share x the distinct discovered samples (ADF, LIMI); training: share x the training rows (AEQUITAS adds 2^i % of |train|), capped at the discovered samples.',
     },
-    variantMode: {
-      type: 'string',
-      enum: ['all-combinations', 'one-at-a-time'],
-      default: 'all-combinations',
-      description: 'Protected variants added per instance, and the variants of the counterfactual re-check.',
-    },
+    variantMode: variantModeOption(
+      'Protected variants added per instance, and the variants of the counterfactual re-check.',
+    ),
     freshSamples: {
       type: 'integer',
       minimum: 0,
@@ -64,11 +63,7 @@ export const retrainOptionsSchema = {
       description:
         'Uniform random inputs of the domain re-checked before and after (the AEQUITAS estimate: 100 x 100 inputs).',
     },
-    seed: {
-      anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }],
-      default: 0,
-      description: 'Seed of the instance selection and the fresh inputs.',
-    },
+    seed: seedOption('Seed of the instance selection and the fresh inputs.'),
   },
   additionalProperties: false,
 } satisfies OptionsSchema;

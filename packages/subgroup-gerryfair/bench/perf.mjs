@@ -2,6 +2,7 @@
 // A logistic model over three protected attributes (2 x 6 x 3 values) and two others, with an FP excess
 // planted in one intersection; one audit, then the audit with 999 permutations, at two sizes.
 import { createDataset, createRng, defineSchema } from '@fb/core';
+import { probabilityModel } from '@fb/testkit';
 import { gerryfair } from '../dist/index.js';
 
 const schema = defineSchema({
@@ -14,25 +15,10 @@ const schema = defineSchema({
   ],
   outcome: { name: 'y', labels: ['no', 'yes'], favorable: 1 },
 });
-const score = (x, o) => {
-  const z = -0.8 + 0.2 * x[o + 3] - 0.4 * x[o + 4] + (x[o] === 1 && x[o + 1] === 2 ? 1 : 0);
+const model = probabilityModel('planted-fp-excess', (r) => {
+  const z = -0.8 + 0.2 * r[3] - 0.4 * r[4] + (r[0] === 1 && r[1] === 2 ? 1 : 0);
   return 1 / (1 + Math.exp(-z));
-};
-const model = {
-  nFeatures: 5,
-  nClasses: 2,
-  predict: (x) => Int32Array.from({ length: x.length / 5 }, (_, i) => (score(x, 5 * i) >= 0.5 ? 1 : 0)),
-  predictProba(x) {
-    const n = x.length / 5;
-    const out = new Float64Array(2 * n);
-    for (let i = 0; i < n; i++) {
-      const p = score(x, 5 * i);
-      out[2 * i] = 1 - p;
-      out[2 * i + 1] = p;
-    }
-    return out;
-  },
-};
+});
 
 function makeDataset(n, seed) {
   const rng = createRng(seed);

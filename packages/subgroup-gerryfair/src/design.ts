@@ -1,4 +1,4 @@
-import { attributeIndex, type Dataset, defineSchema, OptionsError } from '@fb/core';
+import { attributeColumns, type Dataset, namedAttributeIndices } from '@fb/core';
 import { FeatureEncoder } from '@fb/models';
 
 /** The group attributes X′ encoded for the regressions: categorical one-hot, others standardised. */
@@ -15,34 +15,15 @@ export interface GroupDesign {
 export function groupAttributeIndices(dataset: Dataset, names: string[] | null): number[] {
   const { schema } = dataset;
   if (names === null) return schema.attributes.flatMap((a, j) => (a.protected ? [j] : []));
-  return names.map((name) => {
-    try {
-      return attributeIndex(schema, name);
-    } catch {
-      throw new OptionsError(
-        'OPTIONS_INVALID',
-        `groupAttributes: "${name}" is not an attribute of the schema`,
-        {
-          option: '/groupAttributes',
-          attribute: name,
-        },
-      );
-    }
-  });
+  return namedAttributeIndices(schema, names, 'groupAttributes');
 }
 
 export function groupDesign(dataset: Dataset, names: string[] | null): GroupDesign {
-  const { n, d, x, schema } = dataset;
+  const { n } = dataset;
   const attributes = groupAttributeIndices(dataset, names);
-  const k = attributes.length;
-  const sub = new Float64Array(n * k);
-  for (let i = 0; i < n; i++) for (let m = 0; m < k; m++) sub[i * k + m] = x[i * d + attributes[m]!]!;
-  const subSchema = defineSchema({
-    attributes: attributes.map((j) => ({ ...schema.attributes[j]!, protected: true })),
-    outcome: schema.outcome,
-  });
-  const encoder = FeatureEncoder.fit(subSchema, sub, n);
-  return { attributes, encoder, design: encoder.encode(sub, n), p: encoder.encodedWidth };
+  const columns = attributeColumns(dataset, attributes);
+  const encoder = FeatureEncoder.fit(columns.schema, columns.x, n);
+  return { attributes, encoder, design: encoder.encode(columns.x, n), p: encoder.encodedWidth };
 }
 
 /**

@@ -3,7 +3,7 @@ import {
   type Dataset,
   type Detector,
   defineSubgroupDetector,
-  ModelError,
+  favourableProbabilities,
   type RunController,
   type SubgroupFinding,
 } from '@fb/core';
@@ -41,21 +41,14 @@ export const gerryfair: Detector<Options> = defineSubgroupDetector<Options>({
   },
   async scan({ dataset, model, options, ctl }) {
     const favourable = dataset.schema.outcome.favorable;
-    let predictions: Float64Array;
-    if (options.predictions === 'probabilities') {
-      if (!model!.hasProba) {
-        throw new ModelError(
-          'MODEL_MISMATCH',
-          'predictions: "probabilities" needs a model with predictProba; use predictions: "labels"',
-        );
-      }
-      const c = model!.nClasses;
-      const proba = model!.predictProba(dataset.x);
-      predictions = Float64Array.from({ length: dataset.n }, (_, i) => proba[i * c + favourable]!);
-    } else {
-      const labels = model!.predict(dataset.x);
-      predictions = Float64Array.from(labels, (l) => (l === favourable ? 1 : 0));
-    }
+    const predictions =
+      options.predictions === 'probabilities'
+        ? favourableProbabilities(
+            model!,
+            dataset,
+            'predictions: "probabilities" needs a model with predictProba; use predictions: "labels"',
+          )
+        : Float64Array.from(model!.predict(dataset.x), (l) => (l === favourable ? 1 : 0));
     const { subgroups, extras } = await gerryfairAudit(dataset, predictions, options, ctl);
     return { subgroups, extras };
   },

@@ -3,6 +3,7 @@
 // over-estimates the favourable probability of one intersection; both directions of the reference and the
 // CBS paper's one-direction audit, without and with 19 null replicas, then 50,000 rows.
 import { createDataset, createRng, defineSchema } from '@fb/core';
+import { probabilityModel } from '@fb/testkit';
 import { multiaccuracy } from '../dist/index.js';
 
 const schema = defineSchema({
@@ -16,26 +17,10 @@ const schema = defineSchema({
   outcome: { name: 'y', labels: ['no', 'yes'], favorable: 1 },
 });
 const truth = (x, o) => 1 / (1 + Math.exp(-(-0.5 + 0.4 * x[o + 3] - 0.3 * x[o + 4] + 0.2 * x[o + 2])));
-const prob = (x, o) => {
-  const z =
-    -0.5 + 0.4 * x[o + 3] - 0.3 * x[o + 4] + 0.2 * x[o + 2] + (x[o] === 1 && x[o + 1] === 2 ? 0.8 : 0);
+const model = probabilityModel('planted-over-estimate', (r) => {
+  const z = -0.5 + 0.4 * r[3] - 0.3 * r[4] + 0.2 * r[2] + (r[0] === 1 && r[1] === 2 ? 0.8 : 0);
   return 1 / (1 + Math.exp(-z));
-};
-const model = {
-  nFeatures: 5,
-  nClasses: 2,
-  predict: (x) => Int32Array.from({ length: x.length / 5 }, (_, i) => (prob(x, 5 * i) >= 0.5 ? 1 : 0)),
-  predictProba(x) {
-    const n = x.length / 5;
-    const out = new Float64Array(2 * n);
-    for (let i = 0; i < n; i++) {
-      const p = prob(x, 5 * i);
-      out[2 * i] = 1 - p;
-      out[2 * i + 1] = p;
-    }
-    return out;
-  },
-};
+});
 
 function makeDataset(n, seed) {
   const rng = createRng(seed);

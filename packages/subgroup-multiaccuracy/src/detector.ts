@@ -3,7 +3,7 @@ import {
   type Dataset,
   type Detector,
   defineSubgroupDetector,
-  ModelError,
+  favourableProbabilities,
   type RunController,
   type SubgroupFinding,
 } from '@fb/core';
@@ -39,16 +39,11 @@ export const multiaccuracy: Detector<Options> = defineSubgroupDetector<Options>(
     auditAttributeIndices(dataset, options.auditAttributes);
   },
   async scan({ dataset, model, options, ctl }) {
-    if (!model!.hasProba) {
-      throw new ModelError(
-        'MODEL_MISMATCH',
-        'Multiaccuracy Boost corrects predicted probabilities, but the model has no predictProba',
-      );
-    }
-    const c = model!.nClasses;
-    const favourable = dataset.schema.outcome.favorable;
-    const proba = model!.predictProba(dataset.x);
-    const p = Float64Array.from({ length: dataset.n }, (_, i) => proba[i * c + favourable]!);
+    const p = favourableProbabilities(
+      model!,
+      dataset,
+      'Multiaccuracy Boost corrects predicted probabilities, but the model has no predictProba',
+    );
     const { subgroups, extras } = await multiaccuracyAudit(dataset, p, options, ctl);
     return { subgroups, extras };
   },

@@ -1,4 +1,14 @@
 export {
+  attributeRunsFromArgv,
+  benchCensus13,
+  type Census13Loader,
+  type CensusBenchConfig,
+  type CensusRun,
+  fitBenchModel,
+  protectingOnly,
+  readCensus13,
+} from './bench.js';
+export {
   type ConformanceCheck,
   type ConformanceConfig,
   ConformanceError,
@@ -6,3 +16,13 @@ export {
 } from './checks.js';
 export { describeConformance } from './describe.js';
 export { type ConformanceFixture, fixtureSchema, makeFixture, PlantedBiasModel } from './fixture.js';
+export {
+  blindModel,
+  expectPairsInRegion,
+  inRegion,
+  labelledSample,
+  probabilityModel,
+  RowModel,
+  regionModel,
+  regionSchema,
+} from './region-fixture.js';
