@@ -7,10 +7,6 @@ import { type Constraint, type SubgroupDef, satisfies } from './subgroups.js';
 export interface BiasScan {
   /** Injected bias: the sum of the biases of every subgroup the input falls in. */
   beta: Float64Array;
-  /** Lowest id of a subgroup containing the input, -1 if none. */
-  first: Int32Array;
-  /** Index of the input's protected-value combination. */
-  combo: Int32Array;
   /** Smallest and largest injected bias over all protected-value combinations, and where. */
   minBeta: Float64Array;
   minCombo: Int32Array;
@@ -21,23 +17,32 @@ export interface BiasScan {
 }
 
 /**
- * Per non-protected attribute that some subgroup constrains: the sorted distinct bounds of those
- * constraints, which cut the value axis into cells (the open intervals between bounds and the
- * bounds themselves) on which every constraint is constant, and per cell the bitset of subgroups
- * whose constraint on the attribute (if any) the cell meets.
+ * A test on non-protected attributes, with one bitset per outcome of the subgroups whose
+ * constraints on those attributes (if any) the outcome meets, at `masks[offset + outcome * words]`.
+ * Categorical attributes are tested jointly, several at once: the outcome is their joint code
+ * Σ code·stride. Any other attribute is tested alone by its cell among `cuts`, the sorted distinct
+ * bounds of its constraints, on which every constraint is constant (see `cellOf`).
  */
-interface CellFilter {
-  readonly attr: number;
-  readonly cuts: Float64Array;
-  /** (2 * cuts.length + 1) x words bits; cell 2p is below cuts[p], cell 2p + 1 is cuts[p]. */
-  readonly masks: Int32Array;
+interface Filter {
+  readonly attrs: Int32Array;
+  readonly strides: Int32Array;
+  readonly cuts: Float64Array | null;
+  readonly offset: number;
 }
+
+/** Most protected-value combinations for which `scan` keeps a dense array of their biases. */
+const DENSE_COMBOS = 512;
+
+/** Largest joint domain of the categorical attributes tested together. */
+const MAX_JOINT = 256;
 
 /**
  * Exact evaluation of the injected bias at any input and at every protected-value variant of it.
  * The subgroups whose non-protected conditions an input meets are the AND of one precomputed
- * bitset per constrained attribute; only those are evaluated on the protected variants, through
- * the precomputed list of joint protected combinations each subgroup admits.
+ * bitset per filter, taken word by word with the most constraining filters of each word first so
+ * that most words are cleared after a few ANDs; only those subgroups with a nonzero bias are
+ * evaluated on the protected variants, through the precomputed list of joint protected
+ * combinations each subgroup admits.
  */
 export class BiasIndex {
   readonly protectedAttrs: Int32Array;
@@ -49,9 +54,14 @@ export class BiasIndex {
   private readonly words: number;
   /** Subgroup id of each bit position. */
   private readonly bitId: Int32Array;
-  /** Bits of all subgroups. */
+  /** Bits of all subgroups, and of those with a nonzero bias (the only ones that move β). */
   private readonly all: Int32Array;
-  private readonly filters: CellFilter[];
+  private readonly biased: Int32Array;
+  private readonly filters: Filter[];
+  private readonly masks: Int32Array;
+  /** Per word: the filters constraining some of its subgroups, most constraining first. */
+  private readonly wordStart: Int32Array;
+  private readonly wordFilters: Int32Array;
   /** Per protected attribute: radix x words bits of the subgroups admitting each domain index. */
   private readonly protectedMasks: Int32Array[];
   private readonly comboStart: Int32Array;
@@ -105,9 +115,14 @@ export class BiasIndex {
       bits[at + (pos >>> 5)]! |= 1 << (pos & 31);
     };
     this.all = new Int32Array(W);
-    for (let pos = 0; pos < G; pos++) setBit(this.all, 0, pos);
+    this.biased = new Int32Array(W);
+    for (let pos = 0; pos < G; pos++) {
+      setBit(this.all, 0, pos);
+      if (this.bias[this.bitId[pos]!] !== 0) setBit(this.biased, 0, pos);
+    }
 
-    this.filters = [];
+    // Per non-protected constrained attribute: one bitset per cell.
+    const cellMasks: { attr: number; cuts: Float64Array; masks: Int32Array }[] = [];
     for (let j = 0; j < d; j++) {
       if (schema.attributes[j]!.protected) continue;
       const on: [number, Constraint][] = [];
@@ -131,8 +146,68 @@ export class BiasIndex {
           if (!ok) masks[cell * W + (pos >>> 5)]! &= ~bit;
         }
       }
-      this.filters.push({ attr: j, cuts, masks });
+      cellMasks.push({ attr: j, cuts, masks });
     }
+    // Group consecutive categorical attributes while their joint domain stays small.
+    const groups: (typeof cellMasks)[] = [];
+    for (const cm of cellMasks) {
+      const arity = (j: number) => schema.attributes[j]!.categories?.length ?? 0;
+      const last = groups.at(-1);
+      const joint = last?.reduce((p, g) => p * arity(g.attr), arity(cm.attr)) ?? 0;
+      if (arity(cm.attr) > 0 && last && arity(last[0]!.attr) > 0 && joint <= MAX_JOINT) last.push(cm);
+      else groups.push([cm]);
+    }
+    this.filters = [];
+    const maskList: Int32Array[] = [];
+    let offset = 0;
+    for (const group of groups) {
+      const attrs = Int32Array.from(group, (g) => g.attr);
+      const categorical = schema.attributes[attrs[0]!]!.categories !== undefined;
+      let masks = group[0]!.masks;
+      const strides = new Int32Array(group.length);
+      if (categorical) {
+        // Joint code = Σ code·stride, the last attribute varying fastest.
+        let size = 1;
+        for (let t = group.length - 1; t >= 0; t--) {
+          strides[t] = size;
+          size *= schema.attributes[attrs[t]!]!.categories!.length;
+        }
+        masks = new Int32Array(size * W);
+        for (let code = 0; code < size; code++) {
+          masks.set(this.all, code * W);
+          group.forEach((g, t) => {
+            const k = Math.floor(code / strides[t]!) % schema.attributes[g.attr]!.categories!.length;
+            const cell = cellOf(g.cuts, k) * W;
+            for (let w = 0; w < W; w++) masks[code * W + w]! &= g.masks[cell + w]!;
+          });
+        }
+      }
+      this.filters.push({ attrs, strides, cuts: categorical ? null : group[0]!.cuts, offset });
+      maskList.push(masks);
+      offset += masks.length;
+    }
+    this.masks = new Int32Array(offset);
+    offset = 0;
+    for (const m of maskList) {
+      this.masks.set(m, offset);
+      offset += m.length;
+    }
+    // Per word and filter: how many of the word's subgroups the filter constrains.
+    const weight = Array.from({ length: W }, () => new Int32Array(this.filters.length));
+    this.filters.forEach((f, t) => {
+      this.bitId.forEach((g, pos) => {
+        if (subgroups[g]!.constraints.some((c) => f.attrs.includes(c.attr))) weight[pos >>> 5]![t]!++;
+      });
+    });
+    this.wordStart = new Int32Array(W + 1);
+    const order: number[] = [];
+    weight.forEach((wt, w) => {
+      const fs = Array.from(wt.keys()).filter((f) => wt[f]! > 0);
+      fs.sort((a, b) => wt[b]! - wt[a]! || a - b);
+      order.push(...fs);
+      this.wordStart[w + 1] = order.length;
+    });
+    this.wordFilters = Int32Array.from(order);
 
     this.protectedMasks = prot.map((j, p) => {
       const r = this.radix[p]!;
@@ -199,28 +274,49 @@ export class BiasIndex {
 
   /**
    * Bits of the subgroups whose non-protected conditions row `off` meets, into `bits`; returns
-   * the number of nonzero words, listed in ascending order in `live`.
+   * the number of nonzero words, listed in ascending order in `live`. `cell` is scratch space.
+   * Rows must lie in the schema's domain (categorical values are codes).
    */
-  private candidates(x: Float64Array, off: number, bits: Int32Array, live: Int32Array): number {
-    const W = this.words;
-    bits.set(this.all);
-    let nLive = 0;
-    for (let w = 0; w < W; w++) if (bits[w] !== 0) live[nLive++] = w;
-    for (let f = 0; f < this.filters.length && nLive > 0; f++) {
-      const { attr, cuts, masks } = this.filters[f]!;
-      const v = x[off + attr]!;
-      let lo = 0;
-      let hi = cuts.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (cuts[mid]! < v) lo = mid + 1;
-        else hi = mid;
+  private candidates(
+    x: Float64Array,
+    off: number,
+    cell: Int32Array,
+    bits: Int32Array,
+    live: Int32Array,
+  ): number {
+    const { filters, masks, wordStart, wordFilters, all } = this;
+    for (let f = 0; f < filters.length; f++) {
+      const { attrs, strides, cuts, offset } = filters[f]!;
+      let outcome: number;
+      if (cuts) outcome = cellOf(cuts, x[off + attrs[0]!]!);
+      else {
+        outcome = 0;
+        for (let t = 0; t < attrs.length; t++) outcome += x[off + attrs[t]!]! * strides[t]!;
       }
-      const base = (lo < cuts.length && cuts[lo] === v ? 2 * lo + 1 : 2 * lo) * W;
+      cell[f] = offset + outcome * this.words;
+    }
+    let nLive = 0;
+    for (let w = 0; w < this.words; w++) {
+      let m = all[w]!;
+      for (let t = wordStart[w]!; t < wordStart[w + 1]! && m !== 0; t++)
+        m &= masks[cell[wordFilters[t]!]! + w]!;
+      bits[w] = m;
+      if (m !== 0) live[nLive++] = w;
+    }
+    return nLive;
+  }
+
+  /** Keep in `bits` the subgroups admitting the protected values of row `off`; returns the live words. */
+  private admitting(x: Float64Array, off: number, bits: Int32Array, live: Int32Array, nLive: number): number {
+    const W = this.words;
+    for (let p = 0; p < this.protectedAttrs.length && nLive > 0; p++) {
+      const j = this.protectedAttrs[p]!;
+      const k = domainIndex(this.schema.attributes[j]!, x[off + j]!);
+      const masks = this.protectedMasks[p]!;
       let kept = 0;
       for (let t = 0; t < nLive; t++) {
         const w = live[t]!;
-        const m = bits[w]! & masks[base + w]!;
+        const m = k < 0 ? 0 : bits[w]! & masks[k * W + w]!;
         bits[w] = m;
         if (m !== 0) live[kept++] = w;
       }
@@ -229,37 +325,30 @@ export class BiasIndex {
     return nLive;
   }
 
-  /** Lowest id of a subgroup containing each input, -1 if none (the `first` of `scan`). */
+  /** Lowest subgroup id among the bits of the live words, -1 if none. */
+  private lowestId(bits: Int32Array, live: Int32Array, nLive: number): number {
+    let first = -1;
+    for (let t = 0; t < nLive; t++) {
+      const w = live[t]!;
+      for (let m = bits[w]!; m !== 0; m &= m - 1) {
+        const g = this.bitId[(w << 5) | (31 - Math.clz32(m & -m))]!;
+        if (first < 0 || g < first) first = g;
+      }
+    }
+    return first;
+  }
+
+  /** Lowest id of a subgroup containing each input, -1 if none. */
   firstOf(x: Float64Array, n: number): Int32Array {
     const d = this.schema.attributes.length;
     const out = new Int32Array(n);
+    const cell = new Int32Array(this.filters.length);
     const bits = new Int32Array(this.words);
     const live = new Int32Array(this.words);
     for (let i = 0; i < n; i++) {
       const off = i * d;
-      let nLive = this.candidates(x, off, bits, live);
-      for (let p = 0; p < this.protectedAttrs.length && nLive > 0; p++) {
-        const j = this.protectedAttrs[p]!;
-        const k = domainIndex(this.schema.attributes[j]!, x[off + j]!);
-        const masks = this.protectedMasks[p]!;
-        let kept = 0;
-        for (let t = 0; t < nLive; t++) {
-          const w = live[t]!;
-          const m = k < 0 ? 0 : bits[w]! & masks[k * this.words + w]!;
-          bits[w] = m;
-          if (m !== 0) live[kept++] = w;
-        }
-        nLive = kept;
-      }
-      let first = -1;
-      for (let t = 0; t < nLive; t++) {
-        const w = live[t]!;
-        for (let m = bits[w]!; m !== 0; m &= m - 1) {
-          const g = this.bitId[(w << 5) | (31 - Math.clz32(m & -m))]!;
-          if (first < 0 || g < first) first = g;
-        }
-      }
-      out[i] = first;
+      const nLive = this.admitting(x, off, bits, live, this.candidates(x, off, cell, bits, live));
+      out[i] = this.lowestId(bits, live, nLive);
     }
     return out;
   }
@@ -268,8 +357,6 @@ export class BiasIndex {
     const d = this.schema.attributes.length;
     const out: BiasScan = {
       beta: new Float64Array(n),
-      first: new Int32Array(n),
-      combo: new Int32Array(n),
       minBeta: new Float64Array(n),
       minCombo: new Int32Array(n),
       maxBeta: new Float64Array(n),
@@ -277,58 +364,78 @@ export class BiasIndex {
       otherCombo: new Int32Array(n),
     };
     const acc = new Float64Array(this.combos);
-    const mark = new Uint8Array(this.combos);
+    // Row (plus one) that last touched each combination: acc[c] is stale when it differs.
+    const stamp = new Int32Array(this.combos);
     const touchedC = new Int32Array(this.combos);
+    const cell = new Int32Array(this.filters.length);
     const bits = new Int32Array(this.words);
     const live = new Int32Array(this.words);
-    const { bitId, bias, comboStart, comboIds } = this;
+    const { bitId, bias, biased, comboStart, comboIds } = this;
+    const dense = this.combos <= DENSE_COMBOS;
     for (let i = 0; i < n; i++) {
       const off = i * d;
-      const nLive = this.candidates(x, off, bits, live);
+      const mark = i + 1;
+      const nLive = this.candidates(x, off, cell, bits, live);
       const own = this.comboOf(x, off);
-      let first = -1;
+      // Subgroups with zero bias leave every sum unchanged, so only the biased ones are added.
+      // Few combinations: clear them all; many: track the ones touched.
+      if (dense) acc.fill(0);
       let nt = 0;
       for (let q = 0; q < nLive; q++) {
         const w = live[q]!;
-        for (let m = bits[w]!; m !== 0; m &= m - 1) {
+        for (let m = bits[w]! & biased[w]!; m !== 0; m &= m - 1) {
           const g = bitId[(w << 5) | (31 - Math.clz32(m & -m))]!;
           const b = bias[g]!;
-          for (let t = comboStart[g]!; t < comboStart[g + 1]!; t++) {
+          const end = comboStart[g + 1]!;
+          for (let t = comboStart[g]!; t < end; t++) {
             const c = comboIds[t]!;
-            if (!mark[c]) {
-              mark[c] = 1;
+            if (!dense && stamp[c] !== mark) {
+              stamp[c] = mark;
               acc[c] = 0;
               touchedC[nt++] = c;
             }
             acc[c]! += b;
-            if (c === own && (first < 0 || g < first)) first = g;
           }
         }
       }
       // Extremes over all combinations (untouched ones have bias 0), ties to the lowest index.
-      let minB = Number.POSITIVE_INFINITY;
-      let minC = -1;
-      let maxB = Number.NEGATIVE_INFINITY;
-      let maxC = -1;
-      const last = nt < this.combos ? nt + 1 : nt;
-      let free = 0;
-      if (nt < this.combos) while (mark[free]) free++;
-      for (let q = 0; q < last; q++) {
-        const c = q < nt ? touchedC[q]! : free;
-        const v = q < nt ? acc[c]! : 0;
-        if (v < minB || (v === minB && c < minC)) {
-          minB = v;
-          minC = c;
+      let minB = 0;
+      let minC = 0;
+      let maxB = 0;
+      let maxC = 0;
+      if (dense) {
+        minB = maxB = acc[0]!;
+        for (let c = 1; c < acc.length; c++) {
+          const v = acc[c]!;
+          if (v < minB) {
+            minB = v;
+            minC = c;
+          } else if (v > maxB) {
+            maxB = v;
+            maxC = c;
+          }
         }
-        if (v > maxB || (v === maxB && c < maxC)) {
-          maxB = v;
-          maxC = c;
+      } else {
+        let free = 0;
+        while (free < this.combos && stamp[free] === mark) free++;
+        if (free === this.combos) {
+          minB = Number.POSITIVE_INFINITY;
+          maxB = Number.NEGATIVE_INFINITY;
+        } else minC = maxC = free;
+        for (let q = 0; q < nt; q++) {
+          const c = touchedC[q]!;
+          const v = acc[c]!;
+          if (v < minB || (v === minB && c < minC)) {
+            minB = v;
+            minC = c;
+          }
+          if (v > maxB || (v === maxB && c < maxC)) {
+            maxB = v;
+            maxC = c;
+          }
         }
       }
-      out.beta[i] = mark[own] ? acc[own]! : 0;
-      for (let q = 0; q < nt; q++) mark[touchedC[q]!] = 0;
-      out.first[i] = first;
-      out.combo[i] = own;
+      out.beta[i] = dense || stamp[own] === mark ? acc[own]! : 0;
       out.minBeta[i] = minB;
       out.minCombo[i] = minC;
       out.maxBeta[i] = maxB;
@@ -337,4 +444,16 @@ export class BiasIndex {
     }
     return out;
   }
+}
+
+/** Cell of `v` among the cuts: 2p below cuts[p], 2p + 1 at cuts[p]. */
+function cellOf(cuts: Float64Array, v: number): number {
+  let lo = 0;
+  let hi = cuts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (cuts[mid]! < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < cuts.length && cuts[lo] === v ? 2 * lo + 1 : 2 * lo;
 }

@@ -13,7 +13,6 @@ import {
   type Schema,
 } from '@fb/core';
 import { BiasIndex, type BiasScan } from './bias-index.js';
-import { sampleConditionalLatent } from './conditional.js';
 import { type GaussianCopula, latentToValues, sampleCopula } from './copula.js';
 import { subgroupKey } from './keys.js';
 import { sigmoid } from './normal.js';
@@ -23,11 +22,13 @@ import {
   declaredOutcome,
   fitEnsemble,
   fitOutcome,
+  logitsOf,
   type OutcomeModel,
   randomOutcome,
 } from './outcome-model.js';
 import { phaseOneCopula } from './prescriptive.js';
 import { generateReferenceCompat } from './reference-compat.js';
+import { type SamplingTask, sampleSubgroups, threadCount } from './sampling-threads.js';
 import {
   constraintCondition,
   constraintLatent,
@@ -179,46 +180,66 @@ function populate(
   const x = new Float64Array(n * d);
   const owner = new Int32Array(n).fill(-1);
   let row = 0;
-  for (const g of subgroups) {
+  const tasks = subgroups.map((g): SamplingTask => {
     const m = g.constraints.length;
-    const box = { index: new Int32Array(m), lo: new Float64Array(m), hi: new Float64Array(m) };
+    const task = {
+      index: new Int32Array(m),
+      lo: new Float64Array(m),
+      hi: new Float64Array(m),
+      size: g.size,
+      row,
+      label: `subgroup-${g.id}`,
+    };
     g.constraints.forEach((c, k) => {
-      box.index[k] = c.attr;
-      [box.lo[k]!, box.hi[k]!] = constraintLatent(copula, c);
+      task.index[k] = c.attr;
+      [task.lo[k]!, task.hi[k]!] = constraintLatent(copula, c);
     });
-    sampleConditionalLatent(copula, box, g.size, o.gibbsSweeps, rng.fork(`subgroup-${g.id}`), x, row);
-    latentToValues(copula, x.subarray(row * d, (row + g.size) * d));
-    for (let i = row; i < row + g.size; i++) {
+    row += g.size;
+    return task;
+  });
+  const job = {
+    seed: o.seed,
+    forks: ['rows'],
+    correlation: copula.correlation,
+    sweeps: o.gibbsSweeps,
+    tasks,
+  };
+  // Background: unconditional draws, kept when outside every subgroup; bounded effort. They need
+  // no subgroup row, so the calling thread draws them while helper threads start sampling.
+  const background = () => {
+    const brng = rng.fork('background');
+    let drawn = 0;
+    const limit = 50 * nBg + 10_000;
+    while (row < n) {
+      const want = n - row;
+      const batch = Math.min(Math.max(2 * want, 256), limit - drawn);
+      if (batch <= 0) {
+        throw new OptionsError(
+          'OPTIONS_INVALID',
+          `the subgroups cover nearly the whole population: only ${row - nSub} of ${nBg} background rows found in ${drawn} draws; lower backgroundShare or use more specific subgroups`,
+          { option: '/backgroundShare' },
+        );
+      }
+      const cand = sampleCopula(copula, batch, brng);
+      drawn += batch;
+      const first = index.firstOf(cand, batch);
+      for (let i = 0; i < batch && row < n; i++) {
+        if (first[i] !== -1) continue;
+        for (let j = 0; j < d; j++) x[row * d + j] = cand[i * d + j]!;
+        row++;
+      }
+    }
+  };
+  sampleSubgroups(job, x.subarray(0, nSub * d), threadCount(o.threads), background);
+  latentToValues(copula, x.subarray(0, nSub * d));
+  for (const [t, g] of subgroups.entries()) {
+    for (let i = tasks[t]!.row; i < tasks[t]!.row + g.size; i++) {
       owner[i] = g.id;
       // The latent draw lies in the cell; write the value exactly against floating-point edges.
       for (const c of g.constraints) {
         const at = i * d + c.attr;
         if (!satisfies(c, x[at]!)) x[at] = c.lo;
       }
-    }
-    row += g.size;
-  }
-  // Background: unconditional draws, kept when outside every subgroup; bounded effort.
-  const brng = rng.fork('background');
-  let drawn = 0;
-  const limit = 50 * nBg + 10_000;
-  while (row < n) {
-    const want = n - row;
-    const batch = Math.min(Math.max(2 * want, 256), limit - drawn);
-    if (batch <= 0) {
-      throw new OptionsError(
-        'OPTIONS_INVALID',
-        `the subgroups cover nearly the whole population: only ${row - nSub} of ${nBg} background rows found in ${drawn} draws; lower backgroundShare or use more specific subgroups`,
-        { option: '/backgroundShare' },
-      );
-    }
-    const cand = sampleCopula(copula, batch, brng);
-    drawn += batch;
-    const first = index.firstOf(cand, batch);
-    for (let i = 0; i < batch && row < n; i++) {
-      if (first[i] !== -1) continue;
-      for (let j = 0; j < d; j++) x[row * d + j] = cand[i * d + j]!;
-      row++;
     }
   }
   return { x, owner, n };
@@ -236,6 +257,20 @@ function outputSchema(copula: GaussianCopula, source: Dataset | null): Schema {
     outcome = { name: so.name, labels, favorable: 1 };
   }
   return defineSchema({ attributes: copula.schema.attributes, outcome });
+}
+
+/** The members of the epistemic ensemble (see `fitEnsemble`). */
+function ensemble(copula: GaussianCopula, model: OutcomeModel, o: SynthOptions, erng: Rng): OutcomeModel[] {
+  const training = sampleCopula(copula, o.ensembleTrainingRows, erng.fork('data'));
+  return fitEnsemble(
+    copula,
+    model,
+    training,
+    o.ensembleTrainingRows,
+    o.ensembleSize,
+    o.ridge,
+    erng.fork('fit'),
+  );
 }
 
 function outcomeModel(copula: GaussianCopula, o: SynthOptions, rng: Rng): OutcomeModel {
@@ -273,6 +308,7 @@ export function generate(options: Partial<SynthOptions> = {}): SynthResult {
   const subgroups = pairs.flatMap((p) => [p.a, p.b]);
   const index = new BiasIndex(copula, subgroups, o.maxProtectedCombinations);
 
+  // Phase 3 re-derives this stream from the seed in every thread (see SamplingJob).
   const pop = populate(copula, subgroups, index, o, rng.fork('rows'));
   const n = pop.n;
   let x = pop.x;
@@ -293,7 +329,11 @@ export function generate(options: Partial<SynthOptions> = {}): SynthResult {
   // Phase 4.
   const model = outcomeModel(copula, o, rng);
   const tau = logit(o.threshold);
-  const eta = baseLogits(schema, model, x, n);
+  const members = o.ensembleSize > 0 ? ensemble(copula, model, o, rng.fork('ensemble')) : [];
+  const [eta, ...memberLogits] = logitsOf(schema, [model, ...members], x, n) as [
+    Float64Array,
+    ...Float64Array[],
+  ];
   const scan = index.scan(x, n);
   const orng = rng.fork('outcome');
   const aleatoricSigma = new Float64Array(n);
@@ -318,35 +358,17 @@ export function generate(options: Partial<SynthOptions> = {}): SynthResult {
     cfLabel[i] = o.labels === 'bernoulli' ? (u < pc ? 1 : 0) : pc >= o.threshold ? 1 : 0;
   }
   const epistemicSigma = new Float64Array(n);
-  if (o.ensembleSize > 0) {
-    const erng = rng.fork('ensemble');
-    const training = sampleCopula(copula, o.ensembleTrainingRows, erng.fork('data'));
-    const members = fitEnsemble(
-      copula,
-      model,
-      training,
-      o.ensembleTrainingRows,
-      o.ensembleSize,
-      o.ridge,
-      erng.fork('fit'),
-    );
-    const sum = new Float64Array(n);
-    const buf = new Float64Array(n);
-    for (const m of members) {
-      baseLogits(schema, m, x, n, buf);
-      for (let i = 0; i < n; i++) {
-        const p = sigmoid(buf[i]!);
-        sum[i]! += p;
-        epistemicSigma[i]! += p * p;
-      }
+  const k = memberLogits.length;
+  for (let i = 0; k > 0 && i < n; i++) {
+    let sum = 0;
+    let sq = 0;
+    for (const l of memberLogits) {
+      const p = sigmoid(l[i]!);
+      sum += p;
+      sq += p * p;
     }
-    const k = members.length;
-    for (let i = 0; i < n; i++) {
-      const mean = sum[i]! / k;
-      epistemicSigma[i] = Math.sqrt(
-        Math.max(epistemicSigma[i]! / k - mean * mean, 0) * (k / Math.max(k - 1, 1)),
-      );
-    }
+    const mean = sum / k;
+    epistemicSigma[i] = Math.sqrt(Math.max(sq / k - mean * mean, 0) * (k / Math.max(k - 1, 1)));
   }
 
   const dataset = createDataset({ schema, x, y, name: `synth(seed=${o.seed})` });

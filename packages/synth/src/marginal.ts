@@ -42,7 +42,10 @@ const MAX_KNOTS = 2048;
 
 /** Position of `v` in the domain of a discrete attribute (-1 when outside it). */
 export function domainIndex(a: Attribute, v: number): number {
-  if (a.categories) return Number.isInteger(v) && v >= 0 && v < a.categories.length ? v : -1;
+  if (a.categories) {
+    const k = v | 0;
+    return k === v && k >= 0 && k < a.categories.length ? k : -1;
+  }
   const q = (v - a.min!) / a.step!;
   const k = Math.round(q);
   return Math.abs(q - k) < 1e-9 && k >= 0 && k < cardinality(a) ? k : -1;

@@ -63,6 +63,7 @@ export interface SynthOptions {
   threshold: number;
   maxProtectedCombinations: number;
   shuffle: boolean;
+  threads: number | 'auto';
   referenceCompat: boolean;
   compatOutcomeCategories: number;
 }
@@ -287,6 +288,15 @@ export const synthOptionsSchema: OptionsSchema = {
       type: 'boolean',
       description: 'shuffle the rows so that order reveals no membership',
       default: true,
+    },
+    threads: {
+      oneOf: [
+        { type: 'integer', minimum: 1 },
+        { type: 'string', enum: ['auto'] },
+      ],
+      description:
+        'threads of the conditional sampling, the calling one included ("auto" = one per core, up to 8); the output does not depend on it',
+      default: 'auto',
     },
     referenceCompat: {
       type: 'boolean',

@@ -67,24 +67,60 @@ function toModel(copula: GaussianCopula, bl: Block[], w: Float64Array, intercept
 }
 
 /** Base logits of n rows. */
-export function baseLogits(
+export function baseLogits(schema: Schema, model: OutcomeModel, x: Float64Array, n: number): Float64Array {
+  return logitsOf(schema, [model], x, n)[0]!;
+}
+
+/**
+ * Logits of n rows under each model, in one pass: each row's table positions are found once, and
+ * terms that are exactly zero (no table, zero slope: the protected attributes) are skipped.
+ */
+export function logitsOf(
   schema: Schema,
-  model: OutcomeModel,
+  models: readonly OutcomeModel[],
   x: Float64Array,
   n: number,
-  out = new Float64Array(n),
-): Float64Array {
+): Float64Array[] {
   const d = schema.attributes.length;
   const attrs = schema.attributes;
+  // Tables of all models at the same positions: attribute j's from start[j] (-1: none).
+  const start = new Int32Array(d).fill(-1);
+  let size = 0;
+  attrs.forEach((_, j) => {
+    const t = models.find((m) => m.tables[j])?.tables[j];
+    if (!t) return;
+    start[j] = size;
+    size += t.length;
+  });
+  const flat = models.map((m) => {
+    const f = new Float64Array(size);
+    m.tables.forEach((t, j) => {
+      if (t) f.set(t, start[j]!);
+    });
+    return f;
+  });
+  // Per model, its nonzero terms in attribute order, and which of them are table look-ups.
+  const terms = models.map((m) =>
+    Int32Array.from(attrs.keys()).filter((j) => m.tables[j] || m.slopes[j] !== 0),
+  );
+  const looked = models.map((m, k) => Uint8Array.from(terms[k]!, (j) => (m.tables[j] ? 1 : 0)));
+  const pos = new Int32Array(d);
+  const out = models.map(() => new Float64Array(n));
   for (let i = 0; i < n; i++) {
-    let z = model.intercept;
     const off = i * d;
-    for (let j = 0; j < d; j++) {
-      const t = model.tables[j];
-      if (t) z += t[domainIndex(attrs[j]!, x[off + j]!)]!;
-      else z += model.slopes[j]! * (x[off + j]! - model.centres[j]!);
+    for (let j = 0; j < d; j++) if (start[j]! >= 0) pos[j] = start[j]! + domainIndex(attrs[j]!, x[off + j]!);
+    for (let m = 0; m < models.length; m++) {
+      const { intercept, slopes, centres } = models[m]!;
+      const list = terms[m]!;
+      const table = looked[m]!;
+      const f = flat[m]!;
+      let z = intercept;
+      for (let t = 0; t < list.length; t++) {
+        const j = list[t]!;
+        z += table[t] ? f[pos[j]!]! : slopes[j]! * (x[off + j]! - centres[j]!);
+      }
+      out[m]![i] = z;
     }
-    out[i] = z;
   }
   return out;
 }
