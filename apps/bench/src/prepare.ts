@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Classifier, type Dataset, Hasher } from '@fb/core';
+import * as datasets from '@fb/datasets';
 import { type TruthView, truthView } from '@fb/eval';
 import * as models from '@fb/models';
 import * as synth from '@fb/synth';
@@ -19,26 +20,20 @@ export interface Prepared {
   modelAccuracy: number;
 }
 
-type Loose = Record<string, unknown>;
-
-/** Regenerate a synthetic data set from its options and seed, with its truth. */
+/**
+ * Regenerate a synthetic data set from its options and seed, with its truth. One thread: the study's
+ * pool already runs one cell per core (the output does not depend on it).
+ */
 function generateSynthetic(spec: Extract<DatasetSpec, { kind: 'synthetic' }>, seed: number) {
   if (spec.generator === 'planted-pair') return synth.generatePlantedPair(spec.options, seed);
-  const generate = (synth as unknown as Loose)['generate'];
-  if (typeof generate !== 'function') {
-    throw new Error('@fb/synth does not export generate() yet: use the planted-pair generator');
-  }
-  return (generate as (o: Loose) => { dataset: Dataset; truth: Parameters<typeof truthView>[0] })({
-    ...spec.options,
-    seed,
-  });
+  return synth.generate({ ...spec.options, seed, threads: 1 });
 }
 
-const loaders: Record<string, string> = {
-  adult: 'loadAdult',
-  compas: 'loadCompas',
-  german: 'loadGerman',
-  bank: 'loadBank',
+const loaders: Record<string, (options: { dataDir?: string }) => Promise<Dataset>> = {
+  adult: datasets.loadAdult,
+  compas: datasets.loadCompas,
+  german: datasets.loadGerman,
+  bank: datasets.loadBank,
 };
 
 /** The shared copies of the real data files, when this checkout sits next to them. */
@@ -48,35 +43,21 @@ function dataDir(): string | undefined {
   return existsSync(shared) ? shared : undefined;
 }
 
-async function loadReal(name: string): Promise<Dataset> {
-  const datasets = (await import('@fb/datasets')) as Loose;
-  const load = datasets[loaders[name]!];
-  if (typeof load !== 'function') throw new Error(`@fb/datasets does not export ${loaders[name]} yet`);
+function loadReal(name: string): Promise<Dataset> {
+  const load = loaders[name];
+  if (!load) throw new Error(`unknown real data set "${name}"`);
   const dir = dataDir();
-  const loaded = (await (load as (o: Loose) => Promise<unknown>)(dir ? { dataDir: dir } : {})) as Loose;
-  // A loader returns a Dataset, or an object holding one (`dataset`, or `train` for split data).
-  const ds = (('schema' in loaded ? loaded : (loaded['dataset'] ?? loaded['train'])) ??
-    null) as Dataset | null;
-  if (!ds || !('schema' in ds)) throw new Error(`${loaders[name]} returned no dataset`);
-  return ds;
+  return load(dir ? { dataDir: dir } : {});
 }
 
-const fitters: Record<ModelSpec['kind'], string> = {
-  'logistic-regression': 'fitLogisticRegression',
-  'decision-tree': 'fitDecisionTree',
-  'random-forest': 'fitRandomForest',
-  'linear-svm': 'fitLinearSvm',
-  mlp: 'fitMlp',
-};
-
-async function train(spec: ModelSpec, dataset: Dataset, seed: number): Promise<Classifier> {
-  if (spec.kind === 'logistic-regression') return models.fitLogisticRegression(dataset, spec.options);
-  const fit = (models as unknown as Loose)[fitters[spec.kind]];
-  if (typeof fit !== 'function') throw new Error(`@fb/models does not export ${fitters[spec.kind]} yet`);
-  return (await (fit as (d: Dataset, o: Loose) => Classifier | Promise<Classifier>)(dataset, {
-    seed,
+/** Fit the cell's model; models with a seed option get the cell's seed unless the study sets one. */
+function train(spec: ModelSpec, dataset: Dataset, seed: number): Promise<Classifier> {
+  const seeded = 'seed' in models.modelOptionsSchemas[spec.kind].properties;
+  return models.fit(dataset, {
+    model: spec.kind,
+    ...(seeded ? { seed } : {}),
     ...spec.options,
-  })) as Classifier;
+  } as models.FitOptions);
 }
 
 async function prepareBlock(cell: Cell): Promise<Prepared> {
