@@ -27,4 +27,5 @@ export { GrowableArray, RowIndex } from './row-index.js';
 export * from './run-control.js';
 export * from './schema.js';
 export { conditionMatcher, countMembers, memberMask } from './subgroup.js';
+export { symmetricEigen } from './symmetric-eigen.js';
 export { assertValidResult, checkResult, readResult } from './validate-result.js';

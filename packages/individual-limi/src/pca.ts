@@ -1,6 +1,5 @@
-import type { Dataset } from '@fb/core';
+import { type Dataset, symmetricEigen } from '@fb/core';
 import type { TabularCodec } from './codec.js';
-import { symmetricEigen } from './eigen.js';
 import type { LatentGenerator } from './generator.js';
 
 /**

@@ -11,7 +11,6 @@ import {
 import { describe, expect, it } from 'vitest';
 import { fitLatentBoundary } from '../src/boundary.js';
 import { TabularCodec } from '../src/codec.js';
-import { symmetricEigen } from '../src/eigen.js';
 import { limi, type NaturalnessReport } from '../src/index.js';
 import { fitPcaGenerator } from '../src/pca.js';
 import { probeCandidates } from '../src/probe.js';
@@ -229,22 +228,5 @@ describe('building blocks', () => {
     const out = new Float64Array(dataset.x.length);
     codec.decode(codec.encode(dataset.x, dataset.n), dataset.n, out);
     for (let k = 0; k < out.length; k++) expect(out[k]).toBeCloseTo(dataset.x[k]!, 9);
-  });
-
-  it('the eigen-decomposition reconstructs a symmetric matrix', () => {
-    const rng = createRng('eig');
-    const p = 6;
-    const b = Float64Array.from({ length: p * p }, () => rng.normal());
-    const a = new Float64Array(p * p);
-    for (let i = 0; i < p; i++)
-      for (let j = 0; j < p; j++) for (let t = 0; t < p; t++) a[i * p + j]! += b[i * p + t]! * b[j * p + t]!;
-    const { values, vectors } = symmetricEigen(a, p);
-    for (let r = 1; r < p; r++) expect(values[r]!).toBeLessThanOrEqual(values[r - 1]!);
-    for (let i = 0; i < p; i++)
-      for (let j = 0; j < p; j++) {
-        let s = 0;
-        for (let r = 0; r < p; r++) s += values[r]! * vectors[r * p + i]! * vectors[r * p + j]!;
-        expect(s).toBeCloseTo(a[i * p + j]!, 9);
-      }
   });
 });

@@ -1,4 +1,5 @@
 /** Dense symmetric-matrix helpers on row-major Float64Arrays (d x d). */
+import { symmetricEigen } from '@fb/core';
 
 /** Lower Cholesky factor of A, or null when A is not (numerically) positive definite. */
 export function cholesky(a: Float64Array, d: number): Float64Array | null {
@@ -40,58 +41,15 @@ export function inverseFromCholesky(l: Float64Array, d: number): Float64Array {
   return inv;
 }
 
-/** Eigen-decomposition of a symmetric matrix by cyclic Jacobi rotations: A = V diag(values) V^T. */
-export function symmetricEigen(a: Float64Array, d: number): { values: Float64Array; vectors: Float64Array } {
-  const m = Float64Array.from(a);
-  const v = new Float64Array(d * d);
-  for (let i = 0; i < d; i++) v[i * d + i] = 1;
-  for (let sweep = 0; sweep < 100; sweep++) {
-    let off = 0;
-    for (let p = 0; p < d; p++) for (let q = p + 1; q < d; q++) off += m[p * d + q]! ** 2;
-    if (off < 1e-22) break;
-    for (let p = 0; p < d; p++) {
-      for (let q = p + 1; q < d; q++) {
-        const apq = m[p * d + q]!;
-        if (Math.abs(apq) < 1e-300) continue;
-        const theta = (m[q * d + q]! - m[p * d + p]!) / (2 * apq);
-        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-        const c = 1 / Math.sqrt(t * t + 1);
-        const s = t * c;
-        for (let k = 0; k < d; k++) {
-          const akp = m[k * d + p]!;
-          const akq = m[k * d + q]!;
-          m[k * d + p] = c * akp - s * akq;
-          m[k * d + q] = s * akp + c * akq;
-        }
-        for (let k = 0; k < d; k++) {
-          const apk = m[p * d + k]!;
-          const aqk = m[q * d + k]!;
-          m[p * d + k] = c * apk - s * aqk;
-          m[q * d + k] = s * apk + c * aqk;
-        }
-        for (let k = 0; k < d; k++) {
-          const vkp = v[k * d + p]!;
-          const vkq = v[k * d + q]!;
-          v[k * d + p] = c * vkp - s * vkq;
-          v[k * d + q] = s * vkp + c * vkq;
-        }
-      }
-    }
-  }
-  const values = new Float64Array(d);
-  for (let i = 0; i < d; i++) values[i] = m[i * d + i]!;
-  return { values, vectors: v };
-}
-
-/** V diag(max(values, floor)) V^T. */
+/** V^T diag(max(values, floor)) V, with the eigenvectors as the rows of V. */
 function clipEigen(a: Float64Array, d: number, floor: number): Float64Array {
   const { values, vectors } = symmetricEigen(a, d);
   const out = new Float64Array(d * d);
   for (let k = 0; k < d; k++) {
     const lam = Math.max(values[k]!, floor);
     for (let i = 0; i < d; i++) {
-      const vi = vectors[i * d + k]! * lam;
-      for (let j = 0; j < d; j++) out[i * d + j] += vi * vectors[j * d + k]!;
+      const vi = vectors[k * d + i]! * lam;
+      for (let j = 0; j < d; j++) out[i * d + j] += vi * vectors[k * d + j]!;
     }
   }
   return out;

@@ -1,6 +1,7 @@
 /**
- * Eigen-decomposition of a symmetric p x p matrix (row-major) by cyclic Jacobi rotations. Returns the
- * eigenvalues in decreasing order and the matching unit eigenvectors as the rows of `vectors`.
+ * Eigen-decomposition of a symmetric p x p matrix (row-major) by cyclic Jacobi rotations, A = V^T diag(values) V.
+ * Returns the eigenvalues in decreasing order and the matching unit eigenvectors as the rows of
+ * `vectors`. Sweeps stop when the off-diagonal mass falls below 1e-22 of the matrix's (scale-free).
  */
 export function symmetricEigen(
   matrix: Float64Array,
