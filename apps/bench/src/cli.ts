@@ -2,7 +2,8 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadStudy } from './config.js';
-import { type RunStudyOptions, runStudy } from './run-study.js';
+import { parseOnly } from './only.js';
+import { runStudy } from './run-study.js';
 
 const usage = `usage: fairbench-study [--study <name|file>] [--out <dir>] [--resume | --fresh] [--retry-failed]
                        [--only method=<id>[,<id>...]] [--workers <n>]
@@ -14,21 +15,6 @@ const usage = `usage: fairbench-study [--study <name|file>] [--out <dir>] [--res
   --retry-failed  run again the cells stored as failed
   --only          run only matching cells: method=, label=, dataset= or model= (repeatable)
   --workers       worker threads (default: the study's, else one per core)`;
-
-const onlyKeys = ['method', 'label', 'dataset', 'model'] as const;
-
-function parseOnly(values: string[]): NonNullable<RunStudyOptions['only']> {
-  const only: NonNullable<RunStudyOptions['only']> = {};
-  for (const v of values) {
-    const eq = v.indexOf('=');
-    const key = v.slice(0, eq) as (typeof onlyKeys)[number];
-    if (eq < 0 || !onlyKeys.includes(key)) {
-      throw new Error(`--only ${v}: expected ${onlyKeys.map((k) => `${k}=...`).join(', ')}`);
-    }
-    only[key] = [...(only[key] ?? []), ...v.slice(eq + 1).split(',')];
-  }
-  return only;
-}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

@@ -69,7 +69,7 @@ export async function runStudy(study: Study, opts: RunStudyOptions): Promise<Stu
     const progress = new StudyProgress(todo.length, workers, opts.progress);
     const write = opts.progress?.write ?? ((t: string) => process.stderr.write(t));
     write(
-      `study "${study.name}": ${cells.length} cells, ${selected.length} selected, ${selected.length - todo.length} already stored, ${todo.length} to run on ${Math.min(workers, Math.max(1, todo.length))} workers\n`,
+      `study "${study.name}": ${cells.length} cells, ${selected.length} selected, ${selected.length - todo.length} already stored, ${todo.length} to run ${opts.executor ? 'by the given executor' : `on ${Math.min(workers, Math.max(1, todo.length))} workers`}\n`,
     );
     let failed = 0;
     let ran = 0;

@@ -1,0 +1,109 @@
+// Measures the queue's overhead: trivial jobs over two worker processes, then the smoke study through
+// the queue against the local pool. Starts its own redis-server on a unix socket. Run after the build.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadStudy, runStudy } from '@fb/bench';
+import { Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
+import { connectRedis, queueExecutor } from '../dist/index.js';
+
+const here = fileURLToPath(new URL('..', import.meta.url));
+const cli = join(here, 'dist/cli.js');
+const dir = mkdtempSync(join(tmpdir(), 'fb-queue-bench-'));
+const socket = join(dir, 'redis.sock');
+const url = `unix://${socket}`;
+const quiet = { tty: false, write: () => {} };
+
+const children = [];
+const start = (args) => {
+  const child = spawn(process.execPath, args, { cwd: here, stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(child);
+  return child;
+};
+/** Resolves once the process has written `text` on stderr. */
+const said = (child, text) =>
+  new Promise((resolve) => {
+    let out = '';
+    child.stderr.on('data', (d) => {
+      out += d;
+      if (out.includes(text)) resolve();
+    });
+  });
+const stop = (child) =>
+  child.exitCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', r).kill('SIGTERM'));
+
+const redis = spawn(
+  'redis-server',
+  ['--port', '0', '--unixsocket', socket, '--save', '', '--appendonly', 'no'],
+  {
+    stdio: 'ignore',
+  },
+);
+try {
+  while (!existsSync(socket)) await new Promise((r) => setTimeout(r, 20));
+  const connection = await connectRedis(url);
+
+  // 1. Ten trivial jobs over two worker processes, from the first add to the last completion.
+  const trivial = `import { Worker } from 'bullmq';
+    const w = new Worker('trivial', async (job) => job.data.n * 2, { connection: { path: ${JSON.stringify(socket)} } });
+    await w.waitUntilReady(); process.stderr.write('ready\\n');
+    process.on('SIGTERM', () => w.close().then(() => process.exit(0)));`;
+  const spawned = performance.now();
+  const trivialWorkers = [1, 2].map(() => start(['--input-type=module', '-e', trivial]));
+  await Promise.all(trivialWorkers.map((w) => said(w, 'ready')));
+  const startSeconds = (performance.now() - spawned) / 1000;
+  const queue = new Queue('trivial', { connection });
+  // Listen from the stream's current end: a QueueEvents that is merely connected may not read yet.
+  const client = new Redis(connection);
+  const [last] = await client.xrevrange(queue.keys.events, '+', '-', 'COUNT', 1);
+  client.disconnect();
+  const events = new QueueEvents('trivial', { connection, lastEventId: last?.[0] ?? '0' });
+  let completed = 0;
+  const allDone = new Promise((resolve) => events.on('completed', () => ++completed === 10 && resolve()));
+  const t0 = performance.now();
+  await queue.addBulk(Array.from({ length: 10 }, (_, n) => ({ name: 'trivial', data: { n } })));
+  await allDone;
+  const trivialSeconds = (performance.now() - t0) / 1000;
+  await Promise.all(trivialWorkers.map(stop));
+  await events.close();
+  await queue.close();
+  console.log(`2 BullMQ worker processes started and connected: ${startSeconds.toFixed(2)} s`);
+  console.log(`10 trivial jobs over 2 worker processes: ${trivialSeconds.toFixed(3)} s`);
+
+  // 2. The smoke study: the local pool (2 threads) against the queue (2 worker processes, 1 cell each).
+  const study = loadStudy('smoke');
+  let t = performance.now();
+  await runStudy(study, {
+    outDir: join(dir, 'local'),
+    fresh: true,
+    workers: 2,
+    report: false,
+    progress: quiet,
+  });
+  const localSeconds = (performance.now() - t) / 1000;
+  const workers = [1, 2].map(() =>
+    start([cli, 'worker', '--redis', url, '--queue', 'smoke', '--concurrency', '1']),
+  );
+  await Promise.all(workers.map((w) => said(w, 'worker on queue')));
+  t = performance.now();
+  const outcome = await runStudy(study, {
+    outDir: join(dir, 'queue'),
+    fresh: true,
+    report: false,
+    progress: quiet,
+    executor: queueExecutor({ connection, queue: 'smoke' }),
+  });
+  const queueSeconds = (performance.now() - t) / 1000;
+  await Promise.all(workers.map(stop));
+  console.log(`smoke study (${outcome.cells} cells), local pool of 2 threads: ${localSeconds.toFixed(2)} s`);
+  console.log(
+    `smoke study (${outcome.cells} cells), queue with 2 worker processes: ${queueSeconds.toFixed(2)} s`,
+  );
+} finally {
+  await Promise.all(children.map(stop));
+  await stop(redis);
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Cell, PoolEvents } from '@fb/bench';
+
+/** What a job carries: the cell, the timeout and the coordinator's code fingerprint. */
+export interface CellJob {
+  cell: Cell;
+  cellTimeoutSeconds: number;
+  code: string;
+}
+
+/** The progress a worker reports for a running cell (the local pool's progress message). */
+export type CellProgress = Parameters<NonNullable<PoolEvents['onProgress']>>[1];
+
+/** One job per cell: the id is the cell's content hash, so enqueuing a cell again adds nothing. */
+export const jobIdOf = (cell: Cell): string => `cell-${cell.key}`;
+
+/** The default queue of a study: one per study, so two studies never share jobs. */
+export const queueNameOf = (studyName: string): string => `fairbench-${studyName}`;
+
+let fingerprint: string | null = null;
+
+/**
+ * A hash of the built code of @fb/bench and of every workspace package it runs cells with. Cell keys
+ * include the code versions of the machine that expanded them, so a worker whose code differs would
+ * store results under keys that do not describe them; it refuses such jobs instead.
+ */
+export function codeFingerprint(): string {
+  if (fingerprint) return fingerprint;
+  const fromHere = createRequire(import.meta.url);
+  const benchManifest = fromHere.resolve('@fb/bench/package.json');
+  const fromBench = createRequire(benchManifest);
+  const { dependencies } = JSON.parse(readFileSync(benchManifest, 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
+  const hash = createHash('sha256').update(readFileSync(fromHere.resolve('@fb/bench')));
+  for (const pkg of Object.keys(dependencies)
+    .filter((d) => d.startsWith('@fb/'))
+    .sort()) {
+    hash.update(pkg).update(readFileSync(fromBench.resolve(pkg)));
+  }
+  fingerprint = hash.digest('hex').slice(0, 16);
+  return fingerprint;
+}

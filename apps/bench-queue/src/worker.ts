@@ -1,0 +1,93 @@
+import { availableParallelism } from 'node:os';
+import type { CellRecord } from '@fb/bench';
+import { type Job, type RedisOptions, WaitingError, Worker } from 'bullmq';
+import { CellReleasedError, CellThreads } from './cell-threads.js';
+import { type CellJob, type CellProgress, codeFingerprint } from './jobs.js';
+
+/** At most one progress write to Redis per cell in this interval: progress is for display only. */
+const PROGRESS_INTERVAL_MS = 1000;
+
+export interface QueueWorkerOptions {
+  connection: RedisOptions;
+  queue: string;
+  /** Cells run at once, each in its own thread (default: the number of cores). */
+  concurrency?: number;
+  /** The cell thread script (default: cell-thread.js next to this module, i.e. in dist). */
+  threadUrl?: URL;
+  /** Called when a cell's job ends here, with its outcome. */
+  onCell?(job: Job<CellJob>, outcome: { record: CellRecord } | { error: string }): void;
+}
+
+export interface QueueWorker {
+  /**
+   * Take no more jobs; wait for the running cells to finish, or with `release` stop them at once and
+   * put their jobs back in the queue for another worker. Calling again with `release` cuts a wait short.
+   */
+  close(opts?: { release?: boolean }): Promise<void>;
+  /** Resolves once the worker has closed: with null, or with the reason when it stopped by itself. */
+  readonly stopped: Promise<string | null>;
+}
+
+/**
+ * A worker on this machine: takes cells from the queue and runs them in worker threads (BullMQ's
+ * sandboxed processors can only ask a job to cancel, which a cell stuck in a loop ignores; our own
+ * threads can be terminated at the timeout). Results go back through the job; this process never
+ * touches the study's store.
+ */
+export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueWorker> {
+  const concurrency = opts.concurrency ?? availableParallelism();
+  const threads = new CellThreads(opts.threadUrl ?? new URL('./cell-thread.js', import.meta.url));
+  const code = codeFingerprint();
+  let reason: string | null = null;
+  let closing: Promise<void> | null = null;
+  let onStopped!: (reason: string | null) => void;
+  const stopped = new Promise<string | null>((resolve) => (onStopped = resolve));
+
+  const close = (o: { release?: boolean } = {}): Promise<void> => {
+    if (o.release) threads.release();
+    closing ??= (async () => {
+      await worker.close();
+      await threads.close();
+      onStopped(reason);
+    })();
+    return closing;
+  };
+
+  const processor = async (job: Job<CellJob, CellRecord>, token?: string): Promise<CellRecord> => {
+    const { cell, cellTimeoutSeconds } = job.data;
+    try {
+      if (job.data.code !== code) {
+        reason = `code differs from the coordinator's (worker ${code}, coordinator ${job.data.code}): build the same version on every machine`;
+        void close({ release: true });
+        throw new CellReleasedError();
+      }
+      let last = Number.NEGATIVE_INFINITY;
+      let written = Promise.resolve();
+      const record = await threads.run(cell, cellTimeoutSeconds, (p: CellProgress) => {
+        const now = performance.now();
+        if (now - last < PROGRESS_INTERVAL_MS) return;
+        last = now;
+        written = job.updateProgress(p).catch(() => {});
+      });
+      await written;
+      opts.onCell?.(job, { record });
+      return record;
+    } catch (e) {
+      if (e instanceof CellReleasedError) {
+        await job.moveToWait(token);
+        throw new WaitingError();
+      }
+      opts.onCell?.(job, { error: e instanceof Error ? e.message : String(e) });
+      throw e;
+    }
+  };
+
+  const worker = new Worker<CellJob, CellRecord>(opts.queue, processor, {
+    connection: opts.connection,
+    concurrency,
+  });
+  // Connection errors are retried by the client; without a listener they would throw.
+  worker.on('error', () => {});
+  await worker.waitUntilReady();
+  return { close, stopped };
+}
