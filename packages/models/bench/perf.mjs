@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadAdult } from '@fb/datasets';
 import { Rng } from '@fb/core';
+import { loadAdult } from '@fb/datasets';
 import { evaluate, fit, loadTensorflow, predictionThreads, setPredictionThreads } from '../dist/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

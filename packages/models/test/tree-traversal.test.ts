@@ -1,5 +1,4 @@
-import { Rng } from '@fb/core';
-import { OptionsError } from '@fb/core';
+import { OptionsError, Rng } from '@fb/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeArray } from '../src/codec.js';
 import { DecisionTree, fitDecisionTree } from '../src/decision-tree.js';
