@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { type Cell, runCell } from '@fb/bench';
+import { type Cell, cellProgress, runCell } from '@fb/bench';
 import type { FromThread } from './cell-threads.js';
 
 const port = parentPort;
@@ -8,16 +8,7 @@ if (!port) throw new Error('cell-thread.js runs inside a worker thread of a queu
 port.on('message', async (cell: Cell) => {
   const post = (msg: FromThread) => port.postMessage(msg);
   try {
-    const record = await runCell(cell, (p) =>
-      post({
-        type: 'progress',
-        key: cell.key,
-        phase: p.phase,
-        share: p.total ? (p.done ?? 0) / p.total : null,
-        tested: p.tested,
-        elapsedSeconds: p.elapsedSeconds,
-      }),
-    );
+    const record = await runCell(cell, (p) => post(cellProgress(cell, p)));
     post({ type: 'done', record });
   } catch (e) {
     post({ type: 'failed', error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Cell, PoolEvents } from '@fb/bench';
+import type { Cell } from '@fb/bench';
 
 /** What a job carries: the cell, the timeout and the coordinator's code fingerprint. */
 export interface CellJob {
@@ -11,7 +11,7 @@ export interface CellJob {
 }
 
 /** The progress a worker reports for a running cell (the local pool's progress message). */
-export type CellProgress = Parameters<NonNullable<PoolEvents['onProgress']>>[1];
+export type { CellProgress } from '@fb/bench';
 
 /** One job per cell: the id is the cell's content hash, so enqueuing a cell again adds nothing. */
 export const jobIdOf = (cell: Cell): string => `cell-${cell.key}`;

@@ -5,6 +5,6 @@ export { parseOnly } from './only.js';
 export { type PoolEvents, type PoolOptions, runPool } from './pool.js';
 export { type CellRecord, failedRecord } from './record.js';
 export { buildReport, writeReport } from './report.js';
-export { runCell } from './run-cell.js';
+export { type CellProgress, cellProgress, runCell } from './run-cell.js';
 export { type CellExecutor, type RunStudyOptions, runStudy, type StudyOutcome } from './run-study.js';
 export { ResultStore } from './store.js';

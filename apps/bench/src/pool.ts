@@ -1,11 +1,12 @@
 import { Worker } from 'node:worker_threads';
 import type { Cell } from './cells.js';
 import { type CellRecord, failedRecord } from './record.js';
+import type { CellProgress } from './run-cell.js';
 import type { FromWorker, ToWorker } from './worker.js';
 
 export interface PoolEvents {
   onStart?(cell: Cell): void;
-  onProgress?(cell: Cell, p: Extract<FromWorker, { type: 'progress' }>): void;
+  onProgress?(cell: Cell, p: CellProgress): void;
   /** The cell's worker is done with it (its record is queued for writing). */
   onEnd?(cell: Cell): void;
   /** Called for every finished or failed cell, one at a time: the pool waits for it before going on. */

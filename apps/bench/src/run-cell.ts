@@ -39,6 +39,27 @@ export function implicatedValues(result: DiscoveryResult, schema: Schema): strin
   return [...out].sort();
 }
 
+/** A running cell's progress, as workers report it. */
+export interface CellProgress {
+  type: 'progress';
+  key: string;
+  phase: string;
+  share: number | null;
+  tested: number;
+  elapsedSeconds: number;
+}
+
+export function cellProgress(cell: Cell, p: Progress): CellProgress {
+  return {
+    type: 'progress',
+    key: cell.key,
+    phase: p.phase,
+    share: p.total ? (p.done ?? 0) / p.total : null,
+    tested: p.tested,
+    elapsedSeconds: p.elapsedSeconds,
+  };
+}
+
 /** Build the block's data and model (cached per worker), run the method under the budget, score it. */
 export async function runCell(cell: Cell, onProgress?: (p: Progress) => void): Promise<CellRecord> {
   const prep = await prepare(cell);

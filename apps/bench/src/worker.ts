@@ -2,19 +2,12 @@ import { parentPort } from 'node:worker_threads';
 import { setPredictionThreads } from '@fb/models';
 import type { Cell } from './cells.js';
 import type { CellRecord } from './record.js';
-import { runCell } from './run-cell.js';
+import { type CellProgress, cellProgress, runCell } from './run-cell.js';
 
 /** Messages between the pool and a worker. */
 export type ToWorker = { type: 'run'; cell: Cell };
 export type FromWorker =
-  | {
-      type: 'progress';
-      key: string;
-      phase: string;
-      share: number | null;
-      tested: number;
-      elapsedSeconds: number;
-    }
+  | CellProgress
   | { type: 'done'; key: string; record: CellRecord }
   | { type: 'failed'; key: string; error: string; wallSeconds: number };
 
@@ -27,16 +20,7 @@ port.on('message', async (msg: ToWorker) => {
   const { cell } = msg;
   const t0 = performance.now();
   try {
-    const record = await runCell(cell, (p) =>
-      port.postMessage({
-        type: 'progress',
-        key: cell.key,
-        phase: p.phase,
-        share: p.total ? (p.done ?? 0) / p.total : null,
-        tested: p.tested,
-        elapsedSeconds: p.elapsedSeconds,
-      } satisfies FromWorker),
-    );
+    const record = await runCell(cell, (p) => port.postMessage(cellProgress(cell, p) satisfies FromWorker));
     port.postMessage({ type: 'done', key: cell.key, record } satisfies FromWorker);
   } catch (e) {
     const error = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
