@@ -62,6 +62,8 @@ export async function symbolicGeneration({
   };
   const timings = { z3InitSeconds: 0, explainSeconds: 0, solveSeconds: 0 };
   const paths = new Set<string>();
+  // A check the run stopped waiting for: Z3's threads end only after it settles.
+  let abandoned: Promise<unknown> = Promise.resolve();
   try {
     const queue = new RowPriorityQueue(d);
     for (const i of seedOrder(dataset, options.clusters, options.seeds, ctl.rng.fork('kmeans')))
@@ -124,15 +126,25 @@ export async function symbolicGeneration({
       for (const { set, rank } of sets) {
         if (ctl.shouldStop()) break;
         row.set(t);
-        if (await solver.solve(set.constraints, row)) queue.push(row, 0, rank);
+        // A check waits for Z3's thread, which can take a loaded machine long to start: the
+        // wait, not the check, is what a stop cuts short.
+        const solving = solver.solve(set.constraints, row);
+        const sat = await unlessStopped(solving, ctl);
+        if (sat === null) {
+          abandoned = solving;
+          solver.interrupt();
+          break;
+        }
+        if (sat) queue.push(row, 0, rank);
         else stats.unsatisfiable++;
       }
       timings.solveSeconds += (performance.now() - solveStart) / 1000;
+      if (ctl.shouldStop()) break;
     }
     stats.queueLeft = queue.length;
   } finally {
     // Z3's worker threads would keep the process alive.
-    void z3.then(releaseZ3, () => undefined);
+    releaseZ3(z3, abandoned);
   }
   return { ...stats, solverChecks: solver?.checks ?? 0, paths: paths.size, timings };
 }

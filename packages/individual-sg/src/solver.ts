@@ -17,11 +17,16 @@ export async function acquireZ3(): Promise<Z3> {
 }
 
 /**
- * End Z3's worker threads so that the process can exit. The module stays loaded: the next run
- * reuses it, and Z3 starts new workers on its next check.
+ * End Z3's worker threads so that the process can exit, once `pending` (a check the run stopped
+ * waiting for) has settled: killing a thread mid-check would leave Z3's call lock held for good.
+ * The module stays loaded: the next run reuses it, and Z3 starts new workers on its next check.
  */
-export function releaseZ3(z3: Z3): void {
-  stopping = killThreads(z3.em).catch(() => undefined);
+export function releaseZ3(z3: Promise<Z3>, pending: Promise<unknown>): void {
+  stopping = pending
+    .catch(() => undefined)
+    .then(() => z3)
+    .then((module) => killThreads(module.em))
+    .catch(() => undefined);
 }
 
 /**
@@ -72,6 +77,11 @@ export class PathSolver {
     // On the grid lo + k step: x <= t  <=>  k <= floor((t - lo) / step).
     const last = Math.floor((p.threshold - this.lo[j]!) / this.step[j]! + 1e-9);
     return p.le ? v.le(last) : v.ge(last + 1);
+  }
+
+  /** Ask a running check to give up (it then answers 'unknown'). */
+  interrupt(): void {
+    this.ctx.interrupt();
   }
 
   /** A value for every attribute the constraints mention, written into `row`; false if unsatisfiable. */
