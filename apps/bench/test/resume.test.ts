@@ -68,7 +68,9 @@ describe('resume', () => {
 
   it('aborting the pool keeps exactly the cells reported stored; --only narrows the rerun', async () => {
     const outDir = tempDir();
-    const study = tinyStudy();
+    // Cells finish faster than the store commits them; with 16 cells the abort after the second
+    // commit still comes long before the last cell is done, even on a loaded machine.
+    const study = tinyStudy({ seeds: [1, 2, 3, 4, 5, 6, 7, 8] });
     const controller = new AbortController();
     let stored = 0;
     await runStudy(study, {
@@ -84,7 +86,7 @@ describe('resume', () => {
     // A cell finished while the abort was being handled may still be written, and is then reported.
     expect(stored).toBeGreaterThanOrEqual(2);
     expect(await storedKeys(outDir)).toHaveLength(stored);
-    expect(stored).toBeLessThan(6);
+    expect(stored).toBeLessThan(16);
     const only = await runStudy(study, {
       outDir,
       workerUrl,
@@ -96,7 +98,7 @@ describe('resume', () => {
     const keys = await storedKeys(outDir);
     expect(keys).toHaveLength(new Set(keys).size);
     for (const c of cells.filter((c) => c.plan.label === 'A random')) expect(keys).toContain(c.key);
-    expect(only.skipped + only.ran).toBe(3);
+    expect(only.skipped + only.ran).toBe(8);
     expect(keys).toHaveLength(stored + only.ran);
   }, 60_000);
 });
