@@ -53,15 +53,18 @@ const ours = {};
   const threads = predictionThreads();
   setPredictionThreads(1);
   const [oneS] = await bestOf(3, () => forest.predict(big));
+  const [probaOneS] = await bestOf(3, () => forest.predictProba(big));
   setPredictionThreads('auto');
   const [predS] = await bestOf(3, () => forest.predict(big));
+  const [probaS] = await bestOf(3, () => forest.predictProba(big));
   const nodes = forest.estimators.reduce((a, t) => a + t.nodeCount, 0) / 100;
   const rate = (sec) => `${Math.round(100_000 / sec).toLocaleString('en')} rows/s`;
-  ours.forest = { fit: fitS, predict100k: predS, accuracy: acc(forest) };
+  ours.forest = { fit: fitS, predict100k: predS, proba100k: probaS, accuracy: acc(forest) };
   console.log(
     `random forest (100 trees, ${nodes.toFixed(0)} nodes/tree): fit ${s(fitS)}, test accuracy ${ours.forest.accuracy}; ` +
-      `predict 100,000 rows (${distinct.size.toLocaleString('en')} distinct): ${s(predS)} on ${threads} threads (${rate(predS)}), ` +
-      `${s(oneS)} on one (${rate(oneS)})`,
+      `100,000 rows (${distinct.size.toLocaleString('en')} distinct): predict ${s(predS)} on ${threads} threads (${rate(predS)}), ` +
+      `${s(oneS)} on one (${rate(oneS)}); predictProba ${s(probaS)} on ${threads} threads (${rate(probaS)}), ` +
+      `${s(probaOneS)} on one (${rate(probaOneS)})`,
   );
 }
 {

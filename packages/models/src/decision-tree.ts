@@ -18,7 +18,7 @@ import {
   type TreeOptions,
   treeProperties,
 } from './tree-options.js';
-import { argmaxRows, CodedTrees } from './tree-traversal.js';
+import { CodedTrees } from './tree-traversal.js';
 
 export type DecisionTreeOptions = TreeOptions;
 
@@ -154,7 +154,9 @@ export class DecisionTree implements Classifier {
   }
 
   predict(x: Float64Array): Int32Array {
-    return argmaxRows(this.predictProba(x), this.nClasses);
+    const n = batchRows(this.schema, x);
+    this.coded ??= new CodedTrees([this], this.nFeatures, this.nClasses);
+    return this.coded.vote(x, n, 1).labels;
   }
 
   /** The node arrays in the stored form shared with the forest. */

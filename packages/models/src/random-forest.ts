@@ -19,7 +19,7 @@ import {
   type TreeOptions,
   treeProperties,
 } from './tree-options.js';
-import { argmaxRows, CodedTrees } from './tree-traversal.js';
+import { CodedTrees } from './tree-traversal.js';
 
 export interface RandomForestOptions extends TreeOptions {
   nEstimators: number;
@@ -99,7 +99,9 @@ export class RandomForest implements Classifier {
   }
 
   predict(x: Float64Array): Int32Array {
-    return argmaxRows(this.predictProba(x), this.nClasses);
+    const n = batchRows(this.schema, x);
+    this.coded ??= new CodedTrees(this.estimators, this.nFeatures, this.nClasses);
+    return this.coded.vote(x, n, 1 / this.estimators.length).labels;
   }
 
   toJSON(): RandomForestJSON {

@@ -14,6 +14,21 @@ export interface Layout {
   readonly leafWord: number;
 }
 
+/**
+ * Labels instead of class sums: a row's walk through the trees stops at the first check after which no
+ * later tree can change its argmax.
+ */
+export interface VotePlan {
+  /** One label per row (the job's `out` is not used). */
+  labels: Int32Array;
+  /** bound[t]: the most trees t, t+1, ... can add to one class of a row (bound[T] = 0). */
+  bound: Float64Array;
+  /** The factor that turns sums into probabilities: undecided rows take the argmax of the scaled sums. */
+  scale: number;
+  /** Row-tree walks done per chunk (written by the thread that ran the chunk). */
+  walks: Float64Array;
+}
+
 /** A batch to walk: the compiled trees, the rows, the output, and the chunk counters when shared. */
 export interface TreeJob {
   nodes: readonly Int32Array[];
@@ -28,6 +43,23 @@ export interface TreeJob {
   /** Shared counters [next chunk, chunks done, failed] when several threads share the job. */
   control: Int32Array | null;
   chunkRows: number;
+  /** Trees walked between two checks of a vote (see `walkChunk`). */
+  every: number;
+  vote: VotePlan | null;
+}
+
+/** Per-thread working arrays for one chunk of rows, each in two copies that swap on every reordering. */
+export interface ChunkScratch {
+  codes: Int32Array;
+  sums: Float64Array;
+  ids: Int32Array;
+  spareCodes: Int32Array;
+  spareSums: Float64Array;
+  spareIds: Int32Array;
+  /** The leaf each row reached in the first tree; then a mark of the rows a vote keeps. */
+  leaves: Int32Array;
+  /** Counting-sort buckets, one per node of the largest tree. */
+  counts: Int32Array;
 }
 
 /**
@@ -35,25 +67,123 @@ export interface TreeJob {
  * thread of a shared job runs this). Self-contained: prediction threads run its source text.
  */
 export function runChunks(job: TreeJob): void {
-  const { nodes, values, cuts, layout, d, K, x, n, out, control, chunkRows } = job;
-  const walk = layout.packed ? walkPacked : walkWide;
-  const codes = new Int32Array(Math.min(chunkRows, n) * d);
+  const { nodes, layout, cuts, d, K, x, n, control, chunkRows, vote } = job;
+  const cap = Math.min(chunkRows, n);
+  let maxNodes = 0;
+  for (const nd of nodes) maxNodes = Math.max(maxNodes, layout.packed ? nd.length : nd.length / 2);
+  const s: ChunkScratch = {
+    codes: new Int32Array(cap * d),
+    sums: new Float64Array(cap * K),
+    ids: new Int32Array(cap),
+    spareCodes: new Int32Array(cap * d),
+    spareSums: new Float64Array(cap * K),
+    spareIds: new Int32Array(cap),
+    leaves: new Int32Array(cap),
+    counts: new Int32Array(maxNodes),
+  };
   const chunks = Math.ceil(n / chunkRows);
   for (let c = control ? Atomics.add(control, 0, 1) : 0; c < chunks; ) {
     const lo = c * chunkRows;
     const rows = Math.min(chunkRows, n - lo);
+    const codes = s.codes;
     for (let j = 0; j < d; j++) {
       const cut = cuts[j]!;
       for (let i = 0; i < rows; i++) codes[i * d + j] = lowerBound(cut, x[(lo + i) * d + j]!);
     }
-    for (let t = 0; t < nodes.length; t++)
-      walk(nodes[t]!, values[t]!, K, layout, codes, d, rows, out, lo * K);
+    const walks = walkChunk(job, s, rows, lo);
+    if (vote) vote.walks[c] = walks;
     if (control) {
       Atomics.add(control, 1, 1);
       Atomics.notify(control, 1);
       c = Atomics.add(control, 0, 1);
     } else c++;
   }
+}
+
+/**
+ * Walk the chunk's rows (codes of rows lo..lo+rows-1 in s.codes) through the trees in order, summing
+ * their leaf values, and write the sums to out, or with a vote the labels. After the first tree, rows are
+ * reordered by the leaf they reached (a counting sort): rows walked together are then alike, follow
+ * similar paths to similar depths in the other trees, and fewer steps wait for the deepest row of eight.
+ * Every `every` trees, a vote drops each row whose leading class is ahead of every other by more than the
+ * trees left can add, and labels it. Every row's sum still grows in tree order from 0, so sums and labels
+ * are those of the plain walk, bit for bit. Returns the row-tree walks done.
+ */
+export function walkChunk(job: TreeJob, s: ChunkScratch, rows: number, lo: number): number {
+  const { nodes, values, layout, d, K, out, vote, every } = job;
+  const walk = layout.packed ? walkPacked : walkWide;
+  const T = nodes.length;
+  // Covers the rounding of the sums and of the bounds (both far below 1e-9 of their size).
+  const slack = vote ? 1e-9 * (vote.bound[0]! + 1) : 0;
+  s.sums.fill(0, 0, rows * K);
+  for (let i = 0; i < rows; i++) s.ids[i] = i;
+  let active = rows;
+  let walks = 0;
+  for (let t = 0; t < T && active > 0; t++) {
+    const sort = t === 0 && T > 1;
+    const check = vote !== null && t + 1 < T && (t + 1) % every === 0;
+    const { codes, sums, ids, leaves, counts } = s;
+    walk(nodes[t]!, values[t]!, K, layout, codes, d, active, sums, 0, sort ? leaves : null);
+    walks += active;
+    if (!sort && !check) continue;
+    if (sort) counts.fill(0);
+    const needed = vote ? vote.bound[t + 1]! + slack : 0;
+    let kept = 0;
+    for (let i = 0; i < active; i++) {
+      if (check) {
+        const o = i * K;
+        let best = 0;
+        for (let k = 1; k < K; k++) if (sums[o + k]! > sums[o + best]!) best = k;
+        let lead = Number.POSITIVE_INFINITY;
+        for (let k = 0; k < K; k++) if (k !== best) lead = Math.min(lead, sums[o + best]! - sums[o + k]!);
+        if (lead > needed) {
+          vote!.labels[lo + ids[i]!] = best;
+          leaves[i] = -1;
+          continue;
+        }
+        if (!sort) leaves[i] = 0;
+      }
+      if (sort) counts[leaves[i]!]!++;
+      kept++;
+    }
+    if (sort) {
+      for (let q = 0, start = 0; q < counts.length; q++) {
+        const size = counts[q]!;
+        counts[q] = start;
+        start += size;
+      }
+    }
+    const { spareCodes, spareSums, spareIds } = s;
+    for (let i = 0, next = 0; i < active; i++) {
+      const q = leaves[i]!;
+      if (q < 0) continue;
+      const m = sort ? counts[q]!++ : next++;
+      // Plain loops: a typed-array method call costs more than moving a few values.
+      for (let j = 0; j < d; j++) spareCodes[m * d + j] = codes[i * d + j]!;
+      for (let k = 0; k < K; k++) spareSums[m * K + k] = sums[i * K + k]!;
+      spareIds[m] = ids[i]!;
+    }
+    s.codes = spareCodes;
+    s.sums = spareSums;
+    s.ids = spareIds;
+    s.spareCodes = codes;
+    s.spareSums = sums;
+    s.spareIds = ids;
+    active = kept;
+  }
+  const { sums, ids } = s;
+  for (let i = 0; i < active; i++) {
+    const o = i * K;
+    if (vote) {
+      let best = 0;
+      for (let k = 1; k < K; k++) if (sums[o + k]! * vote.scale > sums[o + best]! * vote.scale) best = k;
+      vote.labels[lo + ids[i]!] = best;
+    } else {
+      const r = (lo + ids[i]!) * K;
+      for (let k = 0; k < K; k++) out[r + k] = sums[o + k]!;
+    }
+  }
+  return walks;
 }
 
 /** Number of values of the ascending array a that are < v. */
@@ -68,7 +198,10 @@ export function lowerBound(a: Float64Array, v: number): number {
   return lo;
 }
 
-/** Add the class distributions of the leaves l0..l7 reached by eight consecutive rows to out from o. */
+/**
+ * Add the class distributions of the leaves l0..l7 reached by eight consecutive rows to out from o, and
+ * with `leaves`, record them there from `at`.
+ */
 export function addLeaves8(
   out: Float64Array,
   o: number,
@@ -82,7 +215,19 @@ export function addLeaves8(
   l5: number,
   l6: number,
   l7: number,
+  leaves: Int32Array | null,
+  at: number,
 ): void {
+  if (leaves) {
+    leaves[at] = l0;
+    leaves[at + 1] = l1;
+    leaves[at + 2] = l2;
+    leaves[at + 3] = l3;
+    leaves[at + 4] = l4;
+    leaves[at + 5] = l5;
+    leaves[at + 6] = l6;
+    leaves[at + 7] = l7;
+  }
   for (let k = 0; k < K; k++) {
     out[o + k]! += value[l0 * K + k]!;
     out[o + K + k]! += value[l1 * K + k]!;
@@ -112,6 +257,7 @@ export function walkPacked(
   rows: number,
   out: Float64Array,
   at: number,
+  leaves: Int32Array | null,
 ): void {
   const { featureMask: fm, featureBits: fb, rankMask: rm, childShift: cs, leafWord } = layout;
   let i = 0;
@@ -156,6 +302,8 @@ export function walkPacked(
       w5 >>> cs,
       w6 >>> cs,
       w7 >>> cs,
+      leaves,
+      i,
     );
   }
   for (; i < rows; i++) {
@@ -165,6 +313,7 @@ export function walkPacked(
     const o = at + i * K;
     const v = (w >>> cs) * K;
     for (let k = 0; k < K; k++) out[o + k]! += value[v + k]!;
+    if (leaves) leaves[i] = w >>> cs;
   }
 }
 
@@ -183,6 +332,7 @@ export function walkWide(
   rows: number,
   out: Float64Array,
   at: number,
+  leaves: Int32Array | null,
 ): void {
   const { featureMask: fm, featureBits: fb, leafWord } = layout;
   let i = 0;
@@ -230,7 +380,7 @@ export function walkWide(
       n7 = nd[2 * n7 + 1]! + +(codes[b7 + (w7 & fm)]! >= w7 >>> fb);
       w7 = nd[2 * n7]!;
     }
-    addLeaves8(out, at + i * K, K, value, n0, n1, n2, n3, n4, n5, n6, n7);
+    addLeaves8(out, at + i * K, K, value, n0, n1, n2, n3, n4, n5, n6, n7, leaves, i);
   }
   for (; i < rows; i++) {
     const b = i * d;
@@ -242,5 +392,6 @@ export function walkWide(
     }
     const o = at + i * K;
     for (let k = 0; k < K; k++) out[o + k]! += value[n * K + k]!;
+    if (leaves) leaves[i] = n;
   }
 }

@@ -1,7 +1,15 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ModelError, OptionsError } from '@fb/core';
-import { addLeaves8, lowerBound, runChunks, type TreeJob, walkPacked, walkWide } from './tree-kernels.js';
+import {
+  addLeaves8,
+  lowerBound,
+  runChunks,
+  type TreeJob,
+  walkChunk,
+  walkPacked,
+  walkWide,
+} from './tree-kernels.js';
 
 /** Row-tree walks below which a batch stays on the calling thread (thread start-up would dominate). */
 export const PARALLEL_WORK = 1 << 20;
@@ -45,7 +53,7 @@ export function shared<T extends Int32Array | Float64Array>(
 // written as UTF-8 into the job's error buffer and flagged in control[2].
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
-${[lowerBound, addLeaves8, walkPacked, walkWide, runChunks].map((f) => f.toString()).join('\n')}
+${[lowerBound, addLeaves8, walkPacked, walkWide, walkChunk, runChunks].map((f) => f.toString()).join('\n')}
 parentPort.on('message', (job) => {
   try {
     ${runChunks.name}(job);
@@ -82,14 +90,19 @@ function helpers(count: number): Worker[] {
  * Rows and results travel through shared memory; the compiled trees are already shared.
  */
 export function runInThreads(job: TreeJob, threads: number): void {
-  const { x, n, d, K, out } = job;
+  const { x, n, d, out, vote } = job;
   const sx = shared(Float64Array, n * d);
   sx.set(x.subarray(0, n * d));
-  const sout = shared(Float64Array, n * K);
-  sout.set(out.subarray(0, n * K));
+  const sout = shared(Float64Array, out.length);
+  sout.set(out);
   const control = shared(Int32Array, 3);
   const errorText = new Uint8Array(new SharedArrayBuffer(ERROR_BYTES));
-  const sharedJob: TreeJob = { ...job, x: sx, out: sout, control };
+  const sharedVote = vote && {
+    ...vote,
+    labels: shared(Int32Array, n),
+    walks: shared(Float64Array, vote.walks.length),
+  };
+  const sharedJob: TreeJob = { ...job, x: sx, out: sout, control, vote: sharedVote };
   for (const worker of helpers(threads - 1)) worker.postMessage({ ...sharedJob, errorText });
   runChunks(sharedJob);
   const chunks = Math.ceil(n / job.chunkRows);
@@ -114,4 +127,8 @@ export function runInThreads(job: TreeJob, threads: number): void {
     throw new ModelError('MODEL_OUTPUT', `tree prediction failed in a helper thread: ${message}`);
   }
   out.set(sout);
+  if (vote && sharedVote) {
+    vote.labels.set(sharedVote.labels);
+    vote.walks.set(sharedVote.walks);
+  }
 }

@@ -71,6 +71,58 @@ describe('coded batch prediction', () => {
     for (let i = 0; i < 1003; i++) expect(pred[i]).toBe(ref[2 * i + 1]! > ref[2 * i]! ? 1 : 0);
   });
 
+  it('labels by vote: the argmax of the full sums, with rows dropped once the trees left cannot change them', () => {
+    const forest = fitRandomForest(train, { nEstimators: 40, seed: 8 });
+    const { nFeatures: d, nClasses: K } = forest;
+    const test = mixedData(2003, 'coded-vote');
+    for (const x of [test.x, probeRows(forest.estimators, 1005, 'coded-vote-probe')]) {
+      const n = x.length / d;
+      const ref = referenceProba(forest.estimators, x);
+      for (const wide of [false, true]) {
+        const { labels, walks } = new CodedTrees(forest.estimators, d, K, wide).vote(x, n, 1 / 40);
+        expect(Array.from(labels)).toEqual(
+          Array.from({ length: n }, (_, i) => (ref[2 * i + 1]! > ref[2 * i]! ? 1 : 0)),
+        );
+        // Most rows of a 40-tree vote are decided before the last tree: far fewer walks than n x 40.
+        expect(walks).toBeGreaterThanOrEqual(n * 8);
+        expect(walks).toBeLessThan(n * 40 * 0.9);
+      }
+    }
+    expect(Array.from(forest.predict(test.x))).toEqual(
+      Array.from(new CodedTrees(forest.estimators, d, K).vote(test.x, test.n, 1 / 40).labels),
+    );
+  });
+
+  it('labels by vote with three classes: the argmax of predictProba, first on ties', () => {
+    const data = threeClassData(1500, 'coded-vote-3');
+    const forest = fitRandomForest(data, { nEstimators: 24, seed: 2 });
+    const x = probeRows(forest.estimators, 3001, 'coded-vote-3-probe');
+    const proba = forest.predictProba(x);
+    const expected = Array.from({ length: 3001 }, (_, i) => {
+      let best = 0;
+      for (let k = 1; k < 3; k++) if (proba[3 * i + k]! > proba[3 * i + best]!) best = k;
+      return best;
+    });
+    expect(Array.from(forest.predict(x))).toEqual(expected);
+  });
+
+  it('a tree with a negative leaf value is never cut short (no bound holds for it)', () => {
+    const tree = fitDecisionTree(train, { maxDepth: 4, seed: 1 });
+    const json = tree.toJSON();
+    const value = tree.value.slice();
+    const leaf = tree.left.findIndex((l) => l < 0);
+    value[2 * leaf] = -5;
+    const damaged = DecisionTree.fromJSON({ ...json, tree: { ...json.tree, value: encodeArray(value) } });
+    const trees = [damaged, damaged, damaged, damaged, damaged, damaged, damaged, damaged, tree, tree];
+    const x = probeRows(trees, 999, 'coded-negative');
+    const { labels, walks } = new CodedTrees(trees, 4, 2).vote(x, 999, 0.1);
+    expect(walks).toBe(999 * 10);
+    const ref = referenceProba(trees, x);
+    expect(Array.from(labels)).toEqual(
+      Array.from({ length: 999 }, (_, i) => (ref[2 * i + 1]! > ref[2 * i]! ? 1 : 0)),
+    );
+  });
+
   it('the wide two-int layout gives the same probabilities as the packed one', () => {
     const forest = fitRandomForest(train, { nEstimators: 12, seed: 4 });
     const { nFeatures: d, nClasses: K } = forest;
@@ -134,6 +186,20 @@ describe('coded batch prediction', () => {
       expect(three).toEqual(one);
       expect(three.buffer).toBeInstanceOf(ArrayBuffer);
       expect(three).toEqual(referenceProba(forest.estimators, x));
+    });
+
+    it('a vote shared by three threads gives the single-thread labels and walks', () => {
+      const forest = fitRandomForest(train, { nEstimators: 40, seed: 6 });
+      const x = probeRows(forest.estimators, 30_011, 'coded-vote-threads');
+      const coded = new CodedTrees(forest.estimators, forest.nFeatures, 2);
+      setPredictionThreads(1);
+      const one = coded.vote(x, 30_011, 1 / 40);
+      setPredictionThreads(3);
+      const three = coded.vote(x, 30_011, 1 / 40);
+      expect(three.walks).toBe(one.walks);
+      expect(three.labels).toEqual(one.labels);
+      expect(three.labels.buffer).toBeInstanceOf(ArrayBuffer);
+      expect(forest.predict(x)).toEqual(one.labels);
     });
 
     it('rejects a thread count that is not a positive integer', () => {
