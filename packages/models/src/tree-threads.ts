@@ -1,6 +1,6 @@
-import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ModelError, OptionsError } from '@fb/core';
+import { HelperPool, reportFailure, sharedProgress, threadCount, waitForItems } from '@fb/core/threads';
 import {
   addLeaves8,
   lowerBound,
@@ -13,13 +13,8 @@ import {
 
 /** Row-tree walks below which a batch stays on the calling thread (thread start-up would dominate). */
 export const PARALLEL_WORK = 1 << 20;
-const MAX_THREADS = 8;
-/** With no chunk finished for this long, the helper threads are taken for dead. */
-const STALL_MS = 120_000;
-const ERROR_BYTES = 1024;
 
 let configured: number | 'auto' = 'auto';
-const pool: Worker[] = [];
 
 /**
  * Threads used by tree and forest prediction on large batches (the calling thread included): a positive
@@ -38,7 +33,7 @@ export function setPredictionThreads(threads: number | 'auto'): void {
 
 /** The number of threads tree prediction uses now. */
 export function predictionThreads(): number {
-  return configured === 'auto' ? Math.min(MAX_THREADS, availableParallelism()) : configured;
+  return threadCount(configured);
 }
 
 /** Typed-array storage that prediction threads can read without a copy. */
@@ -49,40 +44,20 @@ export function shared<T extends Int32Array | Float64Array>(
   return new Type(new SharedArrayBuffer(length * Type.BYTES_PER_ELEMENT));
 }
 
-// A helper thread runs the same kernels as the calling thread, from their source text; a failure is
-// written as UTF-8 into the job's error buffer and flagged in control[2].
+// A helper thread runs the same kernels as the calling thread, from their source text, and reports a
+// failure through the job's shared progress.
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
-${[lowerBound, addLeaves8, walkPacked, walkWide, walkChunk, runChunks].map((f) => f.toString()).join('\n')}
+${[lowerBound, addLeaves8, walkPacked, walkWide, walkChunk, runChunks, reportFailure].map((f) => f.toString()).join('\n')}
 parentPort.on('message', (job) => {
   try {
     ${runChunks.name}(job);
   } catch (e) {
-    const bytes = new TextEncoder().encode(String((e && e.message) || e)).slice(0, job.errorText.length);
-    job.errorText.set(bytes);
-    Atomics.store(job.control, 2, 1);
-    Atomics.notify(job.control, 1);
+    ${reportFailure.name}(job, e);
   }
 });
 `;
-
-function helpers(count: number): Worker[] {
-  while (pool.length < count) {
-    const worker = new Worker(WORKER_SOURCE, { eval: true });
-    // Idle helpers must not keep the process alive.
-    worker.unref();
-    // A helper that dies leaves the pool (a job it held ends by the stall timeout); the next batch starts
-    // another.
-    const drop = () => {
-      const at = pool.indexOf(worker);
-      if (at >= 0) pool.splice(at, 1);
-    };
-    worker.on('error', drop);
-    worker.on('exit', drop);
-    pool.push(worker);
-  }
-  return pool.slice(0, count);
-}
+const pool = new HelperPool(() => new Worker(WORKER_SOURCE, { eval: true }));
 
 /**
  * Run the job on the calling thread and `threads - 1` helper threads, which claim chunks of rows from a
@@ -95,37 +70,21 @@ export function runInThreads(job: TreeJob, threads: number): void {
   sx.set(x.subarray(0, n * d));
   const sout = shared(Float64Array, out.length);
   sout.set(out);
-  const control = shared(Int32Array, 3);
-  const errorText = new Uint8Array(new SharedArrayBuffer(ERROR_BYTES));
+  const progress = sharedProgress();
   const sharedVote = vote && {
     ...vote,
     labels: shared(Int32Array, n),
     walks: shared(Float64Array, vote.walks.length),
   };
-  const sharedJob: TreeJob = { ...job, x: sx, out: sout, control, vote: sharedVote };
-  for (const worker of helpers(threads - 1)) worker.postMessage({ ...sharedJob, errorText });
+  const sharedJob: TreeJob = { ...job, x: sx, out: sout, control: progress.control, vote: sharedVote };
+  for (const worker of pool.take(threads - 1))
+    worker.postMessage({ ...sharedJob, errorText: progress.errorText });
   runChunks(sharedJob);
-  const chunks = Math.ceil(n / job.chunkRows);
-  let done = Atomics.load(control, 1);
-  let since = performance.now();
-  while (done < chunks && Atomics.load(control, 2) === 0) {
-    Atomics.wait(control, 1, done, 1000);
-    const now = Atomics.load(control, 1);
-    if (now !== done) {
-      done = now;
-      since = performance.now();
-    } else if (performance.now() - since > STALL_MS) {
-      throw new ModelError(
-        'MODEL_OUTPUT',
-        `tree prediction: helper threads stopped (${done} of ${chunks} chunks done)`,
-      );
-    }
-  }
-  if (Atomics.load(control, 2) !== 0) {
-    const length = errorText.indexOf(0);
-    const message = new TextDecoder().decode(errorText.slice(0, length < 0 ? ERROR_BYTES : length));
-    throw new ModelError('MODEL_OUTPUT', `tree prediction failed in a helper thread: ${message}`);
-  }
+  waitForItems(
+    progress,
+    Math.ceil(n / job.chunkRows),
+    (problem) => new ModelError('MODEL_OUTPUT', `tree prediction: ${problem}`),
+  );
   out.set(sout);
   if (vote && sharedVote) {
     vote.labels.set(sharedVote.labels);

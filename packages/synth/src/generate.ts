@@ -12,6 +12,7 @@ import {
   rowCount,
   type Schema,
 } from '@fb/core';
+import { threadCount } from '@fb/core/threads';
 import { BiasIndex, type BiasScan } from './bias-index.js';
 import { type GaussianCopula, latentToValues, sampleCopula } from './copula.js';
 import { subgroupKey } from './keys.js';
@@ -28,7 +29,7 @@ import {
 } from './outcome-model.js';
 import { phaseOneCopula } from './prescriptive.js';
 import { generateReferenceCompat } from './reference-compat.js';
-import { type SamplingTask, sampleSubgroups, threadCount } from './sampling-threads.js';
+import { type SamplingTask, sampleSubgroups } from './sampling-threads.js';
 import {
   constraintCondition,
   constraintLatent,
