@@ -1,3 +1,4 @@
+export { argmaxRows } from './argmax.js';
 export { attributeColumns, namedAttributeIndices } from './attribute-columns.js';
 export { type BoundingConditions, boundingConditions } from './bounding-conditions.js';
 export * from './classifier.js';

@@ -236,15 +236,3 @@ export function inputSlice(
   const part = x.subarray(lo * d, hi * d);
   return type === 'float32' ? Float32Array.from(part) : part.slice();
 }
-
-/** Index of each row's largest probability (first on ties). */
-export function argmaxRows(proba: Float64Array, K: number): Int32Array {
-  const n = proba.length / K;
-  const out = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    let best = 0;
-    for (let k = 1; k < K; k++) if (proba[i * K + k]! > proba[i * K + best]!) best = k;
-    out[i] = best;
-  }
-  return out;
-}

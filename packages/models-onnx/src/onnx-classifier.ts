@@ -1,15 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import { type Classifier, InteropError, ModelError, resolveOptions } from '@fb/core';
+import { argmaxRows, type Classifier, InteropError, ModelError, resolveOptions } from '@fb/core';
 import type * as Ort from 'onnxruntime-node';
-import {
-  argmaxRows,
-  batchRows,
-  inputSlice,
-  type ModelIO,
-  type RawOutput,
-  resolveIO,
-  writeProbabilities,
-} from './io.js';
+import { batchRows, inputSlice, type ModelIO, type RawOutput, resolveIO, writeProbabilities } from './io.js';
 import { type OnnxClassifierOptions, onnxClassifierOptionsSchema } from './options.js';
 import {
   checkSource,

@@ -1,5 +1,4 @@
-import { type Classifier, ModelError } from '@fb/core';
-import { argmaxRows } from './tree-traversal.js';
+import { argmaxRows, type Classifier, ModelError } from '@fb/core';
 
 /** A user model: class probabilities (n x nClasses, or n values of P(class 1) for two classes) of n rows. */
 export type ProbabilityFunction = (rows: Float64Array, n: number) => ArrayLike<number>;

@@ -1,4 +1,5 @@
 import {
+  argmaxRows,
   checkDataset,
   DataError,
   type Dataset,
@@ -16,7 +17,6 @@ import { decodeFloat32, encodeArray, readStored, storedError } from './codec.js'
 import { type CategoricalEncoding, FeatureEncoder } from './encoder.js';
 import { loadTensorflow, type Tensorflow, type TensorflowBackend } from './tensorflow.js';
 import { type Seed, seedSchema } from './tree-options.js';
-import { argmaxRows } from './tree-traversal.js';
 import { checkWeights } from './weights.js';
 
 export interface MlpOptions {
