@@ -3,7 +3,8 @@ import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueExecutor } from '../src/executor.js';
-import { codeFingerprint, jobIdOf } from '../src/jobs.js';
+import { type CellJob, codeFingerprint, jobIdOf } from '../src/jobs.js';
+import { clearQueue } from '../src/queue.js';
 import { startQueueWorker } from '../src/worker.js';
 import {
   cleanTempDirs,
@@ -188,6 +189,83 @@ describe.skipIf(!hasRedis)('queue executor and workers (needs redis-server on th
     const again: CellRecord[] = [];
     await run([slow!], opts, { onFinish: (r) => void again.push(r) });
     expect(again.map((r) => r.error)).toEqual([expect.stringMatching(/^overrun/)]);
+    await worker.close();
+    await queue.close();
+  });
+
+  /** A stand-in queue worker: each job's record comes from `answer` (throwing fails the job). */
+  function standIn(queue: string, answer: (cell: CellJob['cell']) => CellRecord) {
+    return new Worker(queue, async (job) => answer(job.data.cell), {
+      connection: redis.connection,
+      concurrency: 1,
+    });
+  }
+  const done = (cell: CellJob['cell']): CellRecord => ({
+    ...failedRecord(cell, '', 0),
+    status: 'done',
+    error: null,
+  });
+  const opts = { workers: 1, cellTimeoutSeconds: 60, workerUrl: threadUrl };
+
+  it('a job left failed by an earlier run is stored as that failure, or run again with retryFailed', async () => {
+    const connection = redis.connection;
+    const [cell] = await expandCells(testStudy());
+    const queue = new Queue('retry', { connection });
+    let attempts = 0;
+    const worker = standIn('retry', (c) => {
+      if (++attempts === 1) throw new Error('first attempt breaks');
+      return done(c);
+    });
+    const leaveFailed = async () => {
+      attempts = 0;
+      await queue.add(
+        'cell',
+        { cell: cell!, cellTimeoutSeconds: 60, code: codeFingerprint() },
+        { jobId: jobIdOf(cell!) },
+      );
+      await until(async () => (await queue.getJobState(jobIdOf(cell!))) === 'failed');
+    };
+
+    await leaveFailed();
+    const plain: CellRecord[] = [];
+    await queueExecutor({ connection, queue: 'retry', checkSeconds: 0.2 })([cell!], opts, {
+      onFinish: (r) => void plain.push(r),
+    });
+    expect(plain.map((r) => [r.status, r.error])).toEqual([['failed', 'first attempt breaks']]);
+    expect(attempts).toBe(1);
+
+    await leaveFailed();
+    const retried: CellRecord[] = [];
+    await queueExecutor({ connection, queue: 'retry', checkSeconds: 0.2, retryFailed: true })([cell!], opts, {
+      onFinish: (r) => void retried.push(r),
+    });
+    expect(retried.map((r) => [r.status, r.error])).toEqual([['done', null]]);
+    expect(attempts).toBe(2);
+    await worker.close();
+    await queue.close();
+  });
+
+  it('clearing the queue (--fresh) drops the results of an earlier run', async () => {
+    const connection = redis.connection;
+    const [cell] = await expandCells(testStudy());
+    const queue = new Queue('fresh', { connection });
+    const stale = standIn('fresh', (c) => failedRecord(c, 'stale result', 0));
+    await queue.add(
+      'cell',
+      { cell: cell!, cellTimeoutSeconds: 60, code: codeFingerprint() },
+      { jobId: jobIdOf(cell!) },
+    );
+    await until(async () => (await queue.getJobState(jobIdOf(cell!))) === 'completed');
+    await stale.close();
+
+    await clearQueue(connection, 'fresh');
+    expect(await queue.getJobState(jobIdOf(cell!))).toBe('unknown');
+    const worker = standIn('fresh', done);
+    const records: CellRecord[] = [];
+    await queueExecutor({ connection, queue: 'fresh', checkSeconds: 0.2 })([cell!], opts, {
+      onFinish: (r) => void records.push(r),
+    });
+    expect(records.map((r) => [r.status, r.error])).toEqual([['done', null]]);
     await worker.close();
     await queue.close();
   });
