@@ -3,6 +3,7 @@ import {
   type Dataset,
   type Detector,
   defineSubgroupDetector,
+  favourableProbabilities,
   ModelError,
   OptionsError,
   type SubgroupFinding,
@@ -18,6 +19,7 @@ import { globalShapley, isRedundant, itemShapley, PatternIndex } from './shapley
 
 const seconds = (from: number) => (performance.now() - from) / 1000;
 const MODEL_FREE: Metric[] = ['label-rate', 'custom'];
+const NO_PROBA = 'metric "score" needs the model\'s predictProba';
 /** Metrics that are rates of the favourable outcome, so that the sign of Δ is a direction. */
 const FAVOURABLE: Metric[] = ['positive-rate', 'label-rate', 'score'];
 
@@ -87,7 +89,7 @@ export const divexplorer: Detector<Options> = defineSubgroupDetector<Options>({
       );
     }
     if (metrics.includes('score') && !model!.hasProba) {
-      throw new ModelError('MODEL_MISMATCH', 'metric "score" needs the model\'s predictProba');
+      throw new ModelError('MODEL_MISMATCH', NO_PROBA);
     }
     const { n } = dataset;
     const tPrep = performance.now();
@@ -100,14 +102,7 @@ export const divexplorer: Detector<Options> = defineSubgroupDetector<Options>({
         return { metric, kind: options.outcomeKind, values };
       }
       if (metric === 'score') {
-        const k = model!.nClasses;
-        const fav = dataset.schema.outcome.favorable;
-        const proba = model!.predictProba(dataset.x);
-        return {
-          metric,
-          kind: 'quantitative',
-          values: Float64Array.from({ length: n }, (_, i) => proba[i * k + fav]!),
-        };
+        return { metric, kind: 'quantitative', values: favourableProbabilities(model!, dataset, NO_PROBA) };
       }
       return { metric, kind: 'boolean', values: outcomeValues(metric, dataset, predicted) };
     });
