@@ -58,7 +58,7 @@ export interface ChunkScratch {
   spareIds: Int32Array;
   /** The leaf each row reached in the first tree; then a mark of the rows a vote keeps. */
   leaves: Int32Array;
-  /** Counting-sort buckets, one per node of the largest tree. */
+  /** Counting-sort buckets, one per node of the largest tree (allocated on the first reordering). */
   counts: Int32Array;
 }
 
@@ -67,10 +67,8 @@ export interface ChunkScratch {
  * thread of a shared job runs this). Self-contained: prediction threads run its source text.
  */
 export function runChunks(job: TreeJob): void {
-  const { nodes, layout, cuts, d, K, x, n, control, chunkRows, vote } = job;
+  const { cuts, d, K, x, n, control, chunkRows, vote } = job;
   const cap = Math.min(chunkRows, n);
-  let maxNodes = 0;
-  for (const nd of nodes) maxNodes = Math.max(maxNodes, layout.packed ? nd.length : nd.length / 2);
   const s: ChunkScratch = {
     codes: new Int32Array(cap * d),
     sums: new Float64Array(cap * K),
@@ -79,7 +77,7 @@ export function runChunks(job: TreeJob): void {
     spareSums: new Float64Array(cap * K),
     spareIds: new Int32Array(cap),
     leaves: new Int32Array(cap),
-    counts: new Int32Array(maxNodes),
+    counts: new Int32Array(0),
   };
   const chunks = Math.ceil(n / chunkRows);
   for (let c = control ? Atomics.add(control, 0, 1) : 0; c < chunks; ) {
@@ -102,8 +100,8 @@ export function runChunks(job: TreeJob): void {
 
 /**
  * Walk the chunk's rows (codes of rows lo..lo+rows-1 in s.codes) through the trees in order, summing
- * their leaf values, and write the sums to out, or with a vote the labels. After the first tree, rows are
- * reordered by the leaf they reached (a counting sort): rows walked together are then alike, follow
+ * their leaf values, and write the sums to out, or with a vote the labels. After the first tree, rows of
+ * a large chunk are reordered by the leaf they reached (a counting sort): rows walked together are then alike, follow
  * similar paths to similar depths in the other trees, and fewer steps wait for the deepest row of eight.
  * Every `every` trees, a vote drops each row whose leading class is ahead of every other by more than the
  * trees left can add, and labels it. Every row's sum still grows in tree order from 0, so sums and labels
@@ -119,8 +117,16 @@ export function walkChunk(job: TreeJob, s: ChunkScratch, rows: number, lo: numbe
   for (let i = 0; i < rows; i++) s.ids[i] = i;
   let active = rows;
   let walks = 0;
+  // Reordering pays only on batches much larger than the eight rows walked together; small batches
+  // (a tester's few queries) skip it and its buckets.
+  const sorting = T > 1 && rows >= 256;
+  if (sorting) {
+    let maxNodes = 0;
+    for (const nd of nodes) maxNodes = Math.max(maxNodes, layout.packed ? nd.length : nd.length / 2);
+    if (s.counts.length < maxNodes) s.counts = new Int32Array(maxNodes);
+  }
   for (let t = 0; t < T && active > 0; t++) {
-    const sort = t === 0 && T > 1;
+    const sort = t === 0 && sorting;
     const check = vote !== null && t + 1 < T && (t + 1) % every === 0;
     const { codes, sums, ids, leaves, counts } = s;
     walk(nodes[t]!, values[t]!, K, layout, codes, d, active, sums, 0, sort ? leaves : null);

@@ -38,8 +38,8 @@ export class CodedTrees {
   private readonly nodes: Int32Array[];
   /** Per tree: class distribution of each node (read at leaves), in the renumbered order. */
   private readonly values: Float64Array[];
-  /** Largest class value at a leaf, per tree (infinite when a value is negative or not finite). */
-  private readonly leafMax: number[] = [];
+  /** bound[t]: the most trees t, t+1, ... can add to one class (infinite when a leaf value is negative). */
+  private readonly bound: Float64Array;
 
   /** `wide` forces the two-int layout (it is chosen anyway when the packed one does not fit). */
   constructor(trees: readonly SplitNodes[], d: number, K: number, wide = false) {
@@ -85,10 +85,13 @@ export class CodedTrees {
     };
     this.nodes = [];
     this.values = [];
-    for (const t of trees) this.compile(t);
+    const leafMax = trees.map((t) => this.compile(t));
+    this.bound = new Float64Array(trees.length + 1);
+    for (let t = trees.length - 1; t >= 0; t--) this.bound[t] = this.bound[t + 1]! + leafMax[t]!;
   }
 
-  private compile(t: SplitNodes): void {
+  /** Compile one tree; returns its largest leaf value (infinite when one is negative or not finite). */
+  private compile(t: SplitNodes): number {
     const { K, layout } = this;
     const m = t.left.length;
     // Breadth-first order puts each split's two children next to each other.
@@ -135,7 +138,7 @@ export class CodedTrees {
     }
     this.nodes.push(nd);
     this.values.push(value);
-    this.leafMax.push(leafMax);
+    return leafMax;
   }
 
   /**
@@ -153,12 +156,9 @@ export class CodedTrees {
    * `walkChunk`). Also returns the row-tree walks done, at most n x trees.
    */
   vote(x: Float64Array, n: number, scale: number): { labels: Int32Array; walks: number } {
-    const T = this.nodes.length;
-    const bound = new Float64Array(T + 1);
-    for (let t = T - 1; t >= 0; t--) bound[t] = bound[t + 1]! + this.leafMax[t]!;
     const plan: VotePlan = {
       labels: new Int32Array(n),
-      bound,
+      bound: this.bound,
       scale,
       walks: new Float64Array(0),
     };
