@@ -3,15 +3,21 @@
  * run their source text.
  */
 
-/** Bit fields of a node word (see `walkPacked` and `walkWide`). */
+/**
+ * Bit fields of a node word (see `walkPacked` and `walkWide`). From the low end: the feature (all ones, a
+ * feature no row has, at a leaf), then the threshold field 2^rankBits - rank (0 at a leaf), then in the
+ * packed layout the left child. Rows are encoded as code << featureBits with code < 2^rankBits, so adding a
+ * row's code to the word carries one into the child field exactly when code >= rank: the step
+ * `(w + code) >>> childShift` is the child to go to.
+ */
 export interface Layout {
   readonly packed: boolean;
   readonly featureBits: number;
+  /** All ones over the feature field: `(w & featureMask) === featureMask` iff w is a leaf. */
   readonly featureMask: number;
-  readonly rankMask: number;
+  readonly rankBits: number;
+  /** featureBits + rankBits. */
   readonly childShift: number;
-  /** A leaf's rank field (all ones) in place: `(w & leafWord) === leafWord` iff w is a leaf. */
-  readonly leafWord: number;
 }
 
 /**
@@ -67,13 +73,15 @@ export interface ChunkScratch {
  * thread of a shared job runs this). Self-contained: prediction threads run its source text.
  */
 export function runChunks(job: TreeJob): void {
-  const { cuts, d, K, x, n, control, chunkRows, vote } = job;
+  const { cuts, d, K, x, n, control, chunkRows, vote, layout } = job;
   const cap = Math.min(chunkRows, n);
+  // A row on a leaf reads the code at its offset plus the leaf's feature field: pad past the last row.
+  const codeSpace = cap * d + layout.featureMask;
   const s: ChunkScratch = {
-    codes: new Int32Array(cap * d),
+    codes: new Int32Array(codeSpace),
     sums: new Float64Array(cap * K),
     ids: new Int32Array(cap),
-    spareCodes: new Int32Array(cap * d),
+    spareCodes: new Int32Array(codeSpace),
     spareSums: new Float64Array(cap * K),
     spareIds: new Int32Array(cap),
     leaves: new Int32Array(cap),
@@ -84,9 +92,10 @@ export function runChunks(job: TreeJob): void {
     const lo = c * chunkRows;
     const rows = Math.min(chunkRows, n - lo);
     const codes = s.codes;
+    const shift = layout.featureBits;
     for (let j = 0; j < d; j++) {
       const cut = cuts[j]!;
-      for (let i = 0; i < rows; i++) codes[i * d + j] = lowerBound(cut, x[(lo + i) * d + j]!);
+      for (let i = 0; i < rows; i++) codes[i * d + j] = lowerBound(cut, x[(lo + i) * d + j]!) << shift;
     }
     const walks = walkChunk(job, s, rows, lo);
     if (vote) vote.walks[c] = walks;
@@ -192,16 +201,20 @@ export function walkChunk(job: TreeJob, s: ChunkScratch, rows: number, lo: numbe
   return walks;
 }
 
-/** Number of values of the ascending array a that are < v. */
+/**
+ * Number of values of the ascending array a that are < v (0 for NaN). Without a branch on the comparison:
+ * encoding rows is a long run of searches whose outcomes no branch predictor can guess.
+ */
 export function lowerBound(a: Float64Array, v: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]! < v) lo = mid + 1;
-    else hi = mid;
+  let n = a.length;
+  if (n === 0) return 0;
+  let base = 0;
+  while (n > 1) {
+    const half = n >>> 1;
+    base += half * +(a[base + half - 1]! < v);
+    n -= half;
   }
-  return lo;
+  return base + +(a[base]! < v);
 }
 
 /**
@@ -247,11 +260,9 @@ export function addLeaves8(
 }
 
 /**
- * Packed layout: a node is one int32, (child << shift) | (rank << featureBits) | feature, where child is
- * the left child (the right one is child + 1) and rank the threshold's rank + 1 (0 for a NaN threshold,
- * so every row goes right). A leaf has rank LEAF (all ones, above every code) and child = itself: the
- * step `child + (code >= rank)` leaves it where it is. The eight rows walked together so need no
- * branch per row; the loop ends when all eight sit on leaves.
+ * Packed layout: a node is one int32 (see `Layout`) whose child field is the left child; the right one is
+ * child + 1. A leaf's child is itself and its threshold field 0, so the step leaves it where it is: the
+ * eight rows walked together need no branch per row, and the loop ends when all eight sit on leaves.
  */
 export function walkPacked(
   nd: Int32Array,
@@ -265,7 +276,7 @@ export function walkPacked(
   at: number,
   leaves: Int32Array | null,
 ): void {
-  const { featureMask: fm, featureBits: fb, rankMask: rm, childShift: cs, leafWord } = layout;
+  const { featureMask: fm, childShift: cs } = layout;
   let i = 0;
   for (; i + 7 < rows; i += 8) {
     const b0 = i * d;
@@ -285,15 +296,15 @@ export function walkPacked(
       w5 = root,
       w6 = root,
       w7 = root;
-    while ((w0 & w1 & w2 & w3 & w4 & w5 & w6 & w7 & leafWord) !== leafWord) {
-      w0 = nd[(w0 >>> cs) + +(codes[b0 + (w0 & fm)]! >= ((w0 >>> fb) & rm))]!;
-      w1 = nd[(w1 >>> cs) + +(codes[b1 + (w1 & fm)]! >= ((w1 >>> fb) & rm))]!;
-      w2 = nd[(w2 >>> cs) + +(codes[b2 + (w2 & fm)]! >= ((w2 >>> fb) & rm))]!;
-      w3 = nd[(w3 >>> cs) + +(codes[b3 + (w3 & fm)]! >= ((w3 >>> fb) & rm))]!;
-      w4 = nd[(w4 >>> cs) + +(codes[b4 + (w4 & fm)]! >= ((w4 >>> fb) & rm))]!;
-      w5 = nd[(w5 >>> cs) + +(codes[b5 + (w5 & fm)]! >= ((w5 >>> fb) & rm))]!;
-      w6 = nd[(w6 >>> cs) + +(codes[b6 + (w6 & fm)]! >= ((w6 >>> fb) & rm))]!;
-      w7 = nd[(w7 >>> cs) + +(codes[b7 + (w7 & fm)]! >= ((w7 >>> fb) & rm))]!;
+    while ((w0 & w1 & w2 & w3 & w4 & w5 & w6 & w7 & fm) !== fm) {
+      w0 = nd[(w0 + codes[b0 + (w0 & fm)]!) >>> cs]!;
+      w1 = nd[(w1 + codes[b1 + (w1 & fm)]!) >>> cs]!;
+      w2 = nd[(w2 + codes[b2 + (w2 & fm)]!) >>> cs]!;
+      w3 = nd[(w3 + codes[b3 + (w3 & fm)]!) >>> cs]!;
+      w4 = nd[(w4 + codes[b4 + (w4 & fm)]!) >>> cs]!;
+      w5 = nd[(w5 + codes[b5 + (w5 & fm)]!) >>> cs]!;
+      w6 = nd[(w6 + codes[b6 + (w6 & fm)]!) >>> cs]!;
+      w7 = nd[(w7 + codes[b7 + (w7 & fm)]!) >>> cs]!;
     }
     addLeaves8(
       out,
@@ -315,7 +326,7 @@ export function walkPacked(
   for (; i < rows; i++) {
     const b = i * d;
     let w = nd[0]!;
-    while ((w & leafWord) !== leafWord) w = nd[(w >>> cs) + +(codes[b + (w & fm)]! >= ((w >>> fb) & rm))]!;
+    while ((w & fm) !== fm) w = nd[(w + codes[b + (w & fm)]!) >>> cs]!;
     const o = at + i * K;
     const v = (w >>> cs) * K;
     for (let k = 0; k < K; k++) out[o + k]! += value[v + k]!;
@@ -324,9 +335,9 @@ export function walkPacked(
 }
 
 /**
- * Wide layout, for forests whose node index, rank and feature do not fit one int32 together: node q is
- * two int32s, (rank << featureBits | feature) at 2q and its left child at 2q + 1, with the same
- * self-looping leaves as the packed layout.
+ * Wide layout, for forests whose node index does not fit one int32 beside the feature and threshold
+ * fields: node q is two int32s, the packed word without its child field at 2q and the left child at
+ * 2q + 1, with the same self-looping leaves.
  */
 export function walkWide(
   nd: Int32Array,
@@ -340,7 +351,7 @@ export function walkWide(
   at: number,
   leaves: Int32Array | null,
 ): void {
-  const { featureMask: fm, featureBits: fb, leafWord } = layout;
+  const { featureMask: fm, childShift: cs } = layout;
   let i = 0;
   for (; i + 7 < rows; i += 8) {
     const b0 = i * d;
@@ -368,22 +379,22 @@ export function walkWide(
       w5 = root,
       w6 = root,
       w7 = root;
-    while ((w0 & w1 & w2 & w3 & w4 & w5 & w6 & w7 & leafWord) !== leafWord) {
-      n0 = nd[2 * n0 + 1]! + +(codes[b0 + (w0 & fm)]! >= w0 >>> fb);
+    while ((w0 & w1 & w2 & w3 & w4 & w5 & w6 & w7 & fm) !== fm) {
+      n0 = nd[2 * n0 + 1]! + ((w0 + codes[b0 + (w0 & fm)]!) >>> cs);
       w0 = nd[2 * n0]!;
-      n1 = nd[2 * n1 + 1]! + +(codes[b1 + (w1 & fm)]! >= w1 >>> fb);
+      n1 = nd[2 * n1 + 1]! + ((w1 + codes[b1 + (w1 & fm)]!) >>> cs);
       w1 = nd[2 * n1]!;
-      n2 = nd[2 * n2 + 1]! + +(codes[b2 + (w2 & fm)]! >= w2 >>> fb);
+      n2 = nd[2 * n2 + 1]! + ((w2 + codes[b2 + (w2 & fm)]!) >>> cs);
       w2 = nd[2 * n2]!;
-      n3 = nd[2 * n3 + 1]! + +(codes[b3 + (w3 & fm)]! >= w3 >>> fb);
+      n3 = nd[2 * n3 + 1]! + ((w3 + codes[b3 + (w3 & fm)]!) >>> cs);
       w3 = nd[2 * n3]!;
-      n4 = nd[2 * n4 + 1]! + +(codes[b4 + (w4 & fm)]! >= w4 >>> fb);
+      n4 = nd[2 * n4 + 1]! + ((w4 + codes[b4 + (w4 & fm)]!) >>> cs);
       w4 = nd[2 * n4]!;
-      n5 = nd[2 * n5 + 1]! + +(codes[b5 + (w5 & fm)]! >= w5 >>> fb);
+      n5 = nd[2 * n5 + 1]! + ((w5 + codes[b5 + (w5 & fm)]!) >>> cs);
       w5 = nd[2 * n5]!;
-      n6 = nd[2 * n6 + 1]! + +(codes[b6 + (w6 & fm)]! >= w6 >>> fb);
+      n6 = nd[2 * n6 + 1]! + ((w6 + codes[b6 + (w6 & fm)]!) >>> cs);
       w6 = nd[2 * n6]!;
-      n7 = nd[2 * n7 + 1]! + +(codes[b7 + (w7 & fm)]! >= w7 >>> fb);
+      n7 = nd[2 * n7 + 1]! + ((w7 + codes[b7 + (w7 & fm)]!) >>> cs);
       w7 = nd[2 * n7]!;
     }
     addLeaves8(out, at + i * K, K, value, n0, n1, n2, n3, n4, n5, n6, n7, leaves, i);
@@ -392,8 +403,8 @@ export function walkWide(
     const b = i * d;
     let n = 0;
     let w = nd[0]!;
-    while ((w & leafWord) !== leafWord) {
-      n = nd[2 * n + 1]! + +(codes[b + (w & fm)]! >= w >>> fb);
+    while ((w & fm) !== fm) {
+      n = nd[2 * n + 1]! + ((w + codes[b + (w & fm)]!) >>> cs);
       w = nd[2 * n]!;
     }
     const o = at + i * K;

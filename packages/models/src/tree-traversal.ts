@@ -63,25 +63,23 @@ export class CodedTrees {
     });
     const maxCuts = this.cuts.reduce((a, c) => Math.max(a, c.length), 0);
     const maxNodes = trees.reduce((a, t) => Math.max(a, t.left.length), 0);
-    const featureBits = bitsFor(d);
-    // Ranks + 1 run from 0 to maxCuts; the all-ones value above them marks a leaf.
-    const rankBits = bitsFor(maxCuts + 2);
-    const childBits = bitsFor(maxNodes);
-    const packed = !wide && featureBits + rankBits + childBits <= 31;
-    if (featureBits + rankBits > 31) {
+    // Feature indices 0..d-1 and the all-ones leaf mark; codes 0..maxCuts.
+    const featureBits = bitsFor(d + 1);
+    const rankBits = bitsFor(maxCuts + 1);
+    const childShift = featureBits + rankBits;
+    // A threshold field may reach 2^rankBits (a NaN threshold: every row goes right), one bit above.
+    if (childShift + 1 > 31) {
       throw new ModelError(
         'MODEL_MISMATCH',
         `${maxCuts} distinct thresholds on one feature of ${d}: too many to encode a tree's nodes`,
       );
     }
-    const rankMask = 2 ** rankBits - 1;
     this.layout = {
-      packed,
+      packed: !wide && childShift + bitsFor(maxNodes) <= 31,
       featureBits,
-      featureMask: (1 << featureBits) - 1,
-      rankMask,
-      childShift: featureBits + rankBits,
-      leafWord: rankMask << featureBits,
+      featureMask: 2 ** featureBits - 1,
+      rankBits,
+      childShift,
     };
     this.nodes = [];
     this.values = [];
@@ -121,16 +119,18 @@ export class CodedTrees {
           leafMax = v >= 0 && v < Number.POSITIVE_INFINITY ? Math.max(leafMax, v) : Number.POSITIVE_INFINITY;
         }
       }
-      let word = layout.leafWord;
+      // A leaf: the all-ones feature, threshold field 0, and itself as child.
+      let word = layout.featureMask;
       let child = q;
       if (!leaf) {
         const f = t.feature[i]!;
         const v = t.threshold[i]!;
+        // x <= threshold iff code < rank; rank 0 (a NaN threshold) sends every row right.
         const rank = Number.isNaN(v) ? 0 : lowerBound(this.cuts[f]!, v) + 1;
-        word = (rank << layout.featureBits) | f;
+        word = ((2 ** layout.rankBits - rank) << layout.featureBits) + f;
         child = renumbered[t.left[i]!]!;
       }
-      if (layout.packed) nd[q] = (child << layout.childShift) | word;
+      if (layout.packed) nd[q] = child * 2 ** layout.childShift + word;
       else {
         nd[2 * q] = word;
         nd[2 * q + 1] = child;
