@@ -3,6 +3,7 @@ import { ModelError, OptionsError } from '@fb/core';
 import { HelperPool, reportFailure, sharedProgress, threadCount, waitForItems } from '@fb/core/threads';
 import {
   addLeaves8,
+  encodeColumn,
   lowerBound,
   runChunks,
   type TreeJob,
@@ -48,7 +49,7 @@ export function shared<T extends Int32Array | Float64Array>(
 // failure through the job's shared progress.
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
-${[lowerBound, addLeaves8, walkPacked, walkWide, walkChunk, runChunks, reportFailure].map((f) => f.toString()).join('\n')}
+${[lowerBound, encodeColumn, addLeaves8, walkPacked, walkWide, walkChunk, runChunks, reportFailure].map((f) => f.toString()).join('\n')}
 parentPort.on('message', (job) => {
   try {
     ${runChunks.name}(job);
