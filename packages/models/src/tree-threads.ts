@@ -60,22 +60,45 @@ parentPort.on('message', (job) => {
 `;
 const pool = new HelperPool(() => new Worker(WORKER_SOURCE, { eval: true }));
 
+/** Shared buffers kept between batches: allocating and zeroing shared memory costs more than reusing it. */
+const staging = {
+  x: new Float64Array(0),
+  out: new Float64Array(0),
+  labels: new Int32Array(0),
+  walks: new Float64Array(0),
+};
+
+/** A shared view of `length` elements on the staging buffer `key`, grown (to twice as large) when short. */
+function stage<K extends keyof typeof staging>(key: K, length: number): (typeof staging)[K] {
+  const buffer = staging[key];
+  if (buffer.length < length) {
+    const size = Math.max(length, 2 * buffer.length);
+    if (buffer instanceof Int32Array) staging.labels = shared(Int32Array, size);
+    else staging[key as 'x' | 'out' | 'walks'] = shared(Float64Array, size);
+  }
+  return staging[key].subarray(0, length) as (typeof staging)[K];
+}
+
 /**
  * Run the job on the calling thread and `threads - 1` helper threads, which claim chunks of rows from a
  * shared counter; the calling thread blocks until every chunk is done, so prediction stays synchronous.
- * Rows and results travel through shared memory; the compiled trees are already shared.
+ * Rows and results travel through shared staging buffers (a batch already in shared memory is read where
+ * it is); the compiled trees are already shared.
  */
 export function runInThreads(job: TreeJob, threads: number): void {
   const { x, n, d, out, vote } = job;
-  const sx = shared(Float64Array, n * d);
-  sx.set(x.subarray(0, n * d));
-  const sout = shared(Float64Array, out.length);
-  sout.set(out);
+  let sx = x.subarray(0, n * d);
+  if (!(x.buffer instanceof SharedArrayBuffer)) {
+    sx = stage('x', n * d);
+    sx.set(x.subarray(0, n * d));
+  }
+  // Every entry of out, labels and walks is written by the chunks: no need to clear them.
+  const sout = stage('out', out.length);
   const progress = sharedProgress();
   const sharedVote = vote && {
     ...vote,
-    labels: shared(Int32Array, n),
-    walks: shared(Float64Array, vote.walks.length),
+    labels: stage('labels', n),
+    walks: stage('walks', vote.walks.length),
   };
   const sharedJob: TreeJob = { ...job, x: sx, out: sout, control: progress.control, vote: sharedVote };
   for (const worker of pool.take(threads - 1))
