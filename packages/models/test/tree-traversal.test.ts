@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { encodeArray } from '../src/codec.js';
 import { DecisionTree, fitDecisionTree } from '../src/decision-tree.js';
 import { fitRandomForest } from '../src/random-forest.js';
+import { encodeColumn, lowerBound } from '../src/tree-kernels.js';
 import { predictionThreads, setPredictionThreads } from '../src/tree-threads.js';
 import { CodedTrees } from '../src/tree-traversal.js';
 import { mixedData, threeClassData } from './fixtures.js';
@@ -57,6 +58,27 @@ function probeRows(trees: readonly DecisionTree[], n: number, seed: string): Flo
   }
   return x;
 }
+
+describe('threshold search', () => {
+  it('lowerBound and encodeColumn count the cuts below each value, as a linear count does', () => {
+    const rng = Rng.create('lower-bound');
+    for (let m = 0; m <= 40; m++) {
+      const cut = Float64Array.from({ length: m }, (_, i) => i * 2 + rng.uniform(0, 1)).sort();
+      // Values on every cut, between cuts, outside the range, and NaN (counted as 0).
+      const values = [...cut, ...Array.from({ length: 50 }, () => rng.uniform(-5, 2 * m + 5)), Number.NaN];
+      const count = (v: number) => cut.filter((c) => c < v).length;
+      for (const v of values) expect(lowerBound(cut, v)).toBe(count(v));
+      // encodeColumn: column 1 of rows 3.. of a width-2 batch, four rows at a time and the rest.
+      const x = new Float64Array((values.length + 3) * 2);
+      values.forEach((v, i) => {
+        x[(i + 3) * 2 + 1] = v;
+      });
+      const codes = new Int32Array(values.length * 2);
+      encodeColumn(cut, x, 2, 1, 3, values.length, codes, 3);
+      expect(Array.from(values, (_, i) => codes[i * 2 + 1])).toEqual(values.map((v) => count(v) << 3));
+    }
+  });
+});
 
 describe('coded batch prediction', () => {
   const train = mixedData(3000, 'coded-train');
@@ -205,6 +227,27 @@ describe('coded batch prediction', () => {
       expect(three.labels).toEqual(one.labels);
       expect(three.labels.buffer).toBeInstanceOf(ArrayBuffer);
       expect(forest.predict(x)).toEqual(one.labels);
+    });
+
+    it('batches of changing sizes reuse the shared buffers; a batch already in shared memory is read in place', () => {
+      const forest = fitRandomForest(train, { nEstimators: 40, seed: 7 });
+      setPredictionThreads(2);
+      // Large, then smaller, then larger than both: each result is its own batch's, not a leftover.
+      for (const [n, seed] of [
+        [30_011, 'coded-stage-a'],
+        [26_217, 'coded-stage-b'],
+        [40_003, 'coded-stage-c'],
+      ] as const) {
+        const x = probeRows(forest.estimators, n, seed);
+        const ref = referenceProba(forest.estimators, x);
+        expect(forest.predictProba(x)).toEqual(ref);
+        expect(Array.from(forest.predict(x))).toEqual(
+          Array.from({ length: n }, (_, i) => (ref[2 * i + 1]! > ref[2 * i]! ? 1 : 0)),
+        );
+        const inShared = new Float64Array(new SharedArrayBuffer(x.byteLength));
+        inShared.set(x);
+        expect(forest.predictProba(inShared)).toEqual(ref);
+      }
     });
 
     it('rejects a thread count that is not a positive integer', () => {
