@@ -25,8 +25,26 @@ export function releaseZ3(z3: Promise<Z3>, pending: Promise<unknown>): void {
   stopping = pending
     .catch(() => undefined)
     .then(() => z3)
-    .then((module) => killThreads(module.em))
+    .then(async (module) => {
+      await threadsIdle(module.em);
+      await killThreads(module.em);
+    })
     .catch(() => undefined);
+}
+
+/** Longest wait for Z3's threads to report back before they are ended regardless. */
+const IDLE_WAIT_MS = 2000;
+
+/**
+ * Resolve once no Z3 thread is running. A check's answer can arrive before its thread's own
+ * "finished" message; ending the thread in between makes Emscripten print a warning about a message
+ * from a terminated worker on stderr.
+ */
+async function threadsIdle(em: { PThread: { runningWorkers: unknown[] } }): Promise<void> {
+  const deadline = performance.now() + IDLE_WAIT_MS;
+  while (em.PThread.runningWorkers.length > 0 && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
 }
 
 /**
