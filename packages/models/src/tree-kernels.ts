@@ -39,7 +39,8 @@ export interface VotePlan {
 export interface TreeJob {
   nodes: readonly Int32Array[];
   values: readonly Float64Array[];
-  cuts: readonly Float64Array[];
+  /** Per feature, its thresholds over all the trees. */
+  cutIndex: readonly CutIndex[];
   layout: Layout;
   d: number;
   K: number;
@@ -49,7 +50,7 @@ export interface TreeJob {
   /** Shared counters [next chunk, chunks done, failed] when several threads share the job. */
   control: Int32Array | null;
   chunkRows: number;
-  /** Trees walked between two checks of a vote (see `walkChunk`). */
+  /** Most trees walked between two checks of a vote (see `walkChunk`). */
   every: number;
   vote: VotePlan | null;
 }
@@ -73,7 +74,7 @@ export interface ChunkScratch {
  * thread of a shared job runs this). Self-contained: prediction threads run its source text.
  */
 export function runChunks(job: TreeJob): void {
-  const { cuts, d, K, x, n, control, chunkRows, vote, layout } = job;
+  const { cutIndex, d, K, x, n, control, chunkRows, vote, layout } = job;
   const cap = Math.min(chunkRows, n);
   // A row on a leaf reads the code at its offset plus the leaf's feature field: pad past the last row.
   const codeSpace = cap * d + layout.featureMask;
@@ -91,7 +92,13 @@ export function runChunks(job: TreeJob): void {
   for (let c = control ? Atomics.add(control, 0, 1) : 0; c < chunks; ) {
     const lo = c * chunkRows;
     const rows = Math.min(chunkRows, n - lo);
-    for (let j = 0; j < d; j++) encodeColumn(cuts[j]!, x, d, j, lo, rows, s.codes, layout.featureBits);
+    // Encode 256 rows (28 KB of values at 14 features) at a time, feature by feature: the rows stay in
+    // cache from one feature to the next instead of being read from memory once per feature.
+    for (let r = 0; r < rows; r += 256) {
+      const tile = Math.min(256, rows - r);
+      for (let j = 0; j < d; j++)
+        encodeColumn(cutIndex[j]!, x, d, j, lo + r, tile, s.codes, r, layout.featureBits);
+    }
     const walks = walkChunk(job, s, rows, lo);
     if (vote) vote.walks[c] = walks;
     if (control) {
@@ -107,9 +114,10 @@ export function runChunks(job: TreeJob): void {
  * their leaf values, and write the sums to out, or with a vote the labels. After the first tree, rows of
  * a large chunk are reordered by the leaf they reached (a counting sort): rows walked together are then alike, follow
  * similar paths to similar depths in the other trees, and fewer steps wait for the deepest row of eight.
- * Every `every` trees, a vote drops each row whose leading class is ahead of every other by more than the
- * trees left can add, and labels it. Every row's sum still grows in tree order from 0, so sums and labels
- * are those of the plain walk, bit for bit. Returns the row-tree walks done.
+ * From the first tree after which a row can be decided, every `every` trees, a vote labels each row whose
+ * leading class is ahead of every other by more than the trees left can add, and drops it. Every row's
+ * sum still grows in tree order from 0, so sums and labels are those of the plain walk, bit for bit.
+ * Returns the row-tree walks done.
  */
 export function walkChunk(job: TreeJob, s: ChunkScratch, rows: number, lo: number): number {
   const { nodes, values, layout, d, K, out, vote, every } = job;
@@ -129,51 +137,72 @@ export function walkChunk(job: TreeJob, s: ChunkScratch, rows: number, lo: numbe
     for (const nd of nodes) maxNodes = Math.max(maxNodes, layout.packed ? nd.length : nd.length / 2);
     if (s.counts.length < maxNodes) s.counts = new Int32Array(maxNodes);
   }
+  // Checks start at the first tree after which a row can be decided (a quarter of Adult's rows are
+  // decided there), then come every `every` trees.
+  let nextCheck = 0;
   for (let t = 0; t < T && active > 0; t++) {
     const sort = t === 0 && sorting;
     // No row can be decided while the trees walked could add less than the trees left.
     const check =
       vote !== null &&
       t + 1 < T &&
-      (t + 1) % every === 0 &&
+      t + 1 >= nextCheck &&
       vote.bound[0]! - vote.bound[t + 1]! >= vote.bound[t + 1]!;
+    if (check) nextCheck = t + 1 + every;
     const { codes, sums, ids, leaves, counts } = s;
     walk(nodes[t]!, values[t]!, K, layout, codes, d, active, sums, 0, sort ? leaves : null);
     walks += active;
-    if (!sort && !check) continue;
-    if (sort) counts.fill(0);
-    const needed = vote ? vote.bound[t + 1]! + slack : 0;
-    let kept = 0;
-    for (let i = 0; i < active; i++) {
-      if (check) {
+    if (check) {
+      const needed = vote!.bound[t + 1]! + slack;
+      for (let i = 0; i < active; ) {
         const o = i * K;
+        // The first largest sum and its lead over the others; without a branch for two classes, whose
+        // leader no branch predictor can guess.
         let best = 0;
-        for (let k = 1; k < K; k++) if (sums[o + k]! > sums[o + best]!) best = k;
-        let lead = Number.POSITIVE_INFINITY;
-        for (let k = 0; k < K; k++) if (k !== best) lead = Math.min(lead, sums[o + best]! - sums[o + k]!);
-        if (lead > needed) {
-          vote!.labels[lo + ids[i]!] = best;
-          leaves[i] = -1;
+        let lead: number;
+        if (K === 2) {
+          const diff = sums[o + 1]! - sums[o]!;
+          best = +(diff > 0);
+          lead = Math.abs(diff);
+        } else {
+          let top = sums[o]!;
+          let second = Number.NEGATIVE_INFINITY;
+          for (let k = 1; k < K; k++) {
+            const v = sums[o + k]!;
+            if (v > top) {
+              second = top;
+              top = v;
+              best = k;
+            } else if (v > second) second = v;
+          }
+          lead = top - second;
+        }
+        if (lead <= needed) {
+          i++;
           continue;
         }
-        if (!sort) leaves[i] = 0;
+        vote!.labels[lo + ids[i]!] = best;
+        // The last row fills the decided row's place (checked next): one row moves per decided row,
+        // where keeping the order would move every row behind it.
+        const last = --active;
+        if (i === last) break;
+        for (let j = 0; j < d; j++) codes[i * d + j] = codes[last * d + j]!;
+        for (let k = 0; k < K; k++) sums[o + k] = sums[last * K + k]!;
+        ids[i] = ids[last]!;
+        leaves[i] = leaves[last]!;
       }
-      if (sort) counts[leaves[i]!]!++;
-      kept++;
     }
-    if (kept === active && !sort) continue;
-    if (sort) {
-      for (let q = 0, start = 0; q < counts.length; q++) {
-        const size = counts[q]!;
-        counts[q] = start;
-        start += size;
-      }
+    if (!sort) continue;
+    counts.fill(0);
+    for (let i = 0; i < active; i++) counts[leaves[i]!]!++;
+    for (let q = 0, start = 0; q < counts.length; q++) {
+      const size = counts[q]!;
+      counts[q] = start;
+      start += size;
     }
     const { spareCodes, spareSums, spareIds } = s;
-    for (let i = 0, next = 0; i < active; i++) {
-      const q = leaves[i]!;
-      if (q < 0) continue;
-      const m = sort ? counts[q]!++ : next++;
+    for (let i = 0; i < active; i++) {
+      const m = counts[leaves[i]!]!++;
       // Plain loops: a typed-array method call costs more than moving a few values.
       for (let j = 0; j < d; j++) spareCodes[m * d + j] = codes[i * d + j]!;
       for (let k = 0; k < K; k++) spareSums[m * K + k] = sums[i * K + k]!;
@@ -185,7 +214,6 @@ export function walkChunk(job: TreeJob, s: ChunkScratch, rows: number, lo: numbe
     s.spareCodes = codes;
     s.spareSums = sums;
     s.spareIds = ids;
-    active = kept;
   }
   const { sums, ids } = s;
   for (let i = 0; i < active; i++) {
@@ -203,64 +231,77 @@ export function walkChunk(job: TreeJob, s: ChunkScratch, rows: number, lo: numbe
 }
 
 /**
- * Write the codes of feature j of rows lo..lo+rows-1 of x (width d), each `lowerBound(cut, value) <<
- * shift`, to codes (width d, from row 0). Four searches run side by side: each is a chain of dependent
- * loads, and four chains keep the processor busy while each waits.
+ * A feature's thresholds with a bucket table that narrows their search to a few of them: bucket(v) =
+ * min(max((v - origin) * scale, 0), buckets - 1) | 0 never decreases as v grows (NaN goes to bucket 0), so
+ * the thresholds of bucket b are below every value of a later bucket and above every value of an earlier
+ * one, and the thresholds below v are first[bucket(v)] plus those of v's own bucket below v.
  */
-export function encodeColumn(
-  cut: Float64Array,
-  x: Float64Array,
-  d: number,
-  j: number,
-  lo: number,
-  rows: number,
-  codes: Int32Array,
-  shift: number,
-): void {
-  const m = cut.length;
-  let i = 0;
-  if (m > 0) {
-    for (; i + 3 < rows; i += 4) {
-      const v0 = x[(lo + i) * d + j]!;
-      const v1 = x[(lo + i + 1) * d + j]!;
-      const v2 = x[(lo + i + 2) * d + j]!;
-      const v3 = x[(lo + i + 3) * d + j]!;
-      let c0 = 0;
-      let c1 = 0;
-      let c2 = 0;
-      let c3 = 0;
-      // The same halving steps as `lowerBound`, on four values at once.
-      for (let n = m; n > 1; ) {
-        const half = n >>> 1;
-        c0 += half * +(cut[c0 + half - 1]! < v0);
-        c1 += half * +(cut[c1 + half - 1]! < v1);
-        c2 += half * +(cut[c2 + half - 1]! < v2);
-        c3 += half * +(cut[c3 + half - 1]! < v3);
-        n -= half;
-      }
-      codes[i * d + j] = (c0 + +(cut[c0]! < v0)) << shift;
-      codes[(i + 1) * d + j] = (c1 + +(cut[c1]! < v1)) << shift;
-      codes[(i + 2) * d + j] = (c2 + +(cut[c2]! < v2)) << shift;
-      codes[(i + 3) * d + j] = (c3 + +(cut[c3]! < v3)) << shift;
-    }
+export interface CutIndex {
+  /** The distinct thresholds, ascending, then `window` times +Infinity (the last bucket's window). */
+  cuts: Float64Array;
+  origin: number;
+  scale: number;
+  /** first[b]: the number of thresholds in the buckets before b (one entry per bucket). */
+  first: Int32Array;
+  /** A power of two at least the largest bucket's size: the span searched from first[b]. */
+  window: number;
+}
+
+/** The number of thresholds of ix below v (0 for NaN), as `lowerBound` counts them. */
+export function rankOf(ix: CutIndex, v: number): number {
+  const { cuts, first } = ix;
+  let c = first[Math.min(Math.max((v - ix.origin) * ix.scale, 0), first.length - 1) | 0]!;
+  for (let n = ix.window; n > 1; ) {
+    const half = n >>> 1;
+    c += half * +(cuts[c + half - 1]! < v);
+    n -= half;
   }
-  for (; i < rows; i++) codes[i * d + j] = lowerBound(cut, x[(lo + i) * d + j]!) << shift;
+  return c + +(cuts[c]! < v);
 }
 
 /**
- * Number of values of the ascending array a that are < v (0 for NaN). Without a branch on the comparison:
- * encoding rows is a long run of searches whose outcomes no branch predictor can guess.
+ * Write the codes of feature j of rows from..from+rows-1 of x (width d), each `rankOf(ix, value) << shift`,
+ * to rows at..at+rows-1 of codes (width d). Four searches run side by side: each is a chain of dependent loads, and
+ * four chains keep the processor busy while each waits.
  */
-export function lowerBound(a: Float64Array, v: number): number {
-  let n = a.length;
-  if (n === 0) return 0;
-  let base = 0;
-  while (n > 1) {
-    const half = n >>> 1;
-    base += half * +(a[base + half - 1]! < v);
-    n -= half;
+export function encodeColumn(
+  ix: CutIndex,
+  x: Float64Array,
+  d: number,
+  j: number,
+  from: number,
+  rows: number,
+  codes: Int32Array,
+  at: number,
+  shift: number,
+): void {
+  const { cuts, origin, scale, first, window } = ix;
+  const last = first.length - 1;
+  let i = 0;
+  for (; i + 3 < rows; i += 4) {
+    const v0 = x[(from + i) * d + j]!;
+    const v1 = x[(from + i + 1) * d + j]!;
+    const v2 = x[(from + i + 2) * d + j]!;
+    const v3 = x[(from + i + 3) * d + j]!;
+    let c0 = first[Math.min(Math.max((v0 - origin) * scale, 0), last) | 0]!;
+    let c1 = first[Math.min(Math.max((v1 - origin) * scale, 0), last) | 0]!;
+    let c2 = first[Math.min(Math.max((v2 - origin) * scale, 0), last) | 0]!;
+    let c3 = first[Math.min(Math.max((v3 - origin) * scale, 0), last) | 0]!;
+    // The same halving steps as `rankOf`, on four values at once.
+    for (let n = window; n > 1; ) {
+      const half = n >>> 1;
+      c0 += half * +(cuts[c0 + half - 1]! < v0);
+      c1 += half * +(cuts[c1 + half - 1]! < v1);
+      c2 += half * +(cuts[c2 + half - 1]! < v2);
+      c3 += half * +(cuts[c3 + half - 1]! < v3);
+      n -= half;
+    }
+    codes[(at + i) * d + j] = (c0 + +(cuts[c0]! < v0)) << shift;
+    codes[(at + i + 1) * d + j] = (c1 + +(cuts[c1]! < v1)) << shift;
+    codes[(at + i + 2) * d + j] = (c2 + +(cuts[c2]! < v2)) << shift;
+    codes[(at + i + 3) * d + j] = (c3 + +(cuts[c3]! < v3)) << shift;
   }
-  return base + +(a[base]! < v);
+  for (; i < rows; i++) codes[(at + i) * d + j] = rankOf(ix, x[(from + i) * d + j]!) << shift;
 }
 
 /**

@@ -4,7 +4,7 @@ import { HelperPool, reportFailure, sharedProgress, threadCount, waitForItems } 
 import {
   addLeaves8,
   encodeColumn,
-  lowerBound,
+  rankOf,
   runChunks,
   type TreeJob,
   walkChunk,
@@ -49,7 +49,7 @@ export function shared<T extends Int32Array | Float64Array>(
 // failure through the job's shared progress.
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
-${[lowerBound, encodeColumn, addLeaves8, walkPacked, walkWide, walkChunk, runChunks, reportFailure].map((f) => f.toString()).join('\n')}
+${[rankOf, encodeColumn, addLeaves8, walkPacked, walkWide, walkChunk, runChunks, reportFailure].map((f) => f.toString()).join('\n')}
 parentPort.on('message', (job) => {
   try {
     ${runChunks.name}(job);

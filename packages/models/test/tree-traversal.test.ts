@@ -1,9 +1,10 @@
 import { OptionsError, Rng } from '@fb/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeArray } from '../src/codec.js';
+import { buildCutIndex, lowerBound } from '../src/cut-index.js';
 import { DecisionTree, fitDecisionTree } from '../src/decision-tree.js';
 import { fitRandomForest } from '../src/random-forest.js';
-import { encodeColumn, lowerBound } from '../src/tree-kernels.js';
+import { encodeColumn, rankOf } from '../src/tree-kernels.js';
 import { predictionThreads, setPredictionThreads } from '../src/tree-threads.js';
 import { CodedTrees } from '../src/tree-traversal.js';
 import { mixedData, threeClassData } from './fixtures.js';
@@ -60,23 +61,66 @@ function probeRows(trees: readonly DecisionTree[], n: number, seed: string): Flo
 }
 
 describe('threshold search', () => {
-  it('lowerBound and encodeColumn count the cuts below each value, as a linear count does', () => {
-    const rng = Rng.create('lower-bound');
-    for (let m = 0; m <= 40; m++) {
-      const cut = Float64Array.from({ length: m }, (_, i) => i * 2 + rng.uniform(0, 1)).sort();
-      // Values on every cut, between cuts, outside the range, and NaN (counted as 0).
-      const values = [...cut, ...Array.from({ length: 50 }, () => rng.uniform(-5, 2 * m + 5)), Number.NaN];
-      const count = (v: number) => cut.filter((c) => c < v).length;
-      for (const v of values) expect(lowerBound(cut, v)).toBe(count(v));
-      // encodeColumn: column 1 of rows 3.. of a width-2 batch, four rows at a time and the rest.
-      const x = new Float64Array((values.length + 3) * 2);
-      values.forEach((v, i) => {
-        x[(i + 3) * 2 + 1] = v;
-      });
-      const codes = new Int32Array(values.length * 2);
-      encodeColumn(cut, x, 2, 1, 3, values.length, codes, 3);
-      expect(Array.from(values, (_, i) => codes[i * 2 + 1])).toEqual(values.map((v) => count(v) << 3));
-    }
+  // Thresholds spread evenly, clustered (many per bucket), spanning the whole float range, or tiny.
+  const shapes: Record<string, (m: number, rng: Rng) => Float64Array> = {
+    even: (m, rng) => Float64Array.from({ length: m }, (_, i) => i * 2 + rng.uniform(0, 1)),
+    clustered: (m, rng) => Float64Array.from({ length: m }, () => Math.exp(rng.uniform(0, 12))),
+    huge: (m, rng) =>
+      Float64Array.from({ length: m }, (_, i) => (i === 0 ? -1e308 : i === 1 ? 1e308 : rng.normal())),
+    tiny: (m) => Float64Array.from({ length: m }, (_, i) => i * 5e-324),
+  };
+
+  for (const [shape, make] of Object.entries(shapes)) {
+    it(`lowerBound, rankOf and encodeColumn count the thresholds below each value (${shape} thresholds)`, () => {
+      const rng = Rng.create(`threshold-search-${shape}`);
+      for (let m = 0; m <= 60; m++) {
+        const cut = Float64Array.from(new Set(make(m, rng))).sort();
+        const ix = buildCutIndex(cut);
+        const lo = cut[0] ?? 0;
+        const hi = cut[cut.length - 1] ?? 1;
+        // Values on every threshold and next to it, between, outside the range, infinite and NaN (rank 0).
+        const values = [
+          ...cut,
+          ...Array.from(cut, (c) => c + Math.abs(c) * 1e-15),
+          ...Array.from({ length: 50 }, () => lo + (hi - lo) * rng.uniform(-0.1, 1.1)),
+          Number.POSITIVE_INFINITY,
+          Number.NEGATIVE_INFINITY,
+          -0,
+          Number.NaN,
+        ];
+        const count = (v: number) => cut.filter((c) => c < v).length;
+        for (const v of values) {
+          expect(lowerBound(cut, v)).toBe(count(v));
+          expect(rankOf(ix, v)).toBe(count(v));
+        }
+        // encodeColumn: column 1 of rows 3.. of a width-2 batch to rows 2.. of the codes, four rows at a
+        // time and the rest.
+        const x = new Float64Array((values.length + 3) * 2);
+        values.forEach((v, i) => {
+          x[(i + 3) * 2 + 1] = v;
+        });
+        const codes = new Int32Array((values.length + 2) * 2);
+        encodeColumn(ix, x, 2, 1, 3, values.length, codes, 2, 3);
+        expect(Array.from(values, (_, i) => codes[(i + 2) * 2 + 1])).toEqual(
+          values.map((v) => count(v) << 3),
+        );
+      }
+    });
+  }
+
+  it('narrows a search to the thresholds of one bucket', () => {
+    // Evenly spread thresholds: each has a bucket of its own, so a search needs no halving step.
+    expect(buildCutIndex(Float64Array.from({ length: 100 }, (_, i) => i)).window).toBe(1);
+    // One threshold per bucket but for a cluster of 5 (a span of 512 buckets: 3 apart): a window of 8.
+    const clustered = Float64Array.from([
+      0,
+      0.1,
+      0.2,
+      0.3,
+      0.4,
+      ...Array.from({ length: 123 }, (_, i) => 4 * (i + 1)),
+    ]);
+    expect(buildCutIndex(clustered).window).toBe(8);
   });
 });
 
