@@ -3,7 +3,9 @@ import { ModelError, OptionsError } from '@fb/core';
 import { HelperPool, reportFailure, sharedProgress, threadCount, waitForItems } from '@fb/core/threads';
 import {
   addLeaves8,
+  type ChunkScratch,
   encodeColumn,
+  keepScratch,
   rankOf,
   runChunks,
   type TreeJob,
@@ -45,15 +47,17 @@ export function shared<T extends Int32Array | Float64Array>(
   return new Type(new SharedArrayBuffer(length * Type.BYTES_PER_ELEMENT));
 }
 
-// A helper thread runs the same kernels as the calling thread, from their source text, and reports a
-// failure through the job's shared progress.
+// A helper thread runs the same kernels as the calling thread, from their source text, keeps its working
+// arrays for the next job, and reports a failure through the job's shared progress.
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
-${[rankOf, encodeColumn, addLeaves8, walkPacked, walkWide, walkChunk, runChunks, reportFailure].map((f) => f.toString()).join('\n')}
+${[rankOf, encodeColumn, addLeaves8, walkPacked, walkWide, walkChunk, runChunks, keepScratch, reportFailure].map((f) => f.toString()).join('\n')}
+let kept = null;
 parentPort.on('message', (job) => {
   try {
-    ${runChunks.name}(job);
+    kept = ${keepScratch.name}(${runChunks.name}(job, kept));
   } catch (e) {
+    kept = null;
     ${reportFailure.name}(job, e);
   }
 });
@@ -84,8 +88,17 @@ function stage<K extends keyof typeof staging>(key: K, length: number): (typeof 
   return fresh;
 }
 
-/** Drop every staging buffer (after a failed batch, whose helpers may still write to them). */
+/** The calling thread's working arrays, kept between batches (see `runChunks`). */
+let kept: ChunkScratch | null = null;
+
+/** Run the job on the calling thread alone. */
+export function runHere(job: TreeJob): void {
+  kept = keepScratch(runChunks(job, kept));
+}
+
+/** Drop every staging buffer and the kept working arrays (after a failed batch, whose helpers may still write to the buffers). */
 function forgetStaging(): void {
+  kept = null;
   staging.x = new Float64Array(0);
   staging.out = new Float64Array(0);
   staging.labels = new Int32Array(0);
@@ -94,16 +107,20 @@ function forgetStaging(): void {
 
 /**
  * Run the job on the calling thread and `threads - 1` helper threads, which claim chunks of rows from a
- * shared counter; the calling thread blocks until every chunk is done, so prediction stays synchronous.
- * Rows and results travel through shared staging buffers (a batch already in shared memory is read where
- * it is); the compiled trees are already shared.
+ * shared counter (the calling thread first walks chunk 0 of a batch outside shared memory, from where it
+ * is); the calling thread blocks until every chunk is done, so prediction stays synchronous. The helpers'
+ * rows and all results travel through shared staging buffers (a batch already in shared memory is read
+ * where it is); the compiled trees are already shared.
  */
 export function runInThreads(job: TreeJob, threads: number): void {
-  const { x, n, d, out, vote } = job;
+  const { x, n, d, out, vote, chunkRows } = job;
+  // A batch outside shared memory: the calling thread reads chunk 0 where it is, and only the rows
+  // after it are copied for the helpers.
+  const own = x.buffer instanceof SharedArrayBuffer ? null : x;
   let sx = x.subarray(0, n * d);
-  if (!(x.buffer instanceof SharedArrayBuffer)) {
+  if (own) {
     sx = stage('x', n * d);
-    sx.set(x.subarray(0, n * d));
+    sx.set(x.subarray(chunkRows * d, n * d), chunkRows * d);
   }
   // Every entry of out, labels and walks is written by the chunks: no need to clear them.
   const sout = stage('out', out.length);
@@ -114,10 +131,11 @@ export function runInThreads(job: TreeJob, threads: number): void {
     walks: stage('walks', vote.walks.length),
   };
   const sharedJob: TreeJob = { ...job, x: sx, out: sout, control: progress.control, vote: sharedVote };
+  if (own) progress.control[0] = 1;
   for (const worker of pool.take(threads - 1))
     worker.postMessage({ ...sharedJob, errorText: progress.errorText });
   try {
-    runChunks(sharedJob);
+    kept = keepScratch(runChunks(sharedJob, kept, own));
     waitForItems(
       progress,
       Math.ceil(n / job.chunkRows),

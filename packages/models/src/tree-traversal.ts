@@ -1,7 +1,7 @@
 import { ModelError } from '@fb/core';
 import { buildCutIndex, lowerBound } from './cut-index.js';
-import { type CutIndex, type Layout, runChunks, type TreeJob, type VotePlan } from './tree-kernels.js';
-import { PARALLEL_WORK, predictionThreads, runInThreads, shared } from './tree-threads.js';
+import type { CutIndex, Layout, TreeJob, VotePlan } from './tree-kernels.js';
+import { PARALLEL_WORK, predictionThreads, runHere, runInThreads, shared } from './tree-threads.js';
 
 /** The node arrays a coded walk needs (see `TreeArrays`). */
 export interface SplitNodes {
@@ -197,6 +197,6 @@ export class CodedTrees {
     if (parallel) job.chunkRows = Math.max(8, Math.min(blockRows, Math.ceil(n / threads)));
     if (vote) vote.walks = new Float64Array(Math.ceil(n / job.chunkRows));
     if (parallel) runInThreads(job, threads);
-    else runChunks(job);
+    else runHere(job);
   }
 }

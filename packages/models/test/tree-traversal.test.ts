@@ -294,6 +294,45 @@ describe('coded batch prediction', () => {
       }
     });
 
+    it('working arrays kept from trees with wider threshold fields do not leak into the next ones', () => {
+      setPredictionThreads(1);
+      // Trees with many thresholds per feature (wide fields) leave their codes past the rows walked next:
+      // here the code of a value with 2 of their thresholds of feature 3 below it.
+      const forest = fitRandomForest(train, { nEstimators: 10, seed: 8 });
+      const wide = new CodedTrees(forest.estimators, 4, 2);
+      const cuts = [
+        ...new Set(
+          forest.estimators.flatMap((t) => Array.from(t.threshold).filter((_, i) => t.feature[i] === 3)),
+        ),
+      ].sort((a, b) => a - b);
+      expect(cuts.length).toBeGreaterThan(100);
+      wide.addLeafValues(
+        new Float64Array(64 * 4).fill((cuts[1]! + cuts[2]!) / 2),
+        64,
+        new Float64Array(64 * 2),
+      );
+      // One threshold per feature (one-bit fields): x0 <= 0 is a leaf at depth 1 (class 0); otherwise
+      // x1 <= 0 and then x2 <= 0 split down to leaves of classes 1, 0 and 1 at depths 2 and 3.
+      const tree = {
+        feature: Int32Array.from([0, -1, 1, -1, 2, -1, -1]),
+        threshold: Float64Array.from([0, Number.NaN, 0, Number.NaN, 0, Number.NaN, Number.NaN]),
+        left: Int32Array.from([1, -1, 3, -1, 5, -1, -1]),
+        right: Int32Array.from([2, -1, 4, -1, 6, -1, -1]),
+        value: Float64Array.from([0.5, 0.5, 1, 0, 0.5, 0.5, 0, 1, 0.5, 0.5, 1, 0, 0, 1]),
+      };
+      const narrow = new CodedTrees([tree], 4, 2);
+      // Rows 0-6 walk to depth 2 or 3 while row 7, the last, sits on its leaf and reads past the batch:
+      // there, a left code 2 would carry into the leaf's child field and send it on to node 2.
+      const x = Float64Array.from([
+        ...[1, 1, 1, 0, 1, 1, -1, 0, 1, 1, 1, 0, 1, -1, 0, 0, 1, 1, -1, 0, 1, 1, 1, 0, 1, -1, 0, 0],
+        ...[-1, 0, 0, 0],
+      ]);
+      const out = new Float64Array(16);
+      narrow.addLeafValues(x, 8, out);
+      const classOne = [1, 0, 1, 1, 0, 1, 1, 0];
+      expect(Array.from(out)).toEqual(classOne.flatMap((c) => (c ? [0, 1] : [1, 0])));
+    });
+
     it('rejects a thread count that is not a positive integer', () => {
       for (const bad of [0, -1, 1.5, Number.NaN, '2' as unknown as number]) {
         expect(() => setPredictionThreads(bad)).toThrow(OptionsError);
