@@ -4,14 +4,14 @@ import { HelperPool, reportFailure, sharedProgress, threadCount, waitForItems } 
 import {
   addLeaves8,
   type ChunkScratch,
+  compiledWalk,
   encodeColumn,
   keepScratch,
   rankOf,
   runChunks,
   type TreeJob,
+  type Walk,
   walkChunk,
-  walkPacked,
-  walkWide,
 } from './tree-kernels.js';
 
 /** Row-tree walks below which a batch stays on the calling thread (thread start-up would dominate). */
@@ -51,11 +51,13 @@ export function shared<T extends Int32Array | Float64Array>(
 // arrays for the next job, and reports a failure through the job's shared progress.
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
-${[rankOf, encodeColumn, addLeaves8, walkPacked, walkWide, walkChunk, runChunks, keepScratch, reportFailure].map((f) => f.toString()).join('\n')}
+${[rankOf, encodeColumn, addLeaves8, compiledWalk, walkChunk, runChunks, keepScratch, reportFailure].map((f) => f.toString()).join('\n')}
 let kept = null;
+const walks = new Map();
 parentPort.on('message', (job) => {
   try {
-    kept = ${keepScratch.name}(${runChunks.name}(job, kept));
+    const walk = ${compiledWalk.name}(walks, job.walkSource);
+    kept = ${keepScratch.name}(${runChunks.name}(job, walk, kept));
   } catch (e) {
     kept = null;
     ${reportFailure.name}(job, e);
@@ -90,13 +92,18 @@ function stage<K extends keyof typeof staging>(key: K, length: number): (typeof 
 
 /** The calling thread's working arrays, kept between batches (see `runChunks`). */
 let kept: ChunkScratch | null = null;
+/** The calling thread's compiled walks, by source. */
+const walks = new Map<string, Walk>();
 
 /** Run the job on the calling thread alone. */
 export function runHere(job: TreeJob): void {
-  kept = keepScratch(runChunks(job, kept));
+  kept = keepScratch(runChunks(job, compiledWalk(walks, job.walkSource), kept));
 }
 
-/** Drop every staging buffer and the kept working arrays (after a failed batch, whose helpers may still write to the buffers). */
+/**
+ * Drop every staging buffer and the kept working arrays (after a failed batch, whose helpers may still
+ * write to the buffers).
+ */
 function forgetStaging(): void {
   kept = null;
   staging.x = new Float64Array(0);
@@ -135,7 +142,7 @@ export function runInThreads(job: TreeJob, threads: number): void {
   for (const worker of pool.take(threads - 1))
     worker.postMessage({ ...sharedJob, errorText: progress.errorText });
   try {
-    kept = keepScratch(runChunks(sharedJob, kept, own));
+    kept = keepScratch(runChunks(sharedJob, compiledWalk(walks, job.walkSource), kept, own));
     waitForItems(
       progress,
       Math.ceil(n / job.chunkRows),

@@ -1,6 +1,6 @@
 import { ModelError } from '@fb/core';
 import { buildCutIndex, lowerBound } from './cut-index.js';
-import type { CutIndex, Layout, TreeJob, VotePlan } from './tree-kernels.js';
+import { type CutIndex, type Layout, type TreeJob, type VotePlan, walkSource } from './tree-kernels.js';
 import { PARALLEL_WORK, predictionThreads, runHere, runInThreads, shared } from './tree-threads.js';
 
 /** The node arrays a coded walk needs (see `TreeArrays`). */
@@ -40,6 +40,8 @@ export class CodedTrees {
   private readonly cuts: Float64Array[];
   /** The same thresholds with the bucket tables that encoding searches them by. */
   private readonly cutIndex: CutIndex[];
+  /** The source of the walk for this layout and width (see `walkSource`). */
+  private readonly walkSource: string;
   private readonly nodes: Int32Array[];
   /** Per tree: class distribution of each node (read at leaves), in the renumbered order. */
   private readonly values: Float64Array[];
@@ -85,6 +87,7 @@ export class CodedTrees {
       rankBits,
       childShift,
     };
+    this.walkSource = walkSource(this.layout, d);
     this.nodes = [];
     this.values = [];
     const leafMax = trees.map((t) => this.compile(t));
@@ -173,13 +176,14 @@ export class CodedTrees {
   }
 
   private run(x: Float64Array, n: number, out: Float64Array, vote: VotePlan | null): void {
-    const { d, K, nodes, values, layout, cutIndex } = this;
+    const { d, K, nodes, values, layout, cutIndex, walkSource } = this;
     const threads = predictionThreads();
     const blockRows = Math.max(8, Math.floor(BLOCK_CODES / d));
     const job: TreeJob = {
       nodes,
       values,
       cutIndex,
+      walkSource,
       layout,
       d,
       K,

@@ -4,7 +4,7 @@ import { encodeArray } from '../src/codec.js';
 import { buildCutIndex, lowerBound } from '../src/cut-index.js';
 import { DecisionTree, fitDecisionTree } from '../src/decision-tree.js';
 import { fitRandomForest } from '../src/random-forest.js';
-import { encodeColumn, rankOf } from '../src/tree-kernels.js';
+import { compiledWalk, encodeColumn, rankOf, type Walk, walkSource } from '../src/tree-kernels.js';
 import { predictionThreads, setPredictionThreads } from '../src/tree-threads.js';
 import { CodedTrees } from '../src/tree-traversal.js';
 import { mixedData, threeClassData } from './fixtures.js';
@@ -215,6 +215,16 @@ describe('coded batch prediction', () => {
     // The block holds 2^20 codes: 262,144 rows of width 4.
     const x = probeRows(forest.estimators, 262_144 + 21, 'coded-probe-3');
     expect(forest.predictProba(x)).toEqual(referenceProba(forest.estimators, x));
+  });
+
+  it('compiles a walk once per layout and row width', () => {
+    const layout = { packed: true, featureBits: 3, featureMask: 7, rankBits: 5, childShift: 8 };
+    const cache = new Map<string, Walk>();
+    const walk = compiledWalk(cache, walkSource(layout, 4));
+    expect(compiledWalk(cache, walkSource({ ...layout }, 4))).toBe(walk);
+    expect(compiledWalk(cache, walkSource(layout, 5))).not.toBe(walk);
+    expect(compiledWalk(cache, walkSource({ ...layout, packed: false }, 4))).not.toBe(walk);
+    expect(cache.size).toBe(3);
   });
 
   it('single trees: fully grown, a lone leaf, and a stored NaN threshold that sends every row right', () => {
