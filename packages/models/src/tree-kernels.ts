@@ -181,20 +181,26 @@ export function walkChunk(job: TreeJob, walk: Walk, s: ChunkScratch, rows: numbe
   // Checks start at the first tree after which a row can be decided (a quarter of Adult's rows are
   // decided there), then come every `every` trees.
   let nextCheck = 0;
-  for (let t = 0; t < T && active > 0; t++) {
+  for (let t = 0; t < T && active > 0; ) {
     const sort = t === 0 && sorting;
+    // Fewer than eight rows walk eight trees at a time each (see `walkSource`).
+    const step = active < 8 && t + 8 <= T ? 8 : 1;
+    const walked = t + step;
     // No row can be decided while the trees walked could add less than the trees left.
     const check =
       vote !== null &&
-      t + 1 < T &&
-      t + 1 >= nextCheck &&
-      vote.bound[0]! - vote.bound[t + 1]! >= vote.bound[t + 1]!;
-    if (check) nextCheck = t + 1 + every;
+      walked < T &&
+      walked >= nextCheck &&
+      vote.bound[0]! - vote.bound[walked]! >= vote.bound[walked]!;
+    if (check) nextCheck = walked + every;
     const { codes, sums, ids, leaves, counts } = s;
-    walk(nodes[t]!, values[t]!, K, codes, active, sums, 0, sort ? leaves : null);
-    walks += active;
+    if (step === 8)
+      for (let i = 0; i < active; i++) walk.trees8(nodes, values, t, K, codes, i * d, sums, i * K);
+    else walk.rows(nodes[t]!, values[t]!, K, codes, active, sums, 0, sort ? leaves : null);
+    walks += active * step;
+    t = walked;
     if (check) {
-      const needed = vote!.bound[t + 1]! + slack;
+      const needed = vote!.bound[walked]! + slack;
       for (let i = 0; i < active; ) {
         const o = i * K;
         // The first largest sum and its lead over the others; without a branch for two classes, whose
@@ -387,23 +393,40 @@ export function addLeaves8(
   }
 }
 
-/** A tree walk compiled for one layout and row width: see `walkSource`. */
-export type Walk = (
-  nd: Int32Array,
-  value: Float64Array,
-  K: number,
-  codes: Int32Array,
-  rows: number,
-  out: Float64Array,
-  at: number,
-  leaves: Int32Array | null,
-) => void;
+/** Tree walks compiled for one layout and row width: see `walkSource`. */
+export interface Walk {
+  /** Add, for each of `rows` rows, the leaf values it reaches in one tree (eight rows at a time). */
+  rows(
+    nd: Int32Array,
+    value: Float64Array,
+    K: number,
+    codes: Int32Array,
+    rows: number,
+    out: Float64Array,
+    at: number,
+    leaves: Int32Array | null,
+  ): void;
+  /** Add, for the row at code offset b, the leaf values it reaches in trees t..t+7 (all eight at once). */
+  trees8(
+    nodes: readonly Int32Array[],
+    values: readonly Float64Array[],
+    t: number,
+    K: number,
+    codes: Int32Array,
+    b: number,
+    out: Float64Array,
+    o: number,
+  ): void;
+}
 
 /**
- * The source of a walk that adds, for each of `rows` rows (codes of width d from row 0), the class
- * distribution of the leaf it reaches in one tree to out from `at` (and with `leaves`, records the leaf).
- * Eight rows walk together, one step each per turn of the loop, without a branch per row: a leaf loops on
- * itself, and the loop ends when all eight sit on leaves.
+ * The source of the walks of one layout and row width d (an expression giving a `Walk`). `rows` adds, for
+ * each of `rows` rows (codes of width d from row 0), the class distribution of the leaf it reaches in one
+ * tree to out from `at` (and with `leaves`, records the leaf). Eight rows walk together, one step each per
+ * turn of the loop, without a branch per row: a leaf loops on itself, and the loop ends when all eight sit
+ * on leaves. `trees8` walks one row through eight trees together the same way, for batches of fewer than
+ * eight rows: one row's walk through one tree is a chain of dependent loads, and eight trees give eight
+ * chains to overlap. Either way a row's sums grow in tree order.
  *
  * Packed layout: a node is one int32 (see `Layout`) whose child field is the left child, the right one
  * being child + 1. Wide layout, for trees whose node index does not fit one int32 beside the feature and
@@ -418,33 +441,52 @@ export function walkSource(layout: Layout, d: number): string {
   const { packed, featureMask: fm, childShift: cs } = layout;
   const lanes = (line: (k: number) => string, separator: string) =>
     [0, 1, 2, 3, 4, 5, 6, 7].map(line).join(separator);
-  // One step of the row whose word is w, node n and code offset b; the leaf it sits on.
-  const step = (w: string, n: string, b: string) =>
+  // One step in the nodes nd of the row whose word is w, node n and code offset b; the leaf it sits on.
+  const step = (nd: string, w: string, n: string, b: string) =>
     packed
-      ? `${w} = nd[(${w} + codes[${b} + (${w} & ${fm})]) >>> ${cs}];`
-      : `${n} = nd[2 * ${n} + 1] + ((${w} + codes[${b} + (${w} & ${fm})]) >>> ${cs}); ${w} = nd[2 * ${n}];`;
+      ? `${w} = ${nd}[(${w} + codes[${b} + (${w} & ${fm})]) >>> ${cs}];`
+      : `${n} = ${nd}[2 * ${n} + 1] + ((${w} + codes[${b} + (${w} & ${fm})]) >>> ${cs}); ${w} = ${nd}[2 * ${n}];`;
   const leaf = (w: string, n: string) => (packed ? `${w} >>> ${cs}` : n);
-  return `function walk(nd, value, K, codes, rows, out, at, leaves) {
+  const start = (w: string, n: string, root: string) =>
+    packed ? `${w} = ${root}` : `${w} = ${root}, ${n} = 0`;
+  const allOnLeaves = `(${lanes((k) => `w${k}`, ' & ')} & ${fm}) !== ${fm}`;
+  return `(function () {
+function rows(nd, value, K, codes, rows, out, at, leaves) {
   let i = 0;
   for (; i + 7 < rows; i += 8) {
     const b0 = i * ${d};
     ${lanes((k) => (k === 0 ? '' : `const b${k} = b0 + ${k * d};`), ' ').trim()}
     const root = nd[0];
-    let ${lanes((k) => (packed ? `w${k} = root` : `w${k} = root, n${k} = 0`), ', ')};
-    while ((${lanes((k) => `w${k}`, ' & ')} & ${fm}) !== ${fm}) {
-      ${lanes((k) => step(`w${k}`, `n${k}`, `b${k}`), '\n      ')}
+    let ${lanes((k) => start(`w${k}`, `n${k}`, 'root'), ', ')};
+    while (${allOnLeaves}) {
+      ${lanes((k) => step('nd', `w${k}`, `n${k}`, `b${k}`), '\n      ')}
     }
     addLeaves8(out, at + i * K, K, value, ${lanes((k) => leaf(`w${k}`, `n${k}`), ', ')}, leaves, i);
   }
   for (; i < rows; i++) {
     const b = i * ${d};
-    let w = nd[0], n = 0;
-    while ((w & ${fm}) !== ${fm}) { ${step('w', 'n', 'b')} }
+    let ${start('w', 'n', 'nd[0]')};
+    while ((w & ${fm}) !== ${fm}) { ${step('nd', 'w', 'n', 'b')} }
     const q = ${leaf('w', 'n')};
     for (let k = 0; k < K; k++) out[at + i * K + k] += value[q * K + k];
     if (leaves) leaves[i] = q;
   }
-}`;
+}
+function trees8(nodes, values, t, K, codes, b, out, o) {
+  ${lanes((k) => `const nd${k} = nodes[t + ${k}];`, ' ')}
+  let ${lanes((k) => start(`w${k}`, `n${k}`, `nd${k}[0]`), ', ')};
+  while (${allOnLeaves}) {
+    ${lanes((k) => step(`nd${k}`, `w${k}`, `n${k}`, 'b'), '\n    ')}
+  }
+  ${lanes((k) => `const q${k} = (${leaf(`w${k}`, `n${k}`)}) * K, v${k} = values[t + ${k}];`, '\n  ')}
+  for (let k = 0; k < K; k++) {
+    let sum = out[o + k];
+    ${lanes((k) => `sum += v${k}[q${k} + k];`, ' ')}
+    out[o + k] = sum;
+  }
+}
+return { rows, trees8 };
+})()`;
 }
 
 /**

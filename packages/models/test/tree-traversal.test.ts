@@ -194,6 +194,32 @@ describe('coded batch prediction', () => {
     );
   });
 
+  it('batches of fewer than eight rows, walked eight trees at a time, give the sums and labels of the raw walk', () => {
+    // 30 and 21 trees: three or two groups of eight, then single trees.
+    const two = fitRandomForest(train, { nEstimators: 30, seed: 5 });
+    const three = fitRandomForest(threeClassData(1500, 'coded-few-3'), { nEstimators: 21, seed: 2 });
+    for (const forest of [two, three]) {
+      const { nFeatures: d, nClasses: K } = forest;
+      const wide = new CodedTrees(forest.estimators, d, K, true);
+      for (let n = 1; n < 8; n++) {
+        const x = probeRows(forest.estimators, n, `coded-few-${K}-${n}`);
+        const ref = referenceProba(forest.estimators, x);
+        expect(forest.predictProba(x)).toEqual(ref);
+        const labels = Array.from({ length: n }, (_, i) => {
+          let best = 0;
+          for (let k = 1; k < K; k++) if (ref[i * K + k]! > ref[i * K + best]!) best = k;
+          return best;
+        });
+        expect(Array.from(forest.predict(x))).toEqual(labels);
+        const sums = new Float64Array(n * K);
+        wide.addLeafValues(x, n, sums);
+        for (let c = 0; c < ref.length; c++)
+          expect(sums[c]! / forest.estimators.length).toBeCloseTo(ref[c]!, 14);
+        expect(Array.from(wide.vote(x, n, 1 / forest.estimators.length).labels)).toEqual(labels);
+      }
+    }
+  });
+
   it('the wide two-int layout gives the same probabilities as the packed one', () => {
     const forest = fitRandomForest(train, { nEstimators: 12, seed: 4 });
     const { nFeatures: d, nClasses: K } = forest;
