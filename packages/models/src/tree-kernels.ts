@@ -75,12 +75,13 @@ export interface ChunkScratch {
 }
 
 /**
- * Encode and walk (with `walk`, compiled from the job's walk source) the job's chunks of rows; with a control array, claim chunks until none is left (every
- * thread of a shared job runs this). `own` holds the rows of chunk 0 where the calling thread has them, not
- * in shared memory: that thread walks chunk 0 before claiming (the others claim from chunk 1). Working
- * arrays come from `kept`, the scratch returned by the thread's last call, when it is large enough: fresh
- * arrays of a large chunk cost their page faults and zeroing again (2 ms for 50,000 Adult rows). Returns
- * the scratch used. Self-contained: prediction threads run its source text.
+ * Encode the job's chunks of rows and walk them with `walk` (compiled from the job's walk source); with a
+ * control array, claim chunks until none is left (every thread of a shared job runs this). `own` holds
+ * the rows of chunk 0 where the calling thread has them, not in shared memory: that thread walks chunk 0
+ * before claiming (the others claim from chunk 1). Working arrays come from `kept`, the scratch returned
+ * by the thread's last call, when it fits: fresh arrays of a large chunk cost their page faults and
+ * zeroing again (2 ms for 50,000 Adult rows). Returns the scratch used. Self-contained: prediction threads
+ * run its source text.
  */
 export function runChunks(
   job: TreeJob,
@@ -154,8 +155,9 @@ export function keepScratch(s: ChunkScratch): ChunkScratch | null {
 /**
  * Walk the chunk's rows (codes of rows lo..lo+rows-1 in s.codes) through the trees in order, summing
  * their leaf values, and write the sums to out, or with a vote the labels. After the first tree, rows of
- * a large chunk are reordered by the leaf they reached (a counting sort): rows walked together are then alike, follow
- * similar paths to similar depths in the other trees, and fewer steps wait for the deepest row of eight.
+ * a large chunk are reordered by the leaf they reached (a counting sort): rows walked together are then
+ * alike, follow similar paths to similar depths in the other trees, and fewer steps wait for the deepest
+ * row of eight.
  * From the first tree after which a row can be decided, every `every` trees, a vote labels each row whose
  * leading class is ahead of every other by more than the trees left can add, and drops it. Every row's
  * sum still grows in tree order from 0, so sums and labels are those of the plain walk, bit for bit.
