@@ -30,7 +30,7 @@ const bitsFor = (values: number) => Math.max(1, Math.ceil(Math.log2(values)));
  * distinct thresholds of j over all the trees, and each row is encoded once per block as, per feature, the
  * count of those thresholds below its value: then x <= threshold iff code < rank + 1, exactly. Nodes are
  * renumbered breadth first so that a split's children are adjacent; leaves loop on themselves, so rows
- * walk without a branch per step (see `walkPacked`).
+ * walk without a branch per step (see `walkSource`).
  */
 export class CodedTrees {
   private readonly d: number;
