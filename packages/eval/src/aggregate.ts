@@ -168,3 +168,79 @@ export function factorTable(outcomes: readonly GroupOutcome[], factor: FactorNam
 function fmt(v: number): string {
   return Number.isInteger(v) ? String(v) : v.toPrecision(3);
 }
+
+export interface Discrimination {
+  /** Runs with and without planted bias. */
+  biasedRuns: number;
+  nullRuns: number;
+  /**
+   * ROC AUC of the alarm score between biased and null runs (Mann-Whitney, ties count one half):
+   * 0.5 is chance, 1 a perfect separation. Its 95% interval is conservative: a Wilson interval with
+   * min(biased, null) runs, since Var(AUC) <= AUC(1 - AUC) / min(m, n) (Birnbaum and Klose, 1957).
+   */
+  auc: number;
+  aucLo: number;
+  aucHi: number;
+  /** True-positive rate at the threshold calibrated on the null runs (see `detectionPower`). */
+  tpr: number;
+  tprLo: number;
+  tprHi: number;
+  /** The false-positive rate that threshold achieves on the null runs, and its interval. */
+  fpr: number;
+  fprLo: number;
+  fprHi: number;
+}
+
+/** Area under the ROC curve of `positive` against `negative` scores (ties count one half). */
+export function rocAuc(negative: readonly number[], positive: readonly number[]): number {
+  if (negative.length === 0 || positive.length === 0) return Number.NaN;
+  const all = [...negative.map((v) => ({ v, pos: false })), ...positive.map((v) => ({ v, pos: true }))].sort(
+    (a, b) => a.v - b.v,
+  );
+  // Mid-ranks: the rank-sum form of the Mann-Whitney statistic handles ties exactly.
+  let rankSum = 0;
+  for (let i = 0; i < all.length; ) {
+    let j = i;
+    while (j < all.length && all[j]!.v === all[i]!.v) j++;
+    const mid = (i + 1 + j) / 2;
+    for (let k = i; k < j; k++) if (all[k]!.pos) rankSum += mid;
+    i = j;
+  }
+  const m = positive.length;
+  const n = negative.length;
+  return (rankSum - (m * (m + 1)) / 2) / (m * n);
+}
+
+/**
+ * How well a method's alarm score tells runs with planted bias from runs without: ROC AUC with a
+ * conservative interval, and the true-positive rate at a false-positive rate `fpr` calibrated on the
+ * null runs, with Wilson intervals for both rates.
+ */
+export function discrimination(
+  nullScores: readonly number[],
+  biasedScores: readonly number[],
+  fpr = 0.05,
+): Discrimination | null {
+  const n = nullScores.length;
+  const m = biasedScores.length;
+  if (n === 0 || m === 0) return null;
+  const auc = rocAuc(nullScores, biasedScores);
+  const k = Math.min(m, n);
+  const aucInterval = wilsonInterval(auc * k, k);
+  const power = detectionPower(nullScores, biasedScores, fpr)!;
+  const tpr = wilsonInterval(Math.round(power.power * m), m);
+  const achieved = wilsonInterval(Math.round(power.achievedFpr * n), n);
+  return {
+    biasedRuns: m,
+    nullRuns: n,
+    auc,
+    aucLo: aucInterval.lo,
+    aucHi: aucInterval.hi,
+    tpr: tpr.rate,
+    tprLo: tpr.lo,
+    tprHi: tpr.hi,
+    fpr: achieved.rate,
+    fprLo: achieved.lo,
+    fprHi: achieved.hi,
+  };
+}

@@ -1,13 +1,25 @@
 export {
   type Comparison,
   type DetectionPower,
+  type Discrimination,
   detectionPower,
+  discrimination,
   type FactorLevel,
   type FactorName,
   factorTable,
   type Observation,
   pairedComparisons,
+  rocAuc,
 } from './aggregate.js';
+export {
+  type AuditScore,
+  type AuditScoreOptions,
+  type AuditVerdict,
+  alarmScoreOf,
+  type GroupScore,
+  type Question,
+  scoreAudit,
+} from './audit-score.js';
 export { QueryClock, type Stamp } from './clock.js';
 export {
   jaccard,
@@ -19,6 +31,13 @@ export {
   type PairVerdict,
   type SubgroupMatch,
 } from './match.js';
+export {
+  favourableDecisions,
+  injectedBias,
+  type ModelTruth,
+  modelTruth,
+  type PlantedGroupTruth,
+} from './model-truth.js';
 export {
   alarmOf,
   type CurvePoint,

@@ -1,0 +1,314 @@
+import {
+  type Classifier,
+  type Dataset,
+  type DiscoveryResult,
+  memberMask,
+  type SubgroupFinding,
+} from '@fb/core';
+import type { QueryClock, Stamp } from './clock.js';
+import { type MemberOverlap, overlap } from './match.js';
+import { favourableDecisions, injectedBias, type ModelTruth, modelTruth } from './model-truth.js';
+import type { Effort } from './run-score.js';
+import { biasedSubgroups, type GroupFactors, type TruthView } from './truth.js';
+
+/**
+ * Where the planted bias lives, and so what a method is asked:
+ * - `data`: in the labels; residual methods compare them with a model that cannot hold the bias;
+ * - `model`: in a model trained on the biased labels; the truth is the model's own behaviour;
+ * - `model-output`: in a model's log-odds only (labels without bias), the CBS paper's design.
+ */
+export type Question = 'data' | 'model' | 'model-output';
+
+/**
+ * Why an individual method's pair is, or is not, the planted bias (the truth is the audited model's
+ * decisions and the generator's injected bias β):
+ * - `planted`: the two inputs carry different β and the model's decision moves the way β moves the
+ *   true probability;
+ * - `reversed`: different β, but the model moves the other way;
+ * - `unplanted`: the same β: a difference the generator did not plant (spurious);
+ * - `unconfirmed`: the model gives both inputs the same decision (a probability-gap finding).
+ */
+export type AuditVerdict = 'planted' | 'reversed' | 'unplanted' | 'unconfirmed';
+
+/** One planted subgroup's result in one run. */
+export interface GroupScore {
+  pair: number;
+  side: 0 | 1;
+  bias: number;
+  /** Audited rows inside the planted subgroup. */
+  size: number;
+  factors: GroupFactors;
+  /** Individual: share of members the model discriminates in the planted direction. */
+  learned: number | null;
+  /** Individual: members the method reached (see `coverage`). */
+  covered: number | null;
+  /**
+   * Individual: share of members whose discrimination the method demonstrated: a member is covered
+   * when the model discriminates it in the planted direction and the method reported a planted pair
+   * whose side inside the subgroup has the member's non-protected values.
+   */
+  coverage: number | null;
+  /** Subgroup: the best overlap of the top-k findings with the subgroup's members. */
+  overlap: MemberOverlap | null;
+  /** Individual: at least one member covered; subgroup: best Jaccard at or above the threshold. */
+  found: boolean;
+}
+
+export interface AuditScore {
+  kind: 'individual' | 'subgroup';
+  findings: number;
+  /** Individual: pairs per verdict. */
+  verdicts: Record<AuditVerdict, number> | null;
+  /**
+   * Individual: share of pairs judged `planted`; subgroup: share of the top-k findings whose best
+   * Jaccard with a planted subgroup reaches the threshold. Null without findings.
+   */
+  precision: number | null;
+  /** Individual: mean coverage over planted subgroups; subgroup: share of planted subgroups found. */
+  recall: number | null;
+  /** Subgroup: mean over planted subgroups of the best Jaccard among the top-k findings. */
+  localisation: number | null;
+  /** Subgroup: the rank-1 finding's overlap with the planted subgroup it overlaps most. */
+  top: MemberOverlap | null;
+  /** Subgroup: planted subgroups found as the Jaccard threshold rises. */
+  hitCurve: { threshold: number; found: number }[] | null;
+  groups: GroupScore[];
+  /** The method's own evidence that something is there (thresholded against null runs). */
+  alarmScore: number;
+  /** Individual: the audited model's own behaviour (shares of the audited rows). */
+  model: {
+    discriminated: number;
+    spurious: number;
+    /** Mean over planted subgroups of the share of members discriminated in the planted direction. */
+    learned: number | null;
+  } | null;
+  /** Individual: effort until the first planted pair (pairs in the order the model was asked). */
+  firstTrue: Effort | null;
+}
+
+export interface AuditScoreOptions {
+  /** Jaccard index from which a subgroup finding counts as finding a planted subgroup (default 0.5). */
+  jaccardThreshold?: number;
+  /** Findings of a subgroup method inspected per run (default 5). */
+  topK?: number;
+  /** The audited model itself (not a counting wrapper): needed to score individual findings. */
+  model?: Classifier;
+  /** The model truth, when computed once for several runs on the same model and rows. */
+  modelTruth?: ModelTruth;
+  /** The clock the model was wrapped in during the run: stamps each pair with its discovery time. */
+  clock?: QueryClock;
+}
+
+const HIT_THRESHOLDS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
+
+/**
+ * The method's own evidence: SUR for an individual method (discriminatory samples per tested one);
+ * for a subgroup method, the rank-1 finding's 1 − p when it reports p-values, else its score (0 when
+ * it reports nothing). Never "found anything": an alarm comes from thresholding this on null runs.
+ */
+export function alarmScoreOf(result: DiscoveryResult): number {
+  const f = result.findings;
+  if (f.kind === 'individual') return result.metrics.sur;
+  const top = f.subgroups.find((s) => s.rank === 1) ?? f.subgroups[0];
+  if (!top) return 0;
+  return top.pValue !== null ? 1 - top.pValue : top.score;
+}
+
+function factorsOf(truth: TruthView, pair: number): GroupFactors {
+  const p = truth.pairs.find((q) => q.id === pair);
+  if (!p) throw new Error(`planted pair ${pair} is not in the truth`);
+  return p.factors;
+}
+
+/** Key of a row's non-protected values (the same individual, whatever its protected values). */
+function keyOf(x: ArrayLike<number>, off: number, free: readonly number[]): string {
+  let s = '';
+  for (const j of free) s += `${x[off + j]},`;
+  return s;
+}
+
+function scoreIndividual(
+  result: DiscoveryResult & { findings: { kind: 'individual' } },
+  dataset: Dataset,
+  truth: TruthView,
+  options: AuditScoreOptions,
+) {
+  const model = options.model;
+  if (!model) throw new Error('scoring individual findings needs the audited model (options.model)');
+  const mt = options.modelTruth ?? modelTruth(model, dataset, truth);
+  const { schema, d } = dataset;
+  const subgroups = biasedSubgroups(truth, schema);
+  const pairs = result.findings.pairs;
+  const n = pairs.length;
+  const rows = new Float64Array(2 * n * d);
+  pairs.forEach((p, i) => {
+    rows.set(p.sample, 2 * i * d);
+    rows.set(p.counterfactual, (2 * i + 1) * d);
+  });
+  const decisions = n ? favourableDecisions(schema, model.predict(rows)) : new Uint8Array(0);
+  const beta = injectedBias(subgroups, rows, d, 2 * n);
+  const free = schema.attributes.flatMap((a, j) => (a.protected ? [] : [j]));
+  const reached = subgroups.map(() => new Set<string>());
+  const verdicts: Record<AuditVerdict, number> = { planted: 0, reversed: 0, unplanted: 0, unconfirmed: 0 };
+  const events: { stamp: Stamp; isTrue: boolean }[] = [];
+  const end: Stamp = { seconds: result.run.wallSeconds, queries: result.metrics.distinctQueries };
+  for (let i = 0; i < n; i++) {
+    const s = 2 * i;
+    const c = s + 1;
+    const move = decisions[c]! - decisions[s]!;
+    const planted = Math.sign(beta[c]! - beta[s]!);
+    const verdict: AuditVerdict =
+      move === 0 ? 'unconfirmed' : planted === 0 ? 'unplanted' : planted === move ? 'planted' : 'reversed';
+    verdicts[verdict]++;
+    if (verdict === 'planted') {
+      for (let k = 0; k < subgroups.length; k++) {
+        const inS = subgroups[k]!.matches(rows, s * d);
+        const inC = subgroups[k]!.matches(rows, c * d);
+        if (inS === inC) continue;
+        reached[k]!.add(keyOf(rows, (inS ? s : c) * d, free));
+      }
+    }
+    const stamp = options.clock?.stampOfPair(pairs[i]!.sample, pairs[i]!.counterfactual) ?? end;
+    events.push({ stamp, isTrue: verdict === 'planted' });
+  }
+  const groupScores: GroupScore[] = mt.groups.map((g, k) => {
+    let covered = 0;
+    for (let r = 0; r < dataset.n; r++) {
+      if (g.learned[r] && reached[k]!.has(keyOf(dataset.x, r * d, free))) covered++;
+    }
+    return {
+      pair: g.pair,
+      side: g.side,
+      bias: g.bias,
+      size: g.size,
+      factors: factorsOf(truth, g.pair),
+      learned: g.size ? g.learnedCount / g.size : null,
+      covered,
+      coverage: g.size ? covered / g.size : null,
+      overlap: null,
+      found: covered > 0,
+    };
+  });
+  let first: { stamp: Stamp } | null = null;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    if (e.isTrue && (!first || e.stamp.queries < first.stamp.queries)) first = { stamp: e.stamp };
+  }
+  const coverages = groupScores.map((g) => g.coverage).filter((c): c is number => c !== null);
+  const learnedShares = groupScores.map((g) => g.learned).filter((c): c is number => c !== null);
+  return {
+    verdicts,
+    precision: n ? verdicts.planted / n : null,
+    recall: coverages.length ? coverages.reduce((a, b) => a + b, 0) / coverages.length : null,
+    groups: groupScores,
+    model: {
+      discriminated: dataset.n ? mt.discriminatedCount / dataset.n : 0,
+      spurious: dataset.n ? mt.spuriousCount / dataset.n : 0,
+      learned: learnedShares.length ? learnedShares.reduce((a, b) => a + b, 0) / learnedShares.length : null,
+    },
+    firstTrue: first
+      ? {
+          seconds: first.stamp.seconds,
+          queries: first.stamp.queries,
+          findings: events.filter((e) => e.stamp.queries <= first!.stamp.queries).length,
+        }
+      : null,
+  };
+}
+
+function scoreSubgroups(
+  findings: readonly SubgroupFinding[],
+  dataset: Dataset,
+  truth: TruthView,
+  options: AuditScoreOptions,
+) {
+  const threshold = options.jaccardThreshold ?? 0.5;
+  const topK = options.topK ?? 5;
+  const ranked = [...findings].sort((a, b) => a.rank - b.rank).slice(0, topK);
+  const masks = ranked.map((f) => memberMask(dataset, f.conditions));
+  const targets = biasedSubgroups(truth, dataset.schema).map((s) => ({
+    s,
+    mask: memberMask(dataset, s.conditions),
+  }));
+  // overlaps[f][t]
+  const overlaps = masks.map((m) => targets.map((t) => overlap(m, t.mask)));
+  const groups: GroupScore[] = targets.map((t, k) => {
+    let best: MemberOverlap = { jaccard: 0, precision: 0, recall: 0 };
+    for (const row of overlaps) if (row[k]!.jaccard > best.jaccard) best = row[k]!;
+    let size = 0;
+    for (let i = 0; i < t.mask.length; i++) size += t.mask[i]!;
+    return {
+      pair: t.s.pair,
+      side: t.s.side,
+      bias: t.s.bias,
+      size,
+      factors: factorsOf(truth, t.s.pair),
+      learned: null,
+      covered: null,
+      coverage: null,
+      overlap: best,
+      found: best.jaccard >= threshold,
+    };
+  });
+  const bestOf = (row: MemberOverlap[]) =>
+    row.reduce<MemberOverlap>((a, b) => (b.jaccard > a.jaccard ? b : a), {
+      jaccard: 0,
+      precision: 0,
+      recall: 0,
+    });
+  const hits = overlaps.filter((row) => bestOf(row).jaccard >= threshold).length;
+  const found = groups.filter((g) => g.found).length;
+  return {
+    precision: ranked.length ? hits / ranked.length : null,
+    recall: groups.length ? found / groups.length : null,
+    localisation: groups.length ? groups.reduce((a, g) => a + g.overlap!.jaccard, 0) / groups.length : null,
+    top: overlaps.length ? bestOf(overlaps[0]!) : null,
+    hitCurve: HIT_THRESHOLDS.map((h) => ({
+      threshold: h,
+      found: groups.filter((g) => g.overlap!.jaccard >= h).length,
+    })),
+    groups,
+  };
+}
+
+/**
+ * Score one run against the planted truth of the audited rows. Individual findings are judged by
+ * the audited model's own decisions (`options.model`) and the generator's injected bias; subgroup
+ * findings by their member sets against the planted subgroups' members. Scoring the findings of a
+ * run on data without bias against the planted subgroups of the same rows gives the chance level.
+ */
+export function scoreAudit(
+  result: DiscoveryResult,
+  dataset: Dataset,
+  truth: TruthView,
+  options: AuditScoreOptions = {},
+): AuditScore {
+  const alarmScore = alarmScoreOf(result);
+  if (result.findings.kind === 'individual') {
+    const s = scoreIndividual(
+      result as DiscoveryResult & { findings: { kind: 'individual' } },
+      dataset,
+      truth,
+      options,
+    );
+    return {
+      kind: 'individual',
+      findings: result.findings.pairs.length,
+      localisation: null,
+      top: null,
+      hitCurve: null,
+      alarmScore,
+      ...s,
+    };
+  }
+  const s = scoreSubgroups(result.findings.subgroups, dataset, truth, options);
+  return {
+    kind: 'subgroup',
+    findings: result.findings.subgroups.length,
+    verdicts: null,
+    model: null,
+    alarmScore,
+    firstTrue: null,
+    ...s,
+  };
+}

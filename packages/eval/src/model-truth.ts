@@ -1,0 +1,134 @@
+import { type Classifier, type Dataset, ProtectedVariants, type Schema } from '@fb/core';
+import { type BiasedSubgroup, biasedSubgroups, type TruthView } from './truth.js';
+
+/** Variant rows queried per model call when the truth is computed (bounds the memory of a batch). */
+const CHUNK_ROWS = 1 << 16;
+
+/**
+ * One planted subgroup (the biased side of an injected pair) as the audited model treats it: its
+ * members among the audited rows, and those members the model really discriminates in the planted
+ * direction.
+ */
+export interface PlantedGroupTruth {
+  /** Injected pair id and side of the biased subgroup. */
+  pair: number;
+  side: 0 | 1;
+  /** Injected logit bias (negative: the subgroup is disadvantaged). */
+  bias: number;
+  /** 1 for the audited rows inside the subgroup. */
+  members: Uint8Array;
+  size: number;
+  /**
+   * 1 for members the model discriminates in the planted direction: some protected-only change that
+   * takes the row out of the subgroup moves the model's decision the way the generator's bias moves
+   * the true probability (the learned part of the planted bias).
+   */
+  learned: Uint8Array;
+  learnedCount: number;
+}
+
+/**
+ * The audited model's own counterfactual behaviour on the audited rows, computed exactly by querying
+ * every protected variant of every row: which rows it discriminates at all, and, per planted
+ * subgroup, which members it discriminates in the planted direction; and which rows it treats
+ * differently where the generator planted nothing (spurious).
+ */
+export interface ModelTruth {
+  /** 1 for rows whose decision changes under some protected-only change. */
+  discriminated: Uint8Array;
+  discriminatedCount: number;
+  /**
+   * 1 for rows with a spurious difference: some protected-only change moves the model's decision
+   * although it leaves the injected bias unchanged, or moves it against the bias (not planted).
+   */
+  spurious: Uint8Array;
+  spuriousCount: number;
+  groups: PlantedGroupTruth[];
+}
+
+/** 1 where the predicted class is the schema's favourable one. */
+export function favourableDecisions(schema: Schema, predictions: Int32Array): Uint8Array {
+  const fav = schema.outcome.favorable ?? 1;
+  const out = new Uint8Array(predictions.length);
+  for (let i = 0; i < predictions.length; i++) out[i] = predictions[i] === fav ? 1 : 0;
+  return out;
+}
+
+/** Injected bias β of each row (the sum of the biases of the planted subgroups it meets). */
+export function injectedBias(
+  subgroups: readonly BiasedSubgroup[],
+  x: Float64Array,
+  d: number,
+  n: number,
+): Float64Array {
+  const beta = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let b = 0;
+    for (const s of subgroups) if (s.matches(x, i * d)) b += s.bias;
+    beta[i] = b;
+  }
+  return beta;
+}
+
+/**
+ * Compute the model truth of `model` on `dataset` (the audited rows) against the planted subgroups
+ * of `truth`. Every row's protected variants (all combinations) go to the model in batches.
+ */
+export function modelTruth(model: Classifier, dataset: Dataset, truth: TruthView): ModelTruth {
+  const { n, d, schema, x } = dataset;
+  const variants = new ProtectedVariants(schema, 'all-combinations');
+  const per = variants.perInput;
+  const subgroups = biasedSubgroups(truth, schema);
+  const K = subgroups.length;
+  const own = favourableDecisions(schema, model.predict(x));
+  const members = subgroups.map(() => new Uint8Array(n));
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < K; k++) members[k]![i] = subgroups[k]!.matches(x, i * d) ? 1 : 0;
+  }
+  const ownBeta = injectedBias(subgroups, x, d, n);
+  const discriminated = new Uint8Array(n);
+  const spurious = new Uint8Array(n);
+  const learned = subgroups.map(() => new Uint8Array(n));
+  const rowsPerChunk = Math.max(1, Math.floor(CHUNK_ROWS / Math.max(per, 1)));
+  const buffer = new Float64Array(rowsPerChunk * per * d);
+  for (let start = 0; start < n && per > 0; start += rowsPerChunk) {
+    const end = Math.min(n, start + rowsPerChunk);
+    let m = 0;
+    for (let i = start; i < end; i++) m += variants.write(x, i * d, buffer, m * d);
+    const rows = buffer.subarray(0, m * d);
+    const decisions = favourableDecisions(schema, model.predict(rows));
+    const beta = injectedBias(subgroups, rows, d, m);
+    let v = 0;
+    for (let i = start; i < end; i++) {
+      for (let j = 0; j < per; j++, v++) {
+        const move = decisions[v]! - own[i]!;
+        if (move === 0) continue;
+        discriminated[i] = 1;
+        const planted = Math.sign(beta[v]! - ownBeta[i]!);
+        if (planted === 0 || planted !== move) {
+          spurious[i] = 1;
+          continue;
+        }
+        for (let k = 0; k < K; k++) {
+          if (members[k]![i] && !subgroups[k]!.matches(rows, v * d)) learned[k]![i] = 1;
+        }
+      }
+    }
+  }
+  const count = (mask: Uint8Array) => mask.reduce((a, b) => a + b, 0);
+  return {
+    discriminated,
+    discriminatedCount: count(discriminated),
+    spurious,
+    spuriousCount: count(spurious),
+    groups: subgroups.map((s, k) => ({
+      pair: s.pair,
+      side: s.side,
+      bias: s.bias,
+      members: members[k]!,
+      size: count(members[k]!),
+      learned: learned[k]!,
+      learnedCount: count(learned[k]!),
+    })),
+  };
+}
