@@ -1,7 +1,8 @@
 import {
+  type AuditScore,
   type Comparison,
-  type DetectionPower,
-  detectionPower,
+  type Discrimination,
+  discrimination,
   type FactorLevel,
   type FactorName,
   factorTable,
@@ -10,21 +11,22 @@ import {
   pairedComparisons,
   quantile,
 } from '@fb/eval';
+import type { Question } from './config.js';
 import type { CellRecord } from './record.js';
 
-/** Done cells on synthetic data with injected bias, without it, and on real data. */
+/** Done cells on synthetic data with planted bias, on its no-bias twin, and on real data. */
 export function partition(records: readonly CellRecord[]) {
   const done = records.filter((r) => r.status === 'done');
   return {
     done,
     biased: done.filter((r) => r.dataset.kind === 'synthetic' && !r.dataset.null && r.score),
-    null: done.filter((r) => r.dataset.kind === 'synthetic' && r.dataset.null && r.score),
+    null: done.filter((r) => r.dataset.kind === 'synthetic' && r.dataset.null),
     real: done.filter((r) => r.dataset.kind === 'real'),
     failed: records.filter((r) => r.status === 'failed'),
   };
 }
 
-/** Labels in first-seen order. */
+/** Labels in first-seen order (records come in the study's plan order). */
 export function labelsOf(records: readonly CellRecord[]): string[] {
   return [...new Set(records.map((r) => r.plan.label))];
 }
@@ -45,88 +47,125 @@ const rateInterval = (xs: number[]) => meanInterval(xs, 0.95, [0, 1]);
 const finite = (xs: (number | null | undefined)[]): number[] =>
   xs.filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
 
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
+const median = (xs: number[]) => (xs.length ? quantile(xs, 0.5) : Number.NaN);
+
+export const questions: Question[] = ['data', 'model', 'model-output'];
+
+/** What a question asks, in words, for the report. */
+export const questionText: Record<Question, string> = {
+  data: 'bias planted in the labels; residual methods compare the labels with a reference model that cannot hold it (a protected-blind logistic regression, or the generator’s bias-free σ(η))',
+  model:
+    'a model trained on the biased labels; the truth is the model’s own counterfactual behaviour inside the planted subgroups',
+  'model-output':
+    'the planted bias in a model’s log-odds only, σ(η + β), with labels drawn without bias (the CBS paper’s design)',
+};
+
+/** The measures of one method on one question, scenario and model, beside their chance level. */
 export interface EffectivenessRow {
-  dataset: string;
+  question: Question;
+  scenario: string;
+  model: string;
   label: string;
   family: string;
   runs: number;
+  /** Individual: mean planted-subgroup coverage; subgroup: share of planted subgroups found. */
   recall: MeanInterval;
+  /** The same findings' measure on the no-bias twin, scored against this scenario's subgroups. */
+  chanceRecall: MeanInterval;
   precision: MeanInterval;
-  /** Share of runs that found at least one injected group. */
-  hitRate: number;
+  chancePrecision: MeanInterval;
+  /** Subgroup: mean best Jaccard of the top-k findings with the planted subgroups. */
+  localisation: MeanInterval;
+  chanceLocalisation: MeanInterval;
+  /** Individual: the share of the planted subgroups' members the audited model discriminates. */
+  learned: MeanInterval;
+  chanceLearned: MeanInterval;
+  /** Null-calibrated alarm: the method's own score on this scenario against its no-bias twin. */
+  detection: Discrimination | null;
 }
 
-/** Recall and precision per data set and method, mean and t interval over seeds. */
+/** The chance scores of no-bias runs against one scenario, matched by question, model and plan. */
+function chanceScores(
+  nulls: readonly CellRecord[],
+  rs: readonly CellRecord[],
+  scenario: string,
+): AuditScore[] {
+  const r0 = rs[0]!;
+  return nulls
+    .filter((n) => n.question === r0.question && n.model === r0.model && n.plan.label === r0.plan.label)
+    .flatMap((n) => n.chance.filter((c) => c.scenario === scenario).map((c) => c.score));
+}
+
+const individualRecall = (s: AuditScore) => s.recall;
+
+/** Every question, scenario, model and method: its measures, their chance level and detection. */
 export function effectiveness(records: readonly CellRecord[]): EffectivenessRow[] {
-  const { biased } = partition(records);
+  const { biased, null: nulls } = partition(records);
   const rows: EffectivenessRow[] = [];
-  for (const [k, rs] of groupBy(biased, (r) => `${r.dataset.label}\u0000${r.plan.label}`)) {
-    const [dataset, label] = k.split('\u0000') as [string, string];
+  const key = (r: CellRecord) => [r.question, r.dataset.label, r.model, r.plan.label].join('\u0000');
+  for (const rs of groupBy(biased, key).values()) {
+    const r0 = rs[0]!;
+    const own = rs.map((r) => r.score!);
+    const chance = chanceScores(nulls, rs, r0.dataset.label);
+    const nullRuns = nulls.filter(
+      (n) => n.question === r0.question && n.model === r0.model && n.plan.label === r0.plan.label && n.score,
+    );
+    const pick = (xs: AuditScore[], f: (s: AuditScore) => number | null) => rateInterval(finite(xs.map(f)));
     rows.push({
-      dataset,
-      label,
-      family: rs[0]!.family ?? '',
+      question: r0.question,
+      scenario: r0.dataset.label,
+      model: r0.model,
+      label: r0.plan.label,
+      family: r0.family ?? '',
       runs: rs.length,
-      recall: rateInterval(finite(rs.map((r) => r.score!.recall))),
-      precision: rateInterval(finite(rs.map((r) => r.score!.precision))),
-      hitRate: rs.filter((r) => r.score!.groupsFound > 0).length / rs.length,
+      recall: pick(own, individualRecall),
+      chanceRecall: pick(chance, individualRecall),
+      precision: pick(own, (s) => s.precision),
+      chancePrecision: pick(chance, (s) => s.precision),
+      localisation: pick(own, (s) => s.localisation),
+      chanceLocalisation: pick(chance, (s) => s.localisation),
+      learned: pick(own, (s) => s.model?.learned ?? null),
+      chanceLearned: pick(chance, (s) => s.model?.learned ?? null),
+      detection: discrimination(
+        nullRuns.map((n) => n.score!.alarmScore),
+        own.map((s) => s.alarmScore),
+        0.05,
+      ),
     });
   }
   return rows;
 }
 
-/** Recall over every biased scenario, per method and per family (mean and interval over blocks). */
-export function effectivenessOverall(records: readonly CellRecord[]) {
+/** A table whose every cell sits at its floor or its ceiling says nothing: report it as such. */
+export function saturated(values: readonly number[]): 'floor' | 'ceiling' | null {
+  const xs = values.filter((v) => Number.isFinite(v));
+  if (xs.length === 0) return null;
+  if (xs.every((v) => v === 0)) return 'floor';
+  if (xs.every((v) => v === 1)) return 'ceiling';
+  return null;
+}
+
+/**
+ * Paired comparisons of recall between the methods of one family on one question, over the blocks
+ * (data set, seed, model) they share. Only families and questions with enough blocks to reject at
+ * all are tested (an exact two-sided signed-rank test on n blocks cannot go below 2 / 2^n).
+ */
+export function comparisons(
+  records: readonly CellRecord[],
+  alpha = 0.05,
+): { question: Question; family: string; tests: Comparison[]; blocks: number }[] {
   const { biased } = partition(records);
-  const per = (key: (r: CellRecord) => string) =>
-    [...groupBy(biased, key)].map(([name, rs]) => ({
-      name,
-      family: rs[0]!.family ?? '',
-      runs: rs.length,
-      recall: rateInterval(finite(rs.map((r) => r.score!.recall))),
-      precision: rateInterval(finite(rs.map((r) => r.score!.precision))),
-    }));
-  return { methods: per((r) => r.plan.label), families: per((r) => r.family ?? '') };
-}
-
-export interface PowerRow {
-  label: string;
-  nullRuns: number;
-  /** Share of runs without bias in which the method raised its own alarm. */
-  falseAlarmRate: number;
-  /** Share of runs with bias in which it raised its alarm. */
-  alarmRate: number;
-  /** Power at the controlled false-positive rate (null without null runs). */
-  controlled: DetectionPower | null;
-}
-
-/** False alarms on data without bias, and detection power at a controlled false-positive rate. */
-export function power(records: readonly CellRecord[], fpr = 0.05): PowerRow[] {
-  const { biased, null: nulls } = partition(records);
-  return labelsOf([...biased, ...nulls]).map((label) => {
-    const b = biased.filter((r) => r.plan.label === label);
-    const n = nulls.filter((r) => r.plan.label === label);
-    return {
-      label,
-      nullRuns: n.length,
-      falseAlarmRate: n.length ? n.filter((r) => r.score!.alarm).length / n.length : Number.NaN,
-      alarmRate: b.length ? b.filter((r) => r.score!.alarm).length / b.length : Number.NaN,
-      controlled: detectionPower(
-        n.map((r) => r.score!.alarmScore),
-        b.map((r) => r.score!.alarmScore),
-        fpr,
-      ),
-    };
-  });
-}
-
-/** Paired comparisons of recall between methods over the blocks (data set, seed, model) they share. */
-export function comparisons(records: readonly CellRecord[], alpha = 0.05): Comparison[] {
-  const { biased } = partition(records);
-  return pairedComparisons(
-    biased.map((r) => ({ method: r.plan.label, block: r.block, value: r.score!.recall ?? Number.NaN })),
-    alpha,
-  );
+  const out: { question: Question; family: string; tests: Comparison[]; blocks: number }[] = [];
+  for (const rs of groupBy(biased, (r) => `${r.question}\u0000${r.family}`).values()) {
+    const blocks = new Set(rs.map((r) => r.block)).size;
+    const tests = pairedComparisons(
+      rs.map((r) => ({ method: r.plan.label, block: r.block, value: r.score!.recall ?? Number.NaN })),
+      alpha,
+    );
+    out.push({ question: rs[0]!.question, family: rs[0]!.family ?? '', tests, blocks });
+  }
+  return out;
 }
 
 export interface EfficiencyRow {
@@ -135,74 +174,32 @@ export interface EfficiencyRow {
   tsn: number;
   dsn: number;
   sur: number;
-  dss: number;
   queries: number;
   wallSeconds: number;
-  /** Share of runs with a true finding, and the median effort to the first one among them. */
+  /** Individual: share of runs with a planted pair, and the median effort to the first one. */
   firstTrueShare: number;
   firstTrueSeconds: number;
   firstTrueQueries: number;
-  effort50Share: number;
-  effort50Seconds: number;
-  effort50Queries: number;
-  effort90Share: number;
-  effort90Seconds: number;
-  effort90Queries: number;
 }
 
-const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
-const median = (xs: number[]) => (xs.length ? quantile(xs, 0.5) : Number.NaN);
-
-/** DSN, TSN, SUR, DSS, queries and the effort to the first true finding and to 50% / 90% recall. */
+/** Cost per method on the planted data sets (every question). */
 export function efficiency(records: readonly CellRecord[]): EfficiencyRow[] {
   const { biased } = partition(records);
   return [...groupBy(biased, (r) => r.plan.label)].map(([label, rs]) => {
-    const effort = (pick: (r: CellRecord) => { seconds: number; queries: number } | null) => {
-      const reached = rs.map(pick).filter((e) => e !== null);
-      return {
-        share: reached.length / rs.length,
-        seconds: median(reached.map((e) => e.seconds)),
-        queries: median(reached.map((e) => e.queries)),
-      };
-    };
-    const first = effort((r) => r.score!.firstTrue);
-    const e50 = effort((r) => r.score!.effort50);
-    const e90 = effort((r) => r.score!.effort90);
+    const reached = rs.map((r) => r.score!.firstTrue).filter((e) => e !== null);
     return {
       label,
       runs: rs.length,
       tsn: mean(rs.map((r) => r.metrics!.tsn)),
       dsn: mean(rs.map((r) => r.metrics!.dsn)),
       sur: mean(rs.map((r) => r.metrics!.sur)),
-      dss: mean(finite(rs.map((r) => r.metrics!.dss))),
       queries: mean(rs.map((r) => r.metrics!.distinctQueries)),
       wallSeconds: mean(rs.map((r) => r.wallSeconds)),
-      firstTrueShare: first.share,
-      firstTrueSeconds: first.seconds,
-      firstTrueQueries: first.queries,
-      effort50Share: e50.share,
-      effort50Seconds: e50.seconds,
-      effort50Queries: e50.queries,
-      effort90Share: e90.share,
-      effort90Seconds: e90.seconds,
-      effort90Queries: e90.queries,
+      firstTrueShare: rs[0]!.family === 'individual' ? reached.length / rs.length : Number.NaN,
+      firstTrueSeconds: median(reached.map((e) => e.seconds)),
+      firstTrueQueries: median(reached.map((e) => e.queries)),
     };
   });
-}
-
-/** The efficiency curves of every biased run, flattened for plotting. */
-export function curves(records: readonly CellRecord[]) {
-  const { biased } = partition(records);
-  return biased.flatMap((r) =>
-    r.score!.curve.map((p) => ({
-      label: r.plan.label,
-      run: r.key,
-      seconds: p.seconds,
-      queries: p.queries,
-      trueFindings: p.trueFindings,
-      recall: r.score!.biasedGroups ? p.groupsFound / r.score!.biasedGroups : 0,
-    })),
-  );
 }
 
 export const factorNames: FactorName[] = [
@@ -215,53 +212,103 @@ export const factorNames: FactorName[] = [
   'gap',
 ];
 
-/** Detection rate of injected groups by factor, per method (factors with a single level are left out). */
+/** Detection rate of planted subgroups by factor, per question and method (single-level factors left out). */
 export function factors(
   records: readonly CellRecord[],
-): { factor: FactorName; label: string; levels: FactorLevel[] }[] {
+): { question: Question; factor: FactorName; label: string; levels: FactorLevel[] }[] {
   const { biased } = partition(records);
-  const out: { factor: FactorName; label: string; levels: FactorLevel[] }[] = [];
+  const out: { question: Question; factor: FactorName; label: string; levels: FactorLevel[] }[] = [];
   for (const factor of factorNames) {
-    for (const [label, rs] of groupBy(biased, (r) => r.plan.label)) {
+    for (const rs of groupBy(biased, (r) => `${r.question}\u0000${r.plan.label}`).values()) {
       const levels = factorTable(
-        rs.flatMap((r) => r.score!.groups),
+        rs.flatMap((r) => r.score!.groups.map((g) => ({ id: g.pair, found: g.found, factors: g.factors }))),
         factor,
       );
-      if (levels.length > 1) out.push({ factor, label, levels });
+      if (levels.length > 1)
+        out.push({ question: rs[0]!.question, factor, label: rs[0]!.plan.label, levels });
     }
   }
   return out;
 }
 
+/**
+ * The CBS paper's Figure 1 in this study: the subgroup methods' mean Jaccard (best of the top k) by
+ * planted bias, with the bias in the model's log-odds (separation: the model-output question) or in
+ * the labels audited against σ(η) (sufficiency: the data question with the bias-free reference).
+ * The no-bias twin gives the level at zero bias (its findings against each scenario's subgroups).
+ */
+export function biasTrend(records: readonly CellRecord[]) {
+  const { biased, null: nulls } = partition(records);
+  const variants = [
+    { name: 'separation', question: 'model-output' as Question, model: 'σ(η + β)' },
+    { name: 'sufficiency', question: 'data' as Question, model: 'σ(η)' },
+  ];
+  const rows: { variant: string; label: string; scenario: string; jaccard: MeanInterval; runs: number }[] =
+    [];
+  for (const v of variants) {
+    const rs = biased.filter(
+      (r) => r.question === v.question && r.model === v.model && r.family === 'subgroup',
+    );
+    for (const [label, mine] of groupBy(rs, (r) => r.plan.label)) {
+      const zero = nulls
+        .filter(
+          (n) =>
+            n.question === v.question &&
+            n.plan.label === label &&
+            (v.question === 'model-output' || n.model === v.model),
+        )
+        .flatMap((n) => n.chance.map((c) => c.score.localisation));
+      rows.push({
+        variant: v.name,
+        label,
+        scenario: 'no bias',
+        jaccard: rateInterval(finite(zero)),
+        runs: zero.length,
+      });
+      for (const [scenario, sc] of groupBy(mine, (r) => r.dataset.label)) {
+        rows.push({
+          variant: v.name,
+          label,
+          scenario,
+          jaccard: rateInterval(finite(sc.map((r) => r.score!.localisation))),
+          runs: sc.length,
+        });
+      }
+    }
+  }
+  return rows;
+}
+
 export interface SensitivityRow {
+  question: Question;
   entry: string;
   option: string;
   value: string;
   runs: number;
   recall: MeanInterval;
-  precision: MeanInterval;
   dsn: number;
   wallSeconds: number;
 }
 
-/** Recall and cost by value of each varied method option. */
+/** Recall and cost by value of each varied method option, per question. */
 export function sensitivity(records: readonly CellRecord[]): SensitivityRow[] {
   const { biased } = partition(records);
   const varied = biased.filter((r) => r.plan.varied);
   return [
     ...groupBy(
       varied,
-      (r) => `${r.plan.entry}\u0000${r.plan.varied!.option}\u0000${String(r.plan.varied!.value)}`,
-    ),
-  ].map(([k, rs]) => {
-    const [entry, option, value] = k.split('\u0000') as [string, string, string];
+      (r) =>
+        `${r.question}\u0000${r.plan.entry}\u0000${r.plan.varied!.option}\u0000${JSON.stringify(r.plan.varied!.value)}`,
+    ).values(),
+  ].map((rs) => {
+    const r0 = rs[0]!;
     return {
-      entry,
-      option,
-      value,
+      question: r0.question,
+      entry: r0.plan.entry,
+      option: r0.plan.varied!.option,
+      value: JSON.stringify(r0.plan.varied!.value),
       runs: rs.length,
       recall: rateInterval(finite(rs.map((r) => r.score!.recall))),
-      precision: rateInterval(finite(rs.map((r) => r.score!.precision))),
       dsn: mean(rs.map((r) => r.metrics!.dsn)),
       wallSeconds: mean(rs.map((r) => r.wallSeconds)),
     };
@@ -270,6 +317,7 @@ export function sensitivity(records: readonly CellRecord[]): SensitivityRow[] {
 
 export interface RealRow {
   dataset: string;
+  model: string;
   label: string;
   runs: number;
   dsn: number;
@@ -277,33 +325,32 @@ export interface RealRow {
   sur: number;
   wallSeconds: number;
   implicated: string;
-  /** The same method's mean SUR on the synthetic data with bias, for comparison. */
-  syntheticSur: number;
 }
 
-/** Real data sets alongside the synthetic ones. */
+/** Real data sets: what each method reports (no planted truth there). */
 export function realData(records: readonly CellRecord[]): RealRow[] {
-  const { real, biased } = partition(records);
-  return [...groupBy(real, (r) => `${r.dataset.label}\u0000${r.plan.label}`)].map(([k, rs]) => {
-    const [dataset, label] = k.split('\u0000') as [string, string];
-    const counts = new Map<string, number>();
-    for (const r of rs) for (const v of r.implicated) counts.set(v, (counts.get(v) ?? 0) + 1);
-    return {
-      dataset,
-      label,
-      runs: rs.length,
-      dsn: mean(rs.map((r) => r.metrics!.dsn)),
-      tsn: mean(rs.map((r) => r.metrics!.tsn)),
-      sur: mean(rs.map((r) => r.metrics!.sur)),
-      wallSeconds: mean(rs.map((r) => r.wallSeconds)),
-      implicated: [...counts]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, 4)
-        .map(([v]) => v)
-        .join(', '),
-      syntheticSur: mean(biased.filter((r) => r.plan.label === label).map((r) => r.metrics!.sur)),
-    };
-  });
+  const { real } = partition(records);
+  return [...groupBy(real, (r) => `${r.dataset.label}\u0000${r.model}\u0000${r.plan.label}`).values()].map(
+    (rs) => {
+      const counts = new Map<string, number>();
+      for (const r of rs) for (const v of r.implicated) counts.set(v, (counts.get(v) ?? 0) + 1);
+      return {
+        dataset: rs[0]!.dataset.label,
+        model: rs[0]!.model,
+        label: rs[0]!.plan.label,
+        runs: rs.length,
+        dsn: mean(rs.map((r) => r.metrics!.dsn)),
+        tsn: mean(rs.map((r) => r.metrics!.tsn)),
+        sur: mean(rs.map((r) => r.metrics!.sur)),
+        wallSeconds: mean(rs.map((r) => r.wallSeconds)),
+        implicated: [...counts]
+          .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+          .slice(0, 4)
+          .map(([v]) => v)
+          .join(', '),
+      };
+    },
+  );
 }
 
 function jaccardOf<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): number | null {
@@ -320,11 +367,11 @@ export interface AgreementRow {
   blocks: number;
   /** Mean Jaccard of the protected values both point at (all data). */
   implicated: number;
-  /** Mean Jaccard of the injected groups both found (synthetic data with bias). */
+  /** Mean Jaccard of the planted subgroups both found (synthetic data with bias). */
   groups: number;
 }
 
-/** Agreement between every two methods over the blocks both ran on. */
+/** Agreement between every two methods over the blocks both ran on (labels in plan order). */
 export function agreement(records: readonly CellRecord[]): AgreementRow[] {
   const { done } = partition(records);
   const byLabel = groupBy(done, (r) => r.plan.label);
@@ -342,10 +389,9 @@ export function agreement(records: readonly CellRecord[]): AgreementRow[] {
         blocks++;
         const ji = jaccardOf(new Set(ra.implicated), new Set(rb.implicated));
         if (ji !== null) imp.push(ji);
-        if (ra.score && rb.score && ra.score.biasedGroups > 0) {
-          const found = (r: CellRecord) => new Set(r.score!.groups.filter((g) => g.found).map((g) => g.id));
-          const jg = jaccardOf(found(ra), found(rb));
-          grp.push(jg ?? 1);
+        if (ra.score && rb.score && ra.score.groups.length > 0) {
+          const found = (r: CellRecord) => new Set(r.score!.groups.filter((g) => g.found).map((g) => g.pair));
+          grp.push(jaccardOf(found(ra), found(rb)) ?? 1);
         }
       }
       if (blocks > 0)
@@ -358,7 +404,20 @@ export function agreement(records: readonly CellRecord[]): AgreementRow[] {
 /** Blocks whose methods did not all audit the same model (should be none). */
 export function modelMismatches(records: readonly CellRecord[]): string[] {
   const { done } = partition(records);
-  return [...groupBy(done, (r) => r.block)]
-    .filter(([, rs]) => new Set(rs.map((r) => r.modelFingerprint)).size > 1)
-    .map(([block]) => block);
+  return [...groupBy(done, (r) => r.block).values()]
+    .filter((rs) => new Set(rs.map((r) => r.modelFingerprint)).size > 1)
+    .map((rs) => rs[0]!.blockLabel);
+}
+
+/** Mean accuracy of each audited model on the held-out rows, per question. */
+export function modelAccuracy(records: readonly CellRecord[]) {
+  const { done } = partition(records);
+  return [...groupBy(done, (r) => `${r.question}\u0000${r.model}\u0000${r.dataset.label}`).values()].map(
+    (rs) => ({
+      question: rs[0]!.question,
+      model: rs[0]!.model,
+      dataset: rs[0]!.dataset.label,
+      accuracy: mean([...new Map(rs.map((r) => [r.block, r.modelAccuracy ?? Number.NaN])).values()]),
+    }),
+  );
 }

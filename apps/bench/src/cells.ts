@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Budget } from '@fb/core';
-import type { MethodEntry, ModelSpec, RealDatasetName, Study } from './config.js';
-import { findMethod } from './methods.js';
+import type { MethodEntry, ModelSpec, Question, RealDatasetName, Study } from './config.js';
+import { findMethod, questionsOf } from './methods.js';
 
 /** The data of a cell: a synthetic scenario (regenerated from seed and options) or a real data set. */
 export type DatasetSpec =
@@ -12,9 +12,11 @@ export type DatasetSpec =
       label: string;
       generator: 'planted-pair' | 'generate';
       options: Record<string, unknown>;
-      /** The factor levels of this scenario (empty for the no-bias scenario). */
+      /** The factor levels of this scenario (those that shape the rows, for a no-bias twin). */
       factors: Record<string, unknown>;
       null: boolean;
+      /** A no-bias twin: the labels of the planted scenarios whose rows and subgroups it shares. */
+      twinOf: string[];
     }
   | { kind: 'real'; label: string; name: RealDatasetName };
 
@@ -29,17 +31,32 @@ export interface Plan {
   varied: { option: string; value: unknown } | null;
 }
 
-/** One unit of work: data set x seed x model x method plan, keyed by a hash of all its inputs. */
-export interface Cell {
-  key: string;
-  /** Data set, seed and model: every method of a block audits the same model. */
-  block: string;
+/** How a block's data are built and split (what every cell of the block shares). */
+export interface BlockSpec {
   dataset: DatasetSpec;
   seed: number;
+  question: Question;
   model: ModelSpec;
+  /** Share of rows held out for the audit. */
+  auditShare: number;
+  /**
+   * The biased scenarios whose planted subgroups share this data set's rows: a run on data without
+   * bias is scored against each of them for the chance level (empty for biased and real data).
+   */
+  chanceAgainst: Extract<DatasetSpec, { kind: 'synthetic' }>[];
+}
+
+/** One unit of work: data set x seed x question x model x method plan, keyed by a hash of all its inputs. */
+export interface Cell extends BlockSpec {
+  key: string;
+  /** A content hash of the block's inputs: every method of a block audits the same model and rows. */
+  block: string;
+  /** The block in words, for progress and errors. */
+  blockLabel: string;
   plan: Plan;
   budget: Budget;
   jaccardThreshold: number;
+  topK: number;
 }
 
 function canonical(value: unknown): string {
@@ -126,11 +143,13 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
 
 /** A factor level is one option value, or an object of several options set together (e.g. a bias range). */
 function levelLabel(v: unknown): string {
-  return isPlainObject(v)
-    ? Object.entries(v)
-        .map(([k, x]) => `${k}:${String(x)}`)
-        .join(' ')
-    : String(v);
+  if (isPlainObject(v)) {
+    return Object.entries(v)
+      .map(([k, x]) => `${k}:${levelLabel(x)}`)
+      .join(' ');
+  }
+  // Nested values (arrays, objects) are labelled by their content, never `[object Object]`.
+  return v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
 function scenarioLabel(factors: Record<string, unknown>): string {
@@ -169,24 +188,73 @@ export function datasetsOf(study: Study): DatasetSpec[] {
         options: scenarioOptions(syn.base, factors),
         factors,
         null: false,
+        twinOf: [],
       });
     }
     if (syn.unbiased) {
-      out.push({
-        kind: 'synthetic',
-        label: 'no bias',
-        generator: syn.generator,
-        options: { ...syn.base, ...syn.unbiased },
-        factors: {},
-        null: true,
-      });
+      // Each scenario's no-bias twin: its options with the bias removed, so that it shares the
+      // scenario's rows and subgroups. Scenarios that differ only in their bias share one twin.
+      const twins = new Map<string, Extract<DatasetSpec, { kind: 'synthetic' }>>();
+      for (const scenario of [...out]) {
+        if (scenario.kind !== 'synthetic') continue;
+        const options = { ...scenario.options, ...syn.unbiased };
+        const key = contentHash(options);
+        const twin = twins.get(key);
+        if (twin) twin.twinOf.push(scenario.label);
+        else {
+          twins.set(key, {
+            kind: 'synthetic',
+            label: 'no bias',
+            generator: syn.generator,
+            options,
+            factors: {},
+            null: true,
+            twinOf: [scenario.label],
+          });
+        }
+      }
+      // Several twins (factors that shape the rows): each is named after the scenarios it serves.
+      if (twins.size > 1) for (const t of twins.values()) t.label = `no bias (${t.twinOf.join('; ')})`;
+      out.push(...twins.values());
     }
   }
   for (const name of study.real) out.push({ kind: 'real', label: name, name });
   return out;
 }
 
-/** Expand a study into its cells, in a stable order (data set, seed, model, plan). */
+/** The models a question audits: the reference model it needs, or the trained models and controls. */
+export function modelsOf(study: Study, question: Question): ModelSpec[] {
+  if (question === 'data') {
+    return [
+      { label: 'blind logistic regression', kind: 'blind', options: {} },
+      { label: 'σ(η)', kind: 'oracle', options: {} },
+    ];
+  }
+  if (question === 'model-output') return [{ label: 'σ(η + β)', kind: 'shifted', options: {} }];
+  const controls: ModelSpec[] = study.controls.map((c) =>
+    c === 'oracle'
+      ? { label: 'σ(η) (control)', kind: 'oracle', options: {} }
+      : { label: 'blind logistic regression (control)', kind: 'blind', options: {} },
+  );
+  return [...study.models, ...controls];
+}
+
+/** The block's inputs that decide its data and model (never its labels). */
+export function blockInputs(b: BlockSpec): unknown {
+  return {
+    dataset:
+      b.dataset.kind === 'real'
+        ? { real: b.dataset.name }
+        : { generator: b.dataset.generator, options: b.dataset.options },
+    seed: b.seed,
+    question: b.question,
+    model: { kind: b.model.kind, options: b.model.options },
+    auditShare: b.auditShare,
+    chanceAgainst: b.chanceAgainst.map((d) => ({ generator: d.generator, options: d.options })),
+  };
+}
+
+/** Expand a study into its cells, in a stable order (data set, seed, question, model, plan). */
 export async function expandCells(study: Study): Promise<Cell[]> {
   const shared = sharedCodeVersions();
   const methodVersions = new Map<string, string>();
@@ -196,36 +264,60 @@ export async function expandCells(study: Study): Promise<Cell[]> {
   }
   const cells: Cell[] = [];
   const plans = study.methods.flatMap(plansOf);
-  for (const dataset of datasetsOf(study)) {
+  const datasets = datasetsOf(study);
+  const biased = datasets.filter(
+    (d): d is Extract<DatasetSpec, { kind: 'synthetic' }> => d.kind === 'synthetic' && !d.null,
+  );
+  for (const dataset of datasets) {
+    // Real data have no planted bias: only the trained models are audited there.
+    const questions: Question[] = dataset.kind === 'real' ? ['model'] : study.questions;
     for (const seed of study.seeds) {
-      for (const model of study.models) {
-        const block = `${dataset.label} / seed ${seed} / ${model.label}`;
-        for (const plan of plans) {
-          const inputs = {
-            dataset:
-              dataset.kind === 'real'
-                ? { real: dataset.name }
-                : { generator: dataset.generator, options: dataset.options },
-            seed,
-            model: { kind: model.kind, options: model.options },
-            method: { id: plan.method, options: plan.options, code: methodVersions.get(plan.method) },
-            budget: study.budget,
-            jaccardThreshold: study.jaccardThreshold,
-            code: shared,
-          };
-          cells.push({
-            key: contentHash(inputs),
-            block,
+      for (const question of questions) {
+        for (const model of modelsOf(study, question)) {
+          const spec: BlockSpec = {
             dataset,
             seed,
+            question,
             model,
-            plan,
-            budget: study.budget,
-            jaccardThreshold: study.jaccardThreshold,
-          });
+            auditShare: study.auditShare,
+            chanceAgainst:
+              dataset.kind === 'synthetic' && dataset.null
+                ? biased.filter((b) => dataset.twinOf.includes(b.label))
+                : [],
+          };
+          const block = contentHash(blockInputs(spec));
+          const blockLabel = `${dataset.label} / seed ${seed} / ${question} / ${model.label}`;
+          for (const plan of plans) {
+            if (!questionsOf(plan.method).includes(question)) continue;
+            const inputs = {
+              block: blockInputs(spec),
+              // Labels are part of a cell: two plans with the same options are still two cells.
+              labels: { plan: plan.label, model: model.label, dataset: dataset.label },
+              method: { id: plan.method, options: plan.options, code: methodVersions.get(plan.method) },
+              budget: study.budget,
+              scoring: { jaccardThreshold: study.jaccardThreshold, topK: study.topK },
+              code: shared,
+            };
+            cells.push({
+              ...spec,
+              key: contentHash(inputs),
+              block,
+              blockLabel,
+              plan,
+              budget: study.budget,
+              jaccardThreshold: study.jaccardThreshold,
+              topK: study.topK,
+            });
+          }
         }
       }
     }
+  }
+  const seen = new Set<string>();
+  for (const c of cells) {
+    if (seen.has(c.key))
+      throw new Error(`two cells of the study have the same inputs: ${c.blockLabel} / ${c.plan.label}`);
+    seen.add(c.key);
   }
   return cells;
 }

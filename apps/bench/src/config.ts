@@ -18,12 +18,24 @@ export interface MethodEntry {
 
 export type ModelKind = 'logistic-regression' | 'decision-tree' | 'random-forest' | 'linear-svm' | 'mlp';
 
+/**
+ * Models the study builds itself rather than trains as configured:
+ * - `oracle`: the generator's bias-free model σ(η) (it cannot hold any planted bias);
+ * - `blind`: a logistic regression trained without the protected attributes (it cannot treat two
+ *   inputs that differ only in protected values differently);
+ * - `shifted`: σ(η + β), the planted bias moved from the labels into the model's log-odds.
+ */
+export type ReferenceModelKind = 'oracle' | 'blind' | 'shifted';
+
 export interface ModelSpec {
   label: string;
-  kind: ModelKind;
+  kind: ModelKind | ReferenceModelKind;
   /** Options passed to the model's fit function (e.g. `{ l2: 1 }`). */
   options: Record<string, unknown>;
 }
+
+/** Where the planted bias lives in a cell: see `Question` in @fb/eval and docs/study-design.md. */
+export type Question = 'data' | 'model' | 'model-output';
 
 export type RealDatasetName = 'adult' | 'compas' | 'german' | 'bank';
 
@@ -46,7 +58,16 @@ export interface Study {
   } | null;
   /** Real data sets run alongside (no ground truth: metrics and agreement only). */
   real: RealDatasetName[];
+  /** The questions asked (default: all three); see docs/study-design.md. */
+  questions: Question[];
+  /** Models audited in the model-discrimination question: each is trained on the training split. */
   models: ModelSpec[];
+  /** Control models audited beside them in the model question (`oracle`, `blind`). */
+  controls: ('oracle' | 'blind')[];
+  /** Share of each data set's rows held out for the audit (the rest trains the models). */
+  auditShare: number;
+  /** Findings of a subgroup method inspected per run (best of the top k). */
+  topK: number;
   methods: MethodEntry[];
   budget: { maxSeconds?: number; maxTested?: number; maxQueries?: number };
   /** Worker threads (default: the number of cores). */
@@ -104,6 +125,34 @@ export const studySchema: OptionsSchema = {
       uniqueItems: true,
       items: { enum: ['adult', 'compas', 'german', 'bank'] },
       description: 'real data sets (need @fb/datasets and FB_DATA_DIR or a download)',
+    },
+    questions: {
+      type: 'array',
+      minItems: 1,
+      uniqueItems: true,
+      items: { enum: ['data', 'model', 'model-output'] },
+      default: ['data', 'model', 'model-output'],
+      description: 'where the planted bias lives: labels, a trained model, or a model output only',
+    },
+    controls: {
+      type: 'array',
+      uniqueItems: true,
+      items: { enum: ['oracle', 'blind'] },
+      default: [],
+      description: 'control models audited beside the trained ones in the model question',
+    },
+    auditShare: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      exclusiveMaximum: 1,
+      default: 0.5,
+      description: 'share of rows held out for the audit; the rest trains the models',
+    },
+    topK: {
+      type: 'integer',
+      minimum: 1,
+      default: 5,
+      description: 'findings of a subgroup method inspected per run (best of the top k)',
     },
     models: {
       type: 'array',
@@ -251,8 +300,19 @@ export function validateStudy(value: unknown, source = 'study'): Study {
       }
     }
   });
+  const modelLabels = new Set<string>();
   study.models.forEach((m, i) => {
     m.label ??= study.models.length > 1 ? `${m.kind}#${i}` : m.kind;
+    if (modelLabels.has(m.label)) {
+      throw new OptionsError(
+        'OPTIONS_INVALID',
+        `${source}: /models/${i}/label: duplicate label "${m.label}"`,
+        {
+          option: `/models/${i}/label`,
+        },
+      );
+    }
+    modelLabels.add(m.label);
   });
   for (const d of datasetsOf(study)) {
     if (d.kind !== 'synthetic') continue;

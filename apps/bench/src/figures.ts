@@ -20,48 +20,47 @@ export async function render(spec: FigureSpec, values: readonly object[]): Promi
   }
 }
 
-const familyColor = { field: 'family', type: 'nominal', title: 'family' };
-
-/** Mean recall per method with its interval, coloured by family. */
-export const effectivenessFigure: FigureSpec = {
-  title: 'Recall of injected groups (mean and 95% CI over runs)',
-  width: 360,
-  encoding: { y: { field: 'method', type: 'nominal', sort: null, title: null } },
-  layer: [
-    {
-      mark: 'bar',
-      encoding: {
-        x: { field: 'recall', type: 'quantitative', scale: { domain: [0, 1] } },
-        color: familyColor,
-      },
-    },
-    {
-      mark: { type: 'rule', color: 'black' },
-      encoding: { x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } },
-    },
-  ],
-};
-
-/** Recall over time or queries, one line per run, coloured by method. */
-export function efficiencyFigure(axis: 'seconds' | 'queries'): FigureSpec {
+/** A method's measure beside its chance level (the same findings on the no-bias twin), per method. */
+export function chanceFigure(measure: string): FigureSpec {
   return {
-    title: `Recall of injected groups over ${axis === 'seconds' ? 'time' : 'model queries'}`,
-    width: 420,
-    height: 240,
-    mark: { type: 'line', interpolate: 'step-after', opacity: 0.6 },
-    encoding: {
-      x: {
-        field: axis,
-        type: 'quantitative',
-        scale: { type: 'symlog' },
-        title: axis === 'seconds' ? 'seconds' : 'distinct model queries',
+    title: `${measure}: planted data (bar, 95% CI) and chance level (tick)`,
+    width: 360,
+    encoding: { y: { field: 'method', type: 'nominal', sort: null, title: null } },
+    layer: [
+      {
+        mark: 'bar',
+        encoding: {
+          x: { field: 'value', type: 'quantitative', scale: { domain: [0, 1] }, title: measure },
+          color: { field: 'family', type: 'nominal', title: 'family' },
+        },
       },
-      y: { field: 'recall', type: 'quantitative', scale: { domain: [0, 1] } },
-      color: { field: 'label', type: 'nominal', title: 'method' },
-      detail: { field: 'run', type: 'nominal' },
-    },
+      {
+        mark: { type: 'rule', color: 'black' },
+        encoding: { x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } },
+      },
+      {
+        mark: { type: 'tick', color: 'black', thickness: 2 },
+        encoding: { x: { field: 'chance', type: 'quantitative' } },
+      },
+    ],
   };
 }
+
+/** Mean Jaccard of the subgroup methods by planted bias, separation vs sufficiency (CBS Figure 1). */
+export const trendFigure: FigureSpec = {
+  title: 'Localisation (mean Jaccard) by planted bias',
+  facet: { field: 'variant', type: 'nominal', title: null },
+  spec: {
+    width: 220,
+    height: 160,
+    mark: { type: 'line', point: true },
+    encoding: {
+      x: { field: 'level', type: 'ordinal', sort: null, title: 'planted bias' },
+      y: { field: 'jaccard', type: 'quantitative', scale: { domain: [0, 1] }, title: 'mean Jaccard' },
+      color: { field: 'method', type: 'nominal', title: 'method' },
+    },
+  },
+};
 
 /** Detection rate of injected groups by factor level, one panel per factor. */
 export const factorFigure: FigureSpec = {

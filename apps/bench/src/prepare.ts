@@ -1,32 +1,66 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Classifier, type Dataset, Hasher } from '@fb/core';
+import {
+  type Classifier,
+  createDataset,
+  type Dataset,
+  domainValues,
+  Hasher,
+  Rng,
+  subsetRows,
+} from '@fb/core';
 import * as datasets from '@fb/datasets';
-import { type TruthView, truthView } from '@fb/eval';
+import { type ModelTruth, modelTruth, type TruthView, truthView } from '@fb/eval';
 import * as models from '@fb/models';
 import * as synth from '@fb/synth';
-import type { Cell, DatasetSpec } from './cells.js';
+import { type BlockSpec, blockInputs, contentHash, type DatasetSpec } from './cells.js';
 import type { ModelSpec } from './config.js';
 
-/** The data and model of a block, shared by every method run on it. */
+type SyntheticSpec = Extract<DatasetSpec, { kind: 'synthetic' }>;
+
+/** The planted truth a run is scored against, on the audited rows. */
+export interface ScoringTruth {
+  /** The scenario whose planted subgroups these are (the cell's own, or a biased one for chance). */
+  scenario: string;
+  view: TruthView;
+  /** The audited model's own counterfactual behaviour against these subgroups (computed once). */
+  modelTruth(): ModelTruth;
+}
+
+/** The audited rows and model of a block, shared by every method run on it. */
 export interface Prepared {
+  /** The held-out rows the methods audit. */
   dataset: Dataset;
-  /** Null for real data (no ground truth). */
-  truth: TruthView | null;
+  /** The audited model (methods get it behind a query clock). */
   model: Classifier;
-  /** Hash of the model's predictions on the data: equal for every method of a block. */
+  /** Hash of the model's predictions on the audited rows: equal for every method of a block. */
   modelFingerprint: string;
+  /** Accuracy on the audited rows (held out from training). */
   modelAccuracy: number;
+  /** The cell's own planted truth (null for real data; no subgroups on data without bias). */
+  truth: ScoringTruth | null;
+  /** Data without bias: the same rows scored against each biased scenario's subgroups. */
+  chance: ScoringTruth[];
+}
+
+/** The same scenario without planted bias (the no-bias twin: same rows, same subgroups). */
+function withoutBias(spec: SyntheticSpec): SyntheticSpec {
+  const none = spec.generator === 'planted-pair' ? { bias: 0 } : { minBias: 0, maxBias: 0 };
+  return { ...spec, options: { ...spec.options, ...none }, null: true };
 }
 
 /**
  * Regenerate a synthetic data set from its options and seed, with its truth. One thread: the study's
  * pool already runs one cell per core (the output does not depend on it).
  */
-function generateSynthetic(spec: Extract<DatasetSpec, { kind: 'synthetic' }>, seed: number) {
-  if (spec.generator === 'planted-pair') return synth.generatePlantedPair(spec.options, seed);
-  return synth.generate({ ...spec.options, seed, threads: 1 });
+function generateSynthetic(spec: SyntheticSpec, seed: number) {
+  if (spec.generator === 'planted-pair') {
+    const g = synth.generatePlantedPair(spec.options, seed);
+    return { dataset: g.dataset, truth: g.truth as Parameters<typeof truthView>[0] };
+  }
+  const g = synth.generate({ ...spec.options, seed, threads: 1 });
+  return { dataset: g.dataset, truth: g.truth as Parameters<typeof truthView>[0] };
 }
 
 const loaders: Record<string, (options: { dataDir?: string }) => Promise<Dataset>> = {
@@ -50,50 +84,153 @@ function loadReal(name: string): Promise<Dataset> {
   return load(dir ? { dataDir: dir } : {});
 }
 
-/** Fit the cell's model; models with a seed option get the cell's seed unless the study sets one. */
+/**
+ * The audited rows: a seeded split that depends only on the number of rows and the seed, so that
+ * data sets that share their rows (a scenario and its no-bias twin) share their split too.
+ */
+export function auditSplit(n: number, seed: number, auditShare: number) {
+  const order = Rng.create(seed)
+    .fork('audit-split')
+    .shuffle(Int32Array.from({ length: n }, (_, i) => i));
+  const take = Math.min(n - 1, Math.max(1, Math.round(auditShare * n)));
+  const audit = Int32Array.from(order.subarray(0, take)).sort();
+  const train = Int32Array.from(order.subarray(take)).sort();
+  return { audit, train };
+}
+
+/** The same model with every protected attribute held at its first domain value: blind to them. */
+function blindTo(dataset: Dataset) {
+  const prot = dataset.schema.attributes.flatMap((a, j) => (a.protected ? [j] : []));
+  const fixed = prot.map((j) => domainValues(dataset.schema.attributes[j]!)[0]!);
+  return (x: Float64Array): Float64Array => {
+    const out = Float64Array.from(x);
+    const d = dataset.d;
+    for (let off = 0; off < out.length; off += d) {
+      for (let k = 0; k < prot.length; k++) out[off + prot[k]!] = fixed[k]!;
+    }
+    return out;
+  };
+}
+
+async function fitBlind(train: Dataset): Promise<Classifier> {
+  const blind = blindTo(train);
+  const inner = await models.fit(createDataset({ schema: train.schema, x: blind(train.x), y: train.y }), {
+    model: 'logistic-regression',
+    l2: 1,
+  } as models.FitOptions);
+  return {
+    nFeatures: inner.nFeatures,
+    nClasses: inner.nClasses,
+    description: `blind(${inner.description ?? 'logistic-regression'})`,
+    predict: (x) => inner.predict(blind(x)),
+    ...(inner.predictProba ? { predictProba: (x: Float64Array) => inner.predictProba!(blind(x)) } : {}),
+  };
+}
+
+/** Fit a trained model on the training rows; models with a seed option get the cell's seed. */
 function train(spec: ModelSpec, dataset: Dataset, seed: number): Promise<Classifier> {
-  const seeded = 'seed' in models.modelOptionsSchemas[spec.kind].properties;
+  const kind = spec.kind as models.FitOptions['model'];
+  const seeded = 'seed' in models.modelOptionsSchemas[kind].properties;
   return models.fit(dataset, {
-    model: spec.kind,
+    model: kind,
     ...(seeded ? { seed } : {}),
     ...spec.options,
   } as models.FitOptions);
 }
 
-async function prepareBlock(cell: Cell): Promise<Prepared> {
-  let dataset: Dataset;
-  let truth: TruthView | null = null;
-  if (cell.dataset.kind === 'synthetic') {
-    const g = generateSynthetic(cell.dataset, cell.seed);
-    dataset = g.dataset;
-    truth = truthView(g.truth, dataset);
-  } else {
-    dataset = await loadReal(cell.dataset.name);
-  }
-  const model = await train(cell.model, dataset, cell.seed);
-  const predictions = model.predict(dataset.x);
-  let hits = 0;
-  for (let i = 0; i < dataset.n; i++) if (predictions[i] === dataset.y[i]) hits++;
+/** A generator's noise-free probability function as a classifier. */
+function probabilityModel(view: TruthView, d: number, description: string): Classifier {
+  return models.classifierFromFunction((x) => view.probabilityOf(x), { nFeatures: d, description });
+}
+
+function scoringTruth(scenario: string, view: TruthView, model: Classifier, audit: Dataset): ScoringTruth {
+  let cached: ModelTruth | null = null;
   return {
-    dataset,
-    truth,
+    scenario,
+    view,
+    modelTruth: () => (cached ??= modelTruth(model, audit, view)),
+  };
+}
+
+function fingerprint(ds: Dataset): string {
+  return new Hasher().numbers(ds.x).digest();
+}
+
+async function prepareBlock(b: BlockSpec): Promise<Prepared> {
+  const spec = b.dataset;
+  if (spec.kind === 'real') {
+    const data = await loadReal(spec.name);
+    const split = auditSplit(data.n, b.seed, b.auditShare);
+    const audit = subsetRows(data, split.audit);
+    const model = await train(b.model, subsetRows(data, split.train), b.seed);
+    return finish(audit, model, null, []);
+  }
+  // Model-output bias: the labels of the no-bias twin, the planted bias in the model only.
+  const labelled = b.question === 'model-output' && !spec.null ? withoutBias(spec) : spec;
+  const g = generateSynthetic(labelled, b.seed);
+  const split = auditSplit(g.dataset.n, b.seed, b.auditShare);
+  const audit = subsetRows(g.dataset, split.audit);
+  const trainRows = subsetRows(g.dataset, split.train);
+  const planted = labelled === spec ? g : generateSynthetic(spec, b.seed);
+  if (planted !== g && fingerprint(planted.dataset) !== fingerprint(g.dataset)) {
+    throw new Error(`${spec.label}: the data set without bias does not share the rows of the biased one`);
+  }
+  const plantedView = truthView(planted.truth, audit);
+  let model: Classifier;
+  switch (b.model.kind) {
+    case 'blind':
+      model = await fitBlind(trainRows);
+      break;
+    case 'oracle': {
+      // σ(η): the no-bias twin's probability function (β = 0 everywhere).
+      const twin = spec.null
+        ? g
+        : generateSynthetic({ ...spec, options: { ...spec.options, minBias: 0, maxBias: 0 } }, b.seed);
+      model = probabilityModel(truthView(twin.truth, audit), audit.d, 'σ(η)');
+      break;
+    }
+    case 'shifted':
+      model = probabilityModel(plantedView, audit.d, 'σ(η + β)');
+      break;
+    default:
+      model = await train(b.model, trainRows, b.seed);
+  }
+  const chance = b.chanceAgainst.map((scenario) => {
+    const other = generateSynthetic(scenario, b.seed);
+    if (fingerprint(other.dataset) !== fingerprint(g.dataset)) {
+      throw new Error(`${scenario.label}: its rows differ from those of ${spec.label}; no chance level`);
+    }
+    return scoringTruth(scenario.label, truthView(other.truth, audit), model, audit);
+  });
+  return finish(audit, model, scoringTruth(spec.label, plantedView, model, audit), chance);
+}
+
+function finish(audit: Dataset, model: Classifier, truth: ScoringTruth | null, chance: ScoringTruth[]) {
+  const predictions = model.predict(audit.x);
+  let hits = 0;
+  for (let i = 0; i < audit.n; i++) if (predictions[i] === audit.y[i]) hits++;
+  return {
+    dataset: audit,
     model,
     modelFingerprint: new Hasher().numbers(predictions).digest(),
-    modelAccuracy: hits / dataset.n,
+    modelAccuracy: hits / audit.n,
+    truth,
+    chance,
   };
 }
 
 const cache = new Map<string, Promise<Prepared>>();
 
-/** The block's data and model, built once per worker and reused by the block's next cells. */
-export function prepare(cell: Cell): Promise<Prepared> {
-  let p = cache.get(cell.block);
+/** The block's rows and model, built once per worker (keyed by the block's content) and reused. */
+export function prepare(b: BlockSpec): Promise<Prepared> {
+  const key = contentHash(blockInputs(b));
+  let p = cache.get(key);
   if (!p) {
-    p = prepareBlock(cell);
-    cache.set(cell.block, p);
+    p = prepareBlock(b);
+    cache.set(key, p);
     // Cells arrive block by block: keep the two most recent blocks.
     while (cache.size > 2) cache.delete(cache.keys().next().value!);
-    p.catch(() => cache.delete(cell.block));
+    p.catch(() => cache.delete(key));
   }
   return p;
 }

@@ -75,7 +75,7 @@ export class StudyProgress {
     if (record.status === 'done') this.done++;
     else this.failed++;
     this.busySeconds += record.wallSeconds;
-    const what = `${record.plan.label} | ${record.block}`;
+    const what = `${record.plan.label} | ${record.blockLabel}`;
     const outcome =
       record.status === 'failed'
         ? `FAILED ${record.error}`
@@ -114,7 +114,7 @@ export class StudyProgress {
     this.clear();
     const lines = [
       this.summary(),
-      ...[...this.running.values()].map((r) => `  ${r.cell.plan.label} | ${r.cell.block}: ${r.status}`),
+      ...[...this.running.values()].map((r) => `  ${r.cell.plan.label} | ${r.cell.blockLabel}: ${r.status}`),
     ];
     this.write(`${lines.join('\n')}\n`);
     this.drawn = lines.length;

@@ -1,11 +1,15 @@
 import type { Access, DetectorKind, RunMetrics } from '@fb/core';
-import type { RunScore } from '@fb/eval';
+import type { AuditScore } from '@fb/eval';
 import type { Cell } from './cells.js';
+import type { Question } from './config.js';
 
 /** What the store keeps per cell, finished or failed. */
 export interface CellRecord {
   key: string;
   block: string;
+  /** The block in words. */
+  blockLabel: string;
+  question: Question;
   dataset: { label: string; kind: 'synthetic' | 'real'; null: boolean; factors: Record<string, unknown> };
   seed: number;
   model: string;
@@ -19,8 +23,13 @@ export interface CellRecord {
   metrics: RunMetrics | null;
   stopReason: string | null;
   wallSeconds: number;
-  /** Scored against the generator's truth (synthetic data only). */
-  score: RunScore | null;
+  /** Scored against the planted truth of its own data set (synthetic data only). */
+  score: AuditScore | null;
+  /**
+   * Data without bias only: the same findings scored against the planted subgroups of each biased
+   * scenario that shares these rows (the chance level of that scenario's scores).
+   */
+  chance: { scenario: string; score: AuditScore }[];
   /** Protected attribute values the method points at (`attribute=value`), for agreement between methods. */
   implicated: string[];
 }
@@ -39,17 +48,20 @@ export function failedRecord(cell: Cell, error: string, wallSeconds: number): Ce
     stopReason: null,
     wallSeconds,
     score: null,
+    chance: [],
     implicated: [],
   };
 }
 
 export function identity(
   cell: Cell,
-): Pick<CellRecord, 'key' | 'block' | 'dataset' | 'seed' | 'model' | 'plan'> {
+): Pick<CellRecord, 'key' | 'block' | 'blockLabel' | 'question' | 'dataset' | 'seed' | 'model' | 'plan'> {
   const d = cell.dataset;
   return {
     key: cell.key,
     block: cell.block,
+    blockLabel: cell.blockLabel,
+    question: cell.question,
     dataset: {
       label: d.label,
       kind: d.kind,

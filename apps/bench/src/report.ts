@@ -1,29 +1,32 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { MeanInterval } from '@fb/eval';
 import {
   agreement,
+  biasTrend,
   comparisons,
-  curves,
   effectiveness,
-  effectivenessOverall,
   efficiency,
   factors,
+  modelAccuracy,
   modelMismatches,
   partition,
-  power,
+  questions,
+  questionText,
   realData,
+  saturated,
   sensitivity,
 } from './analysis.js';
 import type { Study } from './config.js';
 import {
   agreementFigure,
-  effectivenessFigure,
-  efficiencyFigure,
+  chanceFigure,
   type FigureSpec,
   factorFigure,
   realFigure,
   render,
   sensitivityFigure,
+  trendFigure,
 } from './figures.js';
 import type { CellRecord } from './record.js';
 import { latex, markdown, num, type Table, withInterval } from './tables.js';
@@ -38,18 +41,26 @@ const FPR = 0.05;
 
 const pct = (v: number) => (Number.isFinite(v) ? `${(100 * v).toFixed(0)}%` : '–');
 
+/** A measure with its chance level: `0.41 [0.30, 0.52] (chance 0.05)`. */
+const vsChance = (m: MeanInterval, chance: MeanInterval) =>
+  Number.isFinite(m.mean) ? `${withInterval(m)} (${num(chance.mean, 2)})` : '–';
+
 /** Build the report of a study from its stored records: Markdown, LaTeX tables and SVG figures. */
 export async function buildReport(study: Study, records: readonly CellRecord[]): Promise<Report> {
   const parts = partition(records);
   const tables: Table[] = [];
   const figures: { name: string; svg: string }[] = [];
   const md: string[] = [];
-  const addTable = (t: Table) => {
+  const addTable = (t: Table, note?: string) => {
     tables.push(t);
     md.push(`**Table: ${t.caption}** ([LaTeX](tables/${t.name}.tex))`, '', markdown(t), '');
+    if (note) md.push(note, '');
   };
   const addFigure = async (name: string, spec: FigureSpec, values: readonly object[], alt: string) => {
-    if (values.length === 0) return;
+    if (values.length === 0) {
+      md.push(`_No figure "${alt}": no data for it in this study._`, '');
+      return;
+    }
     figures.push({ name, svg: await render(spec, values) });
     md.push(`![${alt}](figures/${name}.svg)`, '');
   };
@@ -59,180 +70,192 @@ export async function buildReport(study: Study, records: readonly CellRecord[]):
     '',
     study.description,
     '',
-    `Seeds: ${study.seeds.join(', ')}. Budget per run: ${JSON.stringify(study.budget)}. Models: ${study.models
+    `Seeds: ${study.seeds.join(', ')}. Budget per run: ${JSON.stringify(study.budget)}. Trained models: ${study.models
       .map((m) => m.label)
-      .join(', ')}. Jaccard threshold for subgroup hits: ${study.jaccardThreshold}.`,
+      .join(
+        ', ',
+      )}. Audited rows: ${pct(study.auditShare)} of each data set, held out from training. Subgroup hits: Jaccard ≥ ${study.jaccardThreshold}, best of the top ${study.topK} findings.`,
     '',
     `Cells: ${records.length} stored, ${parts.done.length} done, ${parts.failed.length} failed.`,
+    '',
+    'The design is in docs/study-design.md. Every measure is shown beside its **chance level**: the same method, model',
+    'and seed on the no-bias twin of the data set (same rows, labels drawn without bias), its findings scored against',
+    'the planted subgroups of the biased data set. A method that finds the planted bias scores above its chance level.',
+    '',
   );
   const mismatches = modelMismatches(records);
   md.push(
     mismatches.length === 0
-      ? 'Every method of a block (data set, seed, model) audited the identical model (same prediction fingerprint).'
+      ? 'Every method of a block (data set, seed, question, model) audited the identical model (same prediction fingerprint).'
       : `**Warning:** methods audited different models in ${mismatches.length} blocks: ${mismatches.join('; ')}.`,
     '',
   );
-
-  md.push('## Effectiveness', '');
-  const overall = effectivenessOverall(records);
   addTable({
-    name: 'effectiveness-methods',
-    caption: 'Recall and precision per method over all scenarios with bias (mean [95% CI])',
-    headers: ['method', 'family', 'runs', 'recall', 'precision'],
-    align: ['l', 'l', 'r', 'r', 'r'],
-    rows: overall.methods.map((m) => [
-      m.name,
-      m.family,
-      String(m.runs),
-      withInterval(m.recall),
-      withInterval(m.precision),
-    ]),
+    name: 'models',
+    caption: 'Accuracy of the audited models on the held-out rows',
+    headers: ['question', 'model', 'data set', 'accuracy'],
+    align: ['l', 'l', 'l', 'r'],
+    rows: modelAccuracy(records).map((m) => [m.question, m.model, m.dataset, num(m.accuracy)]),
   });
+
+  const eff = effectiveness(records);
+  for (const q of questions) {
+    const rows = eff.filter((r) => r.question === q);
+    if (rows.length === 0) continue;
+    md.push(`## Question: ${q}`, '', `Where the bias lives: ${questionText[q]}.`, '');
+    for (const family of ['individual', 'subgroup']) {
+      const fr = rows.filter((r) => r.family === family);
+      if (fr.length === 0) continue;
+      const individual = family === 'individual';
+      const table: Table = {
+        name: `${q}-${family}`,
+        caption: `${q} question, ${family} methods: ${
+          individual ? 'planted-subgroup coverage' : 'planted subgroups found'
+        } and precision (mean [95% CI] over seeds; chance level in parentheses), and detection against the no-bias twin`,
+        headers: [
+          'scenario',
+          'model',
+          'method',
+          'runs',
+          individual ? 'coverage' : 'found',
+          'precision',
+          individual ? 'model holds' : 'Jaccard',
+          'AUC',
+          `TPR at FPR ${FPR}`,
+          'null runs',
+        ],
+        align: ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+        rows: fr.map((r) => [
+          r.scenario,
+          r.model,
+          r.label,
+          String(r.runs),
+          vsChance(r.recall, r.chanceRecall),
+          vsChance(r.precision, r.chancePrecision),
+          individual ? vsChance(r.learned, r.chanceLearned) : vsChance(r.localisation, r.chanceLocalisation),
+          r.detection
+            ? `${num(r.detection.auc, 2)} [${num(r.detection.aucLo, 2)}, ${num(r.detection.aucHi, 2)}]`
+            : '–',
+          r.detection
+            ? `${num(r.detection.tpr, 2)} [${num(r.detection.tprLo, 2)}, ${num(r.detection.tprHi, 2)}] at ${num(r.detection.fpr, 2)}`
+            : '–',
+          String(r.detection?.nullRuns ?? 0),
+        ]),
+      };
+      const flat = saturated(fr.flatMap((r) => [r.recall.mean, r.precision.mean]));
+      addTable(
+        table,
+        [
+          individual
+            ? 'Coverage: share of a planted subgroup’s audited members whose discrimination the method demonstrated (the model treats them differently in the planted direction, and the method reported a planted pair on their non-protected values). Precision: share of pairs whose decision moves the way the planted bias moves the true probability. Model holds: share of members the model discriminates in the planted direction (the ceiling of coverage).'
+            : `Found: share of planted subgroups matched by one of the top ${study.topK} findings with Jaccard ≥ ${study.jaccardThreshold}. Precision: share of those findings that match one. Jaccard: mean over planted subgroups of the best Jaccard among the top findings.`,
+          'AUC: the method’s own alarm score (individual: discriminatory samples per tested sample; subgroup: 1 − p of the top finding, or its score) on planted runs against runs on the no-bias twin; 0.5 is chance. TPR at the threshold that the null runs exceed at most at the stated rate.',
+          flat
+            ? `**Every recall and precision here is at its ${flat}: this table cannot rank the methods.**`
+            : '',
+        ].join(' '),
+      );
+      await addFigure(
+        `${q}-${family}`,
+        chanceFigure(individual ? 'coverage' : 'planted subgroups found'),
+        fr.map((r) => ({
+          method: `${r.label} · ${r.model} · ${r.scenario}`,
+          family: r.family,
+          value: r.recall.mean,
+          lo: r.recall.lo,
+          hi: r.recall.hi,
+          chance: r.chanceRecall.mean,
+        })),
+        `${q} question, ${family} methods`,
+      );
+    }
+  }
+
+  md.push('## Bias magnitude: separation and sufficiency', '');
+  const trend = biasTrend(records);
   addTable({
-    name: 'effectiveness-families',
-    caption: 'Recall and precision per family of methods',
-    headers: ['family', 'runs', 'recall', 'precision'],
-    align: ['l', 'r', 'r', 'r'],
-    rows: overall.families.map((m) => [
-      m.name,
-      String(m.runs),
-      withInterval(m.recall),
-      withInterval(m.precision),
-    ]),
+    name: 'bias-trend',
+    caption:
+      'Subgroup methods: mean best Jaccard with the planted subgroups by planted bias, bias in the model output (separation) or in the labels audited against σ(η) (sufficiency)',
+    headers: ['variant', 'method', 'planted bias', 'runs', 'mean Jaccard'],
+    align: ['l', 'l', 'l', 'r', 'r'],
+    rows: trend.map((t) => [t.variant, t.label, t.scenario, String(t.runs), withInterval(t.jaccard)]),
   });
   await addFigure(
-    'effectiveness',
-    effectivenessFigure,
-    overall.methods
-      .map((m) => ({
-        method: m.name,
-        family: m.family,
-        recall: m.recall.mean,
-        lo: m.recall.lo,
-        hi: m.recall.hi,
-      }))
-      .sort((a, b) => b.recall - a.recall),
-    'recall per method',
-  );
-  addTable({
-    name: 'effectiveness-scenarios',
-    caption: 'Recall, precision and hit rate per scenario and method (mean [95% CI] over seeds)',
-    headers: ['scenario', 'method', 'runs', 'recall', 'precision', 'hit rate'],
-    align: ['l', 'l', 'r', 'r', 'r', 'r'],
-    rows: effectiveness(records).map((r) => [
-      r.dataset,
-      r.label,
-      String(r.runs),
-      withInterval(r.recall),
-      withInterval(r.precision),
-      pct(r.hitRate),
-    ]),
-  });
-  md.push(
-    'Recall: share of the injected groups found (an individual method finds a group with a pair judged `injected`',
-    'whose two sides the group separates; a subgroup method with a finding whose members overlap the group with',
-    `Jaccard ≥ ${study.jaccardThreshold}). Precision: share of findings that are true (pairs judged \`injected\`, or hits).`,
-    '',
+    'bias-trend',
+    trendFigure,
+    trend.map((t) => ({ variant: t.variant, method: t.label, level: t.scenario, jaccard: t.jaccard.mean })),
+    'localisation by planted bias',
   );
 
-  md.push('## False positives and detection power', '');
-  const pw = power(records, FPR);
-  addTable({
-    name: 'power',
-    caption: `Alarms on data without bias, and detection power at a false-positive rate of ${FPR}`,
-    headers: [
-      'method',
-      'null runs',
-      'false alarms',
-      'alarms with bias',
-      'threshold',
-      'achieved FPR',
-      'power',
-    ],
-    align: ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
-    rows: pw.map((p) => [
-      p.label,
-      String(p.nullRuns),
-      pct(p.falseAlarmRate),
-      pct(p.alarmRate),
-      num(p.controlled?.threshold),
-      p.controlled ? pct(p.controlled.achievedFpr) : '–',
-      p.controlled ? pct(p.controlled.power) : '–',
-    ]),
-  });
-  md.push(
-    'False alarms: runs on data without injected bias in which the method raised its own alarm (any pair; any',
-    'subgroup, or any significant at 0.05 when it reports p-values). Power: share of runs with bias whose alarm',
-    'score (SUR, or the top subgroup’s 1 − p / score) exceeds the highest score allowed by the runs without bias.',
-    '',
-  );
-
-  md.push('## Comparisons between methods', '');
-  addTable({
-    name: 'comparisons',
-    caption: 'Paired Wilcoxon signed-rank tests of recall over shared blocks, Holm-adjusted',
-    headers: ['A', 'B', 'blocks', 'mean A − B', 'p', 'p (Holm)', 'better'],
-    align: ['l', 'l', 'r', 'r', 'r', 'r', 'l'],
-    rows: comparisons(records).map((c) => [
-      c.a,
-      c.b,
-      String(c.n),
-      num(c.meanDifference),
-      num(c.pValue, 4),
-      num(c.pHolm, 4),
-      c.better ?? '–',
-    ]),
-  });
+  md.push('## Comparisons within each family', '');
+  for (const c of comparisons(records)) {
+    const minP = 2 / 2 ** c.blocks;
+    if (c.tests.length === 0) continue;
+    if (minP > 0.05) {
+      md.push(
+        `_${c.question} question, ${c.family} methods: ${c.blocks} shared blocks; an exact paired test cannot reach p < 0.05 with fewer than 6 (smallest p ${num(minP, 3)}), so no comparison is tested._`,
+        '',
+      );
+      continue;
+    }
+    addTable({
+      name: `comparisons-${c.question}-${c.family}`,
+      caption: `${c.question} question, ${c.family} methods: paired Wilcoxon signed-rank tests of recall over ${c.blocks} shared blocks, Holm-adjusted within the family`,
+      headers: ['A', 'B', 'blocks', 'mean A − B', 'p', 'p (Holm)', 'better'],
+      align: ['l', 'l', 'r', 'r', 'r', 'r', 'l'],
+      rows: c.tests.map((t) => [
+        t.a,
+        t.b,
+        String(t.n),
+        num(t.meanDifference),
+        num(t.pValue, 4),
+        num(t.pHolm, 4),
+        t.better ?? '–',
+      ]),
+    });
+  }
 
   md.push('## Efficiency', '');
   addTable({
     name: 'efficiency',
     caption:
-      'Cost and effort per method (means over runs with bias; efforts are medians over runs that reached them)',
+      'Cost per method on the planted data sets (means over runs; effort: median over runs that reached it)',
     headers: [
       'method',
+      'runs',
       'TSN',
       'DSN',
       'SUR',
-      'DSS (s)',
       'queries',
       'time (s)',
-      'first true (s / queries)',
-      '50% recall',
-      '90% recall',
+      'first planted pair (share: s / queries)',
     ],
-    align: ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    align: ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     rows: efficiency(records).map((e) => [
       e.label,
+      String(e.runs),
       num(e.tsn, 0),
       num(e.dsn, 0),
       num(e.sur),
-      num(e.dss, 4),
       num(e.queries, 0),
       num(e.wallSeconds, 2),
-      `${pct(e.firstTrueShare)}: ${num(e.firstTrueSeconds, 2)} / ${num(e.firstTrueQueries, 0)}`,
-      `${pct(e.effort50Share)}: ${num(e.effort50Seconds, 2)} / ${num(e.effort50Queries, 0)}`,
-      `${pct(e.effort90Share)}: ${num(e.effort90Seconds, 2)} / ${num(e.effort90Queries, 0)}`,
+      Number.isFinite(e.firstTrueShare)
+        ? `${pct(e.firstTrueShare)}: ${num(e.firstTrueSeconds, 2)} / ${num(e.firstTrueQueries, 0)}`
+        : '–',
     ]),
   });
-  const curvePoints = curves(records);
-  await addFigure('efficiency-time', efficiencyFigure('seconds'), curvePoints, 'recall over time');
-  await addFigure(
-    'efficiency-queries',
-    efficiencyFigure('queries'),
-    curvePoints,
-    'recall over model queries',
-  );
 
   md.push('## Difficulty factors', '');
   const fs = factors(records);
   addTable({
     name: 'factors',
-    caption: 'Detection rate of injected groups by factor level (Wilson 95% CI)',
-    headers: ['factor', 'method', 'level', 'groups', 'detected'],
-    align: ['l', 'l', 'l', 'r', 'r'],
+    caption: 'Detection rate of planted subgroups by factor level (Wilson 95% CI)',
+    headers: ['question', 'factor', 'method', 'level', 'groups', 'detected'],
+    align: ['l', 'l', 'l', 'l', 'r', 'r'],
     rows: fs.flatMap((f) =>
       f.levels.map((l) => [
+        f.question,
         f.factor,
         f.label,
         l.level,
@@ -245,7 +268,12 @@ export async function buildReport(study: Study, records: readonly CellRecord[]):
     'factors',
     factorFigure,
     fs.flatMap((f) =>
-      f.levels.map((l) => ({ factor: f.factor, label: f.label, from: l.from, rate: l.rate })),
+      f.levels.map((l) => ({
+        factor: f.factor,
+        label: `${f.label} (${f.question})`,
+        from: l.from,
+        rate: l.rate,
+      })),
     ),
     'detection rate by factor',
   );
@@ -255,15 +283,15 @@ export async function buildReport(study: Study, records: readonly CellRecord[]):
   addTable({
     name: 'sensitivity',
     caption: 'Recall and cost by value of each varied option',
-    headers: ['method', 'option', 'value', 'runs', 'recall', 'precision', 'DSN', 'time (s)'],
-    align: ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r'],
+    headers: ['question', 'method', 'option', 'value', 'runs', 'recall', 'DSN', 'time (s)'],
+    align: ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r'],
     rows: sens.map((s) => [
+      s.question,
       s.entry,
       s.option,
       s.value,
       String(s.runs),
       withInterval(s.recall),
-      withInterval(s.precision),
       num(s.dsn, 0),
       num(s.wallSeconds, 2),
     ]),
@@ -271,27 +299,31 @@ export async function buildReport(study: Study, records: readonly CellRecord[]):
   await addFigure(
     'sensitivity',
     sensitivityFigure,
-    sens.map((s) => ({ panel: `${s.entry}: ${s.option}`, value: s.value, recall: s.recall.mean })),
+    sens.map((s) => ({
+      panel: `${s.entry}: ${s.option} (${s.question})`,
+      value: s.value,
+      recall: s.recall.mean,
+    })),
     'sensitivity to options',
   );
 
-  md.push('## Real data alongside synthetic', '');
+  md.push('## Real data', '');
   const real = realData(records);
   if (study.real.length === 0) md.push('_This study runs no real data set._', '');
   else {
     addTable({
       name: 'real',
-      caption: 'Methods on real data (no ground truth) next to their SUR on synthetic data',
-      headers: ['data set', 'method', 'runs', 'TSN', 'DSN', 'SUR', 'SUR synthetic', 'time (s)', 'points at'],
-      align: ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+      caption: 'Methods on real data (no planted truth): what they report',
+      headers: ['data set', 'model', 'method', 'runs', 'TSN', 'DSN', 'SUR', 'time (s)', 'points at'],
+      align: ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'l'],
       rows: real.map((r) => [
         r.dataset,
+        r.model,
         r.label,
         String(r.runs),
         num(r.tsn, 0),
         num(r.dsn, 0),
         num(r.sur),
-        num(r.syntheticSur),
         num(r.wallSeconds, 2),
         r.implicated || '–',
       ]),
@@ -299,15 +331,8 @@ export async function buildReport(study: Study, records: readonly CellRecord[]):
     await addFigure(
       'real',
       realFigure,
-      [
-        ...real.map((r) => ({ label: r.label, dataset: r.dataset, sur: r.sur })),
-        ...[...new Set(real.map((r) => r.label))].map((label) => ({
-          label,
-          dataset: 'synthetic',
-          sur: real.find((r) => r.label === label)!.syntheticSur,
-        })),
-      ],
-      'SUR on real and synthetic data',
+      real.map((r) => ({ label: r.label, dataset: r.dataset, sur: r.sur })),
+      'SUR on real data',
     );
   }
 
@@ -316,7 +341,7 @@ export async function buildReport(study: Study, records: readonly CellRecord[]):
   addTable({
     name: 'agreement',
     caption: 'Agreement between methods over shared blocks (mean Jaccard)',
-    headers: ['A', 'B', 'blocks', 'implicated protected values', 'injected groups found'],
+    headers: ['A', 'B', 'blocks', 'implicated protected values', 'planted subgroups found'],
     align: ['l', 'l', 'r', 'r', 'r'],
     rows: agr.map((a) => [a.a, a.b, String(a.blocks), num(a.implicated, 2), num(a.groups, 2)]),
   });
@@ -339,7 +364,7 @@ export async function buildReport(study: Study, records: readonly CellRecord[]):
       caption: 'Cells that threw or overran',
       headers: ['method', 'block', 'error'],
       align: ['l', 'l', 'l'],
-      rows: parts.failed.map((r) => [r.plan.label, r.block, r.error ?? '']),
+      rows: parts.failed.map((r) => [r.plan.label, r.blockLabel, r.error ?? '']),
     });
   }
   return { markdown: md.join('\n'), tables, figures };

@@ -1,8 +1,8 @@
 import type { DiscoveryResult, Progress, Schema } from '@fb/core';
-import { QueryClock, scoreRun } from '@fb/eval';
+import { type AuditScore, QueryClock, scoreAudit } from '@fb/eval';
 import type { Cell } from './cells.js';
 import { findMethod } from './methods.js';
-import { prepare } from './prepare.js';
+import { type Prepared, prepare, type ScoringTruth } from './prepare.js';
 import { type CellRecord, identity } from './record.js';
 
 /** Subgroups whose protected conditions count as what a subgroup method points at. */
@@ -60,7 +60,23 @@ export function cellProgress(cell: Cell, p: Progress): CellProgress {
   };
 }
 
-/** Build the block's data and model (cached per worker), run the method under the budget, score it. */
+function score(
+  result: DiscoveryResult,
+  prep: Prepared,
+  truth: ScoringTruth,
+  cell: Cell,
+  clock?: QueryClock,
+): AuditScore {
+  return scoreAudit(result, prep.dataset, truth.view, {
+    model: prep.model,
+    ...(result.findings.kind === 'individual' ? { modelTruth: truth.modelTruth() } : {}),
+    jaccardThreshold: cell.jaccardThreshold,
+    topK: cell.topK,
+    ...(clock ? { clock } : {}),
+  });
+}
+
+/** Build the block's rows and model (cached per worker), run the method under the budget, score it. */
 export async function runCell(cell: Cell, onProgress?: (p: Progress) => void): Promise<CellRecord> {
   const prep = await prepare(cell);
   const detector = findMethod(cell.plan.method);
@@ -82,9 +98,8 @@ export async function runCell(cell: Cell, onProgress?: (p: Progress) => void): P
     metrics: result.metrics,
     stopReason: result.run.stopReason,
     wallSeconds: result.run.wallSeconds,
-    score: prep.truth
-      ? scoreRun(result, prep.dataset, prep.truth, { clock, jaccardThreshold: cell.jaccardThreshold })
-      : null,
+    score: prep.truth ? score(result, prep, prep.truth, cell, clock) : null,
+    chance: prep.chance.map((t) => ({ scenario: t.scenario, score: score(result, prep, t, cell) })),
     implicated: implicatedValues(result, prep.dataset.schema),
   };
 }

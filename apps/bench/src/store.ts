@@ -97,7 +97,7 @@ export class ResultStore {
         const f = g.factors;
         await this.db.run('INSERT INTO groups VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [
           r.key,
-          g.id,
+          g.pair,
           g.found,
           f.similarity,
           f.granularity,

@@ -102,8 +102,9 @@ describe('study config schema', () => {
 });
 
 describe('cells', () => {
-  it('expands data sets x seeds x models x plans with one key each, stable across expansions', async () => {
+  it('expands data sets x seeds x questions x models x plans with one key each, stable across expansions', async () => {
     const study = tinyStudy({
+      questions: ['model', 'data'],
       synthetic: {
         generator: 'planted-pair',
         base: { rows: 300 },
@@ -116,11 +117,24 @@ describe('cells', () => {
       ],
     });
     const cells = await expandCells(study);
-    // (2 x 2 factor levels + 1 no-bias scenario) x 3 seeds x 1 model x (1 + 3 plans)
-    expect(cells).toHaveLength(5 * 3 * 4);
+    // 4 planted scenarios + 2 no-bias twins (one per granularity: the bias does not shape the rows),
+    // x 3 seeds x (model question: 1 trained model x A; data question: 2 reference models x 3 S plans).
+    expect(cells).toHaveLength(6 * 3 * (1 + 2 * 3));
     expect(new Set(cells.map((c) => c.key)).size).toBe(cells.length);
     expect((await expandCells(study)).map((c) => c.key)).toEqual(cells.map((c) => c.key));
-    expect(cells.filter((c) => c.dataset.kind === 'synthetic' && c.dataset.null)).toHaveLength(3 * 4);
+    const twins = cells.filter((c) => c.dataset.kind === 'synthetic' && c.dataset.null);
+    expect(twins).toHaveLength(2 * 3 * 7);
+    expect(new Set(twins.map((c) => c.dataset.label))).toEqual(
+      new Set([
+        'no bias (bias=-3, granularity=1; bias=-1, granularity=1)',
+        'no bias (bias=-3, granularity=2; bias=-1, granularity=2)',
+      ]),
+    );
+    // A twin is scored against the planted subgroups of the scenarios that share its rows.
+    expect(twins[0]!.chanceAgainst.map((d) => d.label)).toEqual([
+      'bias=-3, granularity=1',
+      'bias=-1, granularity=1',
+    ]);
     expect(cells[0]!.dataset).toMatchObject({
       label: 'bias=-3, granularity=1',
       options: { rows: 300, bias: -3, granularity: 1 },
@@ -128,14 +142,50 @@ describe('cells', () => {
     expect(cells.filter((c) => c.plan.varied?.option === 'numIters').map((c) => c.plan.label)).toContain(
       'S (numIters=2)',
     );
-    // Every method of a block shares its data set, seed and model.
-    const block = cells.filter((c) => c.block === cells[0]!.block);
-    expect(block.map((c) => c.plan.label)).toEqual([
-      'A',
-      'S (numIters=1)',
-      'S (numIters=2)',
-      'S (numIters=3)',
-    ]);
+    // Individual methods answer the model question only here; BiasScan the data question.
+    expect(new Set(cells.filter((c) => c.question === 'model').map((c) => c.plan.label))).toEqual(
+      new Set(['A']),
+    );
+    // Every method of a block shares its data set, seed, question and model.
+    const block = cells.filter((c) => c.block === cells.find((x) => x.question === 'data')!.block);
+    expect(block.map((c) => c.plan.label)).toEqual(['S (numIters=1)', 'S (numIters=2)', 'S (numIters=3)']);
+  });
+
+  it('keys cells by content and labels: two plans with the same options are two cells', async () => {
+    const study = tinyStudy({
+      methods: [
+        { label: 'one', method: 'aequitas' },
+        { label: 'two', method: 'aequitas' },
+      ],
+    });
+    const cells = await expandCells(study);
+    expect(new Set(cells.map((c) => c.key)).size).toBe(cells.length);
+    expect(cells.filter((c) => c.plan.label === 'two')).toHaveLength(3);
+    // The block (data and model) is the same for both: keyed by content, not by label.
+    expect(cells.find((c) => c.plan.label === 'one')!.block).toBe(
+      cells.find((c) => c.plan.label === 'two')!.block,
+    );
+  });
+
+  it('rejects duplicate model labels and labels nested factor levels by content', async () => {
+    expect(() =>
+      tinyStudy({
+        models: [
+          { label: 'm', kind: 'logistic-regression' },
+          { label: 'm', kind: 'decision-tree' },
+        ],
+      }),
+    ).toThrow(/\/models\/1\/label: duplicate label "m"/);
+    const study = tinyStudy({
+      synthetic: {
+        generator: 'generate',
+        base: { attributes: 4 },
+        factors: { level: [{ marginals: [{ probabilities: [0.5, 0.5] }, null, null, null] }] },
+      },
+    });
+    const [cell] = await expandCells(study);
+    expect(cell!.dataset.label).not.toContain('[object Object]');
+    expect(cell!.dataset.label).toContain('"probabilities":[0.5,0.5]');
   });
 
   it('spreads object factor levels into the generator options', async () => {

@@ -16,7 +16,7 @@ export function cleanTempDirs(): void {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 }
 
-/** A study of small, fast cells: seeds x one biased scenario x two AEQUITAS plans. */
+/** A study of small, fast cells: seeds x one biased scenario x the model question x two AEQUITAS plans. */
 export function tinyStudy(overrides: Record<string, unknown> = {}) {
   return validateStudy({
     name: 'tiny',
@@ -26,6 +26,7 @@ export function tinyStudy(overrides: Record<string, unknown> = {}) {
       base: { rows: 300, otherAttributes: 3, otherValues: 3 },
       factors: { bias: [-3] },
     },
+    questions: ['model'],
     models: [{ kind: 'logistic-regression', options: { l2: 1 } }],
     methods: [
       {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunScore } from '@fb/eval';
+import type { AuditScore } from '@fb/eval';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CellRecord } from '../src/record.js';
 import { writeReport } from '../src/report.js';
@@ -9,58 +9,71 @@ import { cleanTempDirs, tempDir, tinyStudy } from './helpers.js';
 
 afterEach(cleanTempDirs);
 
-function score(recall: number, alarm: boolean, alarmScore: number, biased = true): RunScore {
-  const found = biased && recall > 0;
+const factors = {
+  similarity: 0.5,
+  granularity: 1,
+  intersectionality: 1,
+  biasMagnitude: 2,
+  size: 100,
+  uncertainty: null,
+  gap: -0.3,
+};
+
+/** An individual method's score: coverage of one planted subgroup, and its alarm score. */
+function score(coverage: number, alarmScore: number): AuditScore {
   return {
     kind: 'individual',
     findings: 10,
-    trueFindings: found ? 4 : 0,
-    precision: found ? 0.4 : 0,
-    biasedGroups: biased ? 1 : 0,
-    groupsFound: found ? 1 : 0,
-    recall: biased ? recall : null,
-    groups: biased
-      ? [
-          {
-            id: 0,
-            found,
-            factors: {
-              similarity: 0.5,
-              granularity: 1,
-              intersectionality: 1,
-              biasMagnitude: 2,
-              size: 100,
-              uncertainty: null,
-              gap: -0.3,
-            },
-          },
-        ]
-      : [],
-    verdicts: { injected: found ? 4 : 0, structural: 0, 'model-error': found ? 6 : 10 },
-    topOverlap: null,
-    bestOverlap: null,
-    alarm,
-    alarmScore,
-    firstTrue: found ? { seconds: 0.5, queries: 50, findings: 2 } : null,
-    effort50: found ? { seconds: 0.5, queries: 50, findings: 2 } : null,
-    effort90: found ? { seconds: 0.5, queries: 50, findings: 2 } : null,
-    curve: [
-      { seconds: 1, queries: 100, findings: 10, trueFindings: found ? 4 : 0, groupsFound: found ? 1 : 0 },
+    verdicts: {
+      planted: coverage > 0 ? 4 : 0,
+      reversed: 0,
+      unplanted: coverage > 0 ? 6 : 10,
+      unconfirmed: 0,
+    },
+    precision: coverage > 0 ? 0.4 : 0,
+    recall: coverage,
+    localisation: null,
+    top: null,
+    hitCurve: null,
+    groups: [
+      {
+        pair: 0,
+        side: 0,
+        bias: -2,
+        size: 100,
+        factors,
+        learned: 0.5,
+        covered: coverage * 100,
+        coverage,
+        overlap: null,
+        found: coverage > 0,
+      },
     ],
+    alarmScore,
+    model: { discriminated: 0.2, spurious: 0.1, learned: 0.5 },
+    firstTrue: coverage > 0 ? { seconds: 0.5, queries: 50, findings: 2 } : null,
   };
+}
+
+/** A score of a run on data without bias (no planted subgroup of its own). */
+function nullScore(alarmScore: number): AuditScore {
+  return { ...score(0, alarmScore), groups: [], recall: null };
 }
 
 function record(
   label: string,
   seed: number,
-  dataset: 'bias' | 'none',
-  s: RunScore | null,
-  failed = false,
+  dataset: 'bias' | 'no bias',
+  s: AuditScore | null,
+  opts: { failed?: boolean; chance?: AuditScore } = {},
 ): CellRecord {
+  const failed = opts.failed ?? false;
   return {
     key: `${label}|${dataset}|${seed}`,
-    block: `${dataset} / seed ${seed} / lr`,
-    dataset: { label: dataset, kind: 'synthetic', null: dataset === 'none', factors: {} },
+    block: `${dataset}|${seed}`,
+    blockLabel: `${dataset} / seed ${seed} / model / lr`,
+    question: 'model',
+    dataset: { label: dataset, kind: 'synthetic', null: dataset === 'no bias', factors: {} },
     seed,
     model: 'lr',
     plan: { label, entry: label, method: 'aequitas', options: {}, varied: null },
@@ -76,6 +89,7 @@ function record(
     stopReason: failed ? null : 'completed',
     wallSeconds: 1,
     score: s,
+    chance: opts.chance ? [{ scenario: 'bias', score: opts.chance }] : [],
     implicated: failed ? [] : ['P=0'],
   };
 }
@@ -84,15 +98,15 @@ describe('report', () => {
   it('builds report.md, LaTeX tables and SVG figures from a small stored study', async () => {
     const outDir = tempDir();
     const records = [
-      record('m_1', 1, 'bias', score(1, true, 0.3)),
-      record('m_1', 2, 'bias', score(1, true, 0.3)),
-      record('m_1', 3, 'bias', score(0, true, 0.1)),
-      record('m_2', 1, 'bias', score(0, false, 0)),
-      record('m_2', 2, 'bias', score(0, false, 0)),
-      record('m_2', 3, 'bias', null, true),
-      record('m_1', 1, 'none', score(0, true, 0.2, false)),
-      record('m_1', 2, 'none', score(0, false, 0.05, false)),
-      record('m_1', 3, 'none', score(0, false, 0.05, false)),
+      record('m_1', 1, 'bias', score(0.6, 0.3)),
+      record('m_1', 2, 'bias', score(0.6, 0.3)),
+      record('m_1', 3, 'bias', score(0, 0.1)),
+      record('m_2', 1, 'bias', score(0, 0)),
+      record('m_2', 2, 'bias', score(0, 0)),
+      record('m_2', 3, 'bias', null, { failed: true }),
+      record('m_1', 1, 'no bias', nullScore(0.2), { chance: score(0.3, 0.2) }),
+      record('m_1', 2, 'no bias', nullScore(0.05), { chance: score(0, 0.05) }),
+      record('m_1', 3, 'no bias', nullScore(0.05), { chance: score(0, 0.05) }),
     ];
     const store = await ResultStore.open(join(outDir, 'cells.duckdb'));
     for (const r of records) await store.put(r);
@@ -103,32 +117,28 @@ describe('report', () => {
     const path = await writeReport(tinyStudy(), stored, outDir);
     const md = readFileSync(path, 'utf8');
     expect(md).toContain('Cells: 9 stored, 8 done, 1 failed.');
-    // m_1 recall over seeds: 1, 1, 0 -> mean 0.67; m_2: 0, 0 (its third cell failed).
-    expect(md).toMatch(/\| m_1 \| individual \| 3 \| 0\.67 \[/);
-    expect(md).toContain('| m_2 | individual | 2 | 0.00 [0.00, 0.00] |');
-    // One of m_1's three runs without bias raised an alarm; the threshold is the highest null score, 0.2,
-    // and two of three biased runs (0.3, 0.3) exceed it.
-    expect(md).toContain('| m_1 | 3 | 33% | 100% | 0.200 | 0% | 67% |');
-    expect(md).toContain('| m_2 | bias / seed 3 / lr | overrun: still running after 1 s |');
+    // m_1 coverage over seeds: 0.6, 0.6, 0 -> mean 0.40; its chance level: 0.3, 0, 0 -> 0.10.
+    // Alarm scores 0.3, 0.3, 0.1 against nulls 0.2, 0.05, 0.05: AUC = (1 + 1 + 2/3) / 3 = 0.89;
+    // the threshold is the highest null score, 0.2, and two of three planted runs exceed it.
+    expect(md).toMatch(/\| bias \| lr \| m_1 \| 3 \| 0\.40 \[[^\]]+\] \(0\.10\) \|/);
+    expect(md).toMatch(/\| m_1 \| 3 \|[^\n]*\| 0\.89 \[[^\]]+\] \| 0\.67 \[[^\]]+\] at 0\.00 \| 3 \|/);
+    // m_2 has no run without bias: no chance level, no detection.
+    expect(md).toMatch(/\| bias \| lr \| m_2 \| 2 \| 0\.00 \[0\.00, 0\.00\] \(–\) \|/);
+    expect(md).toContain('| m_2 | bias / seed 3 / model / lr | overrun: still running after 1 s |');
     expect(md).toContain('audited the identical model');
-    for (const table of [
-      'effectiveness-methods',
-      'power',
-      'comparisons',
-      'efficiency',
-      'agreement',
-      'failed',
-    ]) {
+    for (const table of ['model-individual', 'efficiency', 'agreement', 'failed']) {
       const tex = readFileSync(join(outDir, 'tables', `${table}.tex`), 'utf8');
       expect(tex).toContain('\\begin{tabular}');
       expect(tex).toContain('\\bottomrule');
     }
-    expect(readFileSync(join(outDir, 'tables', 'effectiveness-methods.tex'), 'utf8')).toContain('m\\_1');
-    for (const fig of ['effectiveness', 'efficiency-time', 'efficiency-queries', 'agreement']) {
+    expect(readFileSync(join(outDir, 'tables', 'model-individual.tex'), 'utf8')).toContain('m\\_1');
+    for (const fig of ['model-individual', 'agreement']) {
       const svg = readFileSync(join(outDir, 'figures', `${fig}.svg`), 'utf8');
       expect(svg.startsWith('<svg')).toBe(true);
       expect(md).toContain(`figures/${fig}.svg`);
     }
+    // Three blocks cannot reach p < 0.05 in an exact paired test: no comparison is tested.
+    expect(md).toContain('no comparison is tested');
     expect(existsSync(join(outDir, 'figures', 'real.svg'))).toBe(false);
   }, 30_000);
 });
