@@ -93,7 +93,7 @@ async function methodPackageOf(id: string): Promise<string> {
   if (!methodPackages) {
     methodPackages = new Map();
     for (const pkg of Object.keys(benchPackage.dependencies)) {
-      if (!/^@fb\/(individual|subgroup)-/.test(pkg)) continue;
+      if (!/^@fb\/((individual|subgroup)-|baselines$)/.test(pkg)) continue;
       const mod = (await import(pkg)) as Record<string, unknown>;
       for (const v of Object.values(mod)) {
         const d = v as { id?: unknown; run?: unknown } | null;
@@ -117,6 +117,11 @@ export function sharedCodeVersions(): Record<string, string> {
 export function planOptions(m: MethodEntry): Record<string, unknown>[] {
   if (!m.vary || Object.keys(m.vary).length === 0) return [m.options];
   return Object.entries(m.vary).flatMap(([name, values]) => values.map((v) => ({ ...m.options, [name]: v })));
+}
+
+/** The plan labels of one study entry, in order. */
+export function planLabels(entry: MethodEntry): string[] {
+  return plansOf(entry).map((p) => p.label);
 }
 
 function plansOf(entry: MethodEntry): Plan[] {
@@ -239,6 +244,13 @@ export function modelsOf(study: Study, question: Question): ModelSpec[] {
   return [...study.models, ...controls];
 }
 
+/** Models that give input gradients (`scoreGradient`), which white-box methods need. */
+const DIFFERENTIABLE: ReadonlySet<string> = new Set(['logistic-regression', 'linear-svm', 'mlp']);
+
+export function differentiable(model: ModelSpec): boolean {
+  return DIFFERENTIABLE.has(model.kind);
+}
+
 /** The block's inputs that decide its data and model (never its labels). */
 export function blockInputs(b: BlockSpec): unknown {
   return {
@@ -289,6 +301,8 @@ export async function expandCells(study: Study): Promise<Cell[]> {
           const blockLabel = `${dataset.label} / seed ${seed} / ${question} / ${model.label}`;
           for (const plan of plans) {
             if (!questionsOf(plan.method).includes(question)) continue;
+            // A white-box method needs input gradients, which only some trained models give.
+            if (findMethod(plan.method).access === 'white-box' && !differentiable(model)) continue;
             const inputs = {
               block: blockInputs(spec),
               // Labels are part of a cell: two plans with the same options are still two cells.

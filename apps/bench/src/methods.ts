@@ -1,3 +1,4 @@
+import { exhaustiveCounterfactual, randomFinder, valueDisparity } from '@fb/baselines';
 import type { Detector } from '@fb/core';
 import { adf } from '@fb/individual-adf';
 import { aequitas } from '@fb/individual-aequitas';
@@ -39,6 +40,9 @@ export const methodRegistry: readonly Detector<object>[] = [
   divexplorer as unknown as Detector<object>,
   fairNaiveBayes as unknown as Detector<object>,
   verifair as unknown as Detector<object>,
+  exhaustiveCounterfactual as unknown as Detector<object>,
+  valueDisparity as unknown as Detector<object>,
+  randomFinder as unknown as Detector<object>,
   // @new-method:entries (tools/create-method inserts new entries above this line)
 ];
 
@@ -67,6 +71,9 @@ const QUESTIONS: Record<string, Question[]> = {
   divexplorer: ['data', 'model-output'],
   'fair-naive-bayes': ['data'],
   verifair: ['model', 'model-output'],
+  'value-disparity': ['data', 'model-output'],
+  // Blind to labels and model: the floor of every subgroup question.
+  'random-finder': ['data', 'model', 'model-output'],
 };
 
 export function questionsOf(id: string): Question[] {

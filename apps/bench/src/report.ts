@@ -17,6 +17,7 @@ import {
   saturated,
   sensitivity,
 } from './analysis.js';
+import { datasetsOf, modelsOf, planLabels } from './cells.js';
 import type { Study } from './config.js';
 import {
   agreementFigure,
@@ -45,8 +46,31 @@ const pct = (v: number) => (Number.isFinite(v) ? `${(100 * v).toFixed(0)}%` : 'â
 const vsChance = (m: MeanInterval, chance: MeanInterval) =>
   Number.isFinite(m.mean) ? `${withInterval(m)} (${num(chance.mean, 2)})` : 'â€“';
 
+/**
+ * Records in the study's own order (data set, seed, question, model, plan), whatever order they
+ * finished in: the report is the same after a resume.
+ */
+export function inPlanOrder(study: Study, records: readonly CellRecord[]): CellRecord[] {
+  const rank = (values: string[]) => new Map(values.map((v, i) => [v, i]));
+  const datasets = rank(datasetsOf(study).map((d) => d.label));
+  const qs = rank(questions);
+  const models = rank(questions.flatMap((q) => modelsOf(study, q).map((m) => m.label)));
+  const plans = rank(study.methods.flatMap((m) => planLabels(m)));
+  const at = (m: Map<string, number>, v: string) => m.get(v) ?? Number.MAX_SAFE_INTEGER;
+  const keyed = records.map((r) => ({
+    r,
+    k: [at(datasets, r.dataset.label), r.seed, at(qs, r.question), at(models, r.model), at(plans, r.plan.label)],
+  }));
+  keyed.sort((a, b) => {
+    for (let i = 0; i < a.k.length; i++) if (a.k[i] !== b.k[i]) return a.k[i]! - b.k[i]!;
+    return a.r.key < b.r.key ? -1 : a.r.key > b.r.key ? 1 : 0;
+  });
+  return keyed.map((x) => x.r);
+}
+
 /** Build the report of a study from its stored records: Markdown, LaTeX tables and SVG figures. */
-export async function buildReport(study: Study, records: readonly CellRecord[]): Promise<Report> {
+export async function buildReport(study: Study, stored: readonly CellRecord[]): Promise<Report> {
+  const records = inPlanOrder(study, stored);
   const parts = partition(records);
   const tables: Table[] = [];
   const figures: { name: string; svg: string }[] = [];

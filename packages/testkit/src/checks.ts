@@ -23,6 +23,11 @@ export interface ConformanceConfig<O extends object> {
   longOptions: Partial<O>;
   /** The data and model to run on (default: the kit's planted-bias fixture). */
   fixture?: () => ConformanceFixture;
+  /**
+   * The data and model of the time-budget and abort checks (default: `fixture`). Methods whose work
+   * is bounded by the data, whatever their options, need a larger data set there to run long enough.
+   */
+  longFixture?: () => ConformanceFixture;
   /** Time budget for the budget check, seconds (default 0.5). */
   budgetSeconds?: number;
   /** Slack allowed past a time budget or abort before the check fails, seconds (default 0.25). */
@@ -77,6 +82,7 @@ export function conformanceChecks<O extends object>(
   const budgetSeconds = config.budgetSeconds ?? 0.5;
   const slack = config.slackSeconds ?? 0.25;
   const quick = config.quickOptions ?? {};
+  const longFixture = config.longFixture ?? fixture;
   const run = (options: Partial<O>, context: RunContextInit = {}, input = fixture()) =>
     detector.run(input, options, { seed: 7, ...context });
 
@@ -157,8 +163,9 @@ export function conformanceChecks<O extends object>(
     {
       name: `stops within the time budget (${budgetSeconds} s + ${slack} s slack)`,
       async run() {
+        const input = longFixture();
         const t0 = performance.now();
-        const result = await run(config.longOptions, { budget: { maxSeconds: budgetSeconds } });
+        const result = await run(config.longOptions, { budget: { maxSeconds: budgetSeconds } }, input);
         const wall = (performance.now() - t0) / 1000;
         checkValid(result, 'budgeted run');
         ensure(
@@ -180,12 +187,13 @@ export function conformanceChecks<O extends object>(
     {
       name: 'stops promptly on AbortSignal with a valid partial result',
       async run() {
+        const input = longFixture();
         const controller = new AbortController();
         const abortAfter = 0.2;
         const timer = setTimeout(() => controller.abort(), abortAfter * 1000);
         const t0 = performance.now();
         try {
-          const result = await run(config.longOptions, { signal: controller.signal });
+          const result = await run(config.longOptions, { signal: controller.signal }, input);
           const wall = (performance.now() - t0) / 1000;
           checkValid(result, 'aborted run');
           ensure(
@@ -201,7 +209,7 @@ export function conformanceChecks<O extends object>(
         }
         const pre = new AbortController();
         pre.abort();
-        const early = await run(config.longOptions, { signal: pre.signal });
+        const early = await run(config.longOptions, { signal: pre.signal }, input);
         ensure(early.run.aborted, 'a run with an already aborted signal is not marked aborted');
         ensure(early.run.wallSeconds < slack + 0.5, 'a run with an already aborted signal did work anyway');
       },
