@@ -59,7 +59,13 @@ export function inPlanOrder(study: Study, records: readonly CellRecord[]): CellR
   const at = (m: Map<string, number>, v: string) => m.get(v) ?? Number.MAX_SAFE_INTEGER;
   const keyed = records.map((r) => ({
     r,
-    k: [at(datasets, r.dataset.label), r.seed, at(qs, r.question), at(models, r.model), at(plans, r.plan.label)],
+    k: [
+      at(datasets, r.dataset.label),
+      r.seed,
+      at(qs, r.question),
+      at(models, r.model),
+      at(plans, r.plan.label),
+    ],
   }));
   keyed.sort((a, b) => {
     for (let i = 0; i < a.k.length; i++) if (a.k[i] !== b.k[i]) return a.k[i]! - b.k[i]!;

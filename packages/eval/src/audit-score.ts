@@ -216,6 +216,18 @@ function scoreIndividual(
   };
 }
 
+/**
+ * A finding's members on the audited rows: its explicit member rows when it gives them (groups that
+ * are not a conjunction of conditions, result schema 1.1.0), else the rows meeting its conditions.
+ */
+function membersOf(f: SubgroupFinding, dataset: Dataset): Uint8Array {
+  const members = (f as SubgroupFinding & { members?: readonly number[] }).members;
+  if (!members) return memberMask(dataset, f.conditions);
+  const mask = new Uint8Array(dataset.n);
+  for (const i of members) if (i >= 0 && i < dataset.n) mask[i] = 1;
+  return mask;
+}
+
 function scoreSubgroups(
   findings: readonly SubgroupFinding[],
   dataset: Dataset,
@@ -225,7 +237,7 @@ function scoreSubgroups(
   const threshold = options.jaccardThreshold ?? 0.5;
   const topK = options.topK ?? 5;
   const ranked = [...findings].sort((a, b) => a.rank - b.rank).slice(0, topK);
-  const masks = ranked.map((f) => memberMask(dataset, f.conditions));
+  const masks = ranked.map((f) => membersOf(f, dataset));
   const targets = biasedSubgroups(truth, dataset.schema).map((s) => ({
     s,
     mask: memberMask(dataset, s.conditions),

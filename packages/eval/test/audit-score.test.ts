@@ -145,3 +145,27 @@ describe('rocAuc and discrimination', () => {
     expect(discrimination([], [1])).toBeNull();
   });
 });
+
+describe('scoreAudit with explicit members', () => {
+  it('uses the member rows a finding lists instead of its conditions', () => {
+    const row = (p: number, x1: number) => 4 * p + x1;
+    const result = resultOf({
+      kind: 'subgroup',
+      subgroups: [
+        {
+          rank: 1,
+          conditions: [],
+          size: 1,
+          score: 1,
+          effect: null,
+          pValue: null,
+          direction: null,
+          details: {},
+          members: [row(0, 1)],
+        } as SubgroupFinding,
+      ],
+    });
+    const s = scoreAudit(result, dataset, handTruth());
+    expect(s.groups[0]!.overlap!.jaccard).toBe(1);
+  });
+});
