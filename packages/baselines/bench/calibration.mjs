@@ -41,11 +41,20 @@ for (let s = 0; s < runs; s++) {
   const y = new Int32Array(rows);
   for (let i = 0; i < rows; i++) {
     const edu = Math.floor(rng.next() * 5);
-    const row = [rng.next() < 0.2 + 0.15 * edu ? 1 : 0, Math.floor(rng.next() * 3), edu, Math.floor(rng.next() * 3)];
+    const row = [
+      rng.next() < 0.2 + 0.15 * edu ? 1 : 0,
+      Math.floor(rng.next() * 3),
+      edu,
+      Math.floor(rng.next() * 3),
+    ];
     x.set(row, 4 * i);
     y[i] = rng.next() < 1 / (1 + Math.exp(-logit(row))) ? 1 : 0;
   }
-  const result = await valueDisparity.run({ dataset: createDataset({ schema, x, y }), model }, {}, { seed: s });
+  const result = await valueDisparity.run(
+    { dataset: createDataset({ schema, x, y }), model },
+    {},
+    { seed: s },
+  );
   const top = result.findings.subgroups[0];
   if (top && top.pValue <= 0.05) rejected++;
 }
