@@ -156,7 +156,10 @@ export interface SignedRankTest {
   n: number;
   /** Sum of the ranks of positive differences (x > y). */
   wPlus: number;
-  /** Two-sided p-value: exact without ties for n ≤ 50, else normal with tie and continuity correction. */
+  /**
+   * Two-sided p-value: exact for n ≤ 50 (the permutation distribution of the signed mid-ranks, ties
+   * included), else normal with tie and continuity correction.
+   */
   pValue: number;
   exact: boolean;
   /** Median of the differences x − y over all pairs. */
@@ -196,17 +199,20 @@ export function wilcoxonSignedRank(x: readonly number[], y: readonly number[]): 
   if (n === 0) return { n, wPlus: 0, pValue: 1, exact: true, medianDifference };
   const { ranks, ties } = midRanks(diffs.map(Math.abs));
   const wPlus = diffs.reduce((acc, v, i) => (v > 0 ? acc + ranks[i]! : acc), 0);
-  if (ties.length === 0 && n <= 50) {
-    // Exact null distribution: counts of subsets of {1..n} by rank sum.
-    const max = (n * (n + 1)) / 2;
+  if (n <= 50) {
+    // Exact null distribution: every sign assignment of the mid-ranks is equally likely. Mid-ranks
+    // are multiples of 1/2, so sums of doubled ranks are integers: count subsets by that sum.
+    const doubled = ranks.map((r) => Math.round(2 * r));
+    const max = doubled.reduce((a, b) => a + b, 0);
     const counts = new Float64Array(max + 1);
     counts[0] = 1;
-    for (let r = 1; r <= n; r++) for (let s = max; s >= r; s--) counts[s]! += counts[s - r]!;
+    for (const r of doubled) for (let s = max; s >= r; s--) counts[s]! += counts[s - r]!;
     const total = 2 ** n;
+    const w2 = Math.round(2 * wPlus);
     let lower = 0;
-    for (let s = 0; s <= wPlus; s++) lower += counts[s]!;
+    for (let s = 0; s <= w2; s++) lower += counts[s]!;
     let upper = 0;
-    for (let s = wPlus; s <= max; s++) upper += counts[s]!;
+    for (let s = w2; s <= max; s++) upper += counts[s]!;
     return {
       n,
       wPlus,

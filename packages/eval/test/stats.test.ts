@@ -97,14 +97,19 @@ describe('Wilcoxon signed-rank', () => {
     expect(t.pValue).toBeCloseTo(bruteForceSignedRank(diffs), 12);
   });
 
-  it('with ties, the normal approximation is close to full enumeration', () => {
+  it('with ties, the exact p-value equals full enumeration of the signed mid-ranks', () => {
     const diffs = [1, 1, 2, 2, 2, -1, 3, 3, -2, 4, 4, 1, 5, -3, 2, 6];
     const t = wilcoxonSignedRank(
       diffs,
       diffs.map(() => 0),
     );
-    expect(t.exact).toBe(false);
-    expect(Math.abs(t.pValue - bruteForceSignedRank(diffs))).toBeLessThan(0.01);
+    expect(t.exact).toBe(true);
+    expect(t.pValue).toBeCloseTo(bruteForceSignedRank(diffs), 12);
+  });
+
+  it('never goes below the exact floor 2 / 2^n (six tied blocks: 1/32, not a normal 0.02)', () => {
+    const t = wilcoxonSignedRank([1, 1, 1, 1, 1, 1], [0, 0, 0, 0, 0, 0]);
+    expect(t.pValue).toBeCloseTo(2 / 64, 14);
   });
 
   it('drops zero differences and gives p = 1 when nothing differs', () => {
