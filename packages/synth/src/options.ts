@@ -40,6 +40,7 @@ export interface SynthOptions {
   valueSampling: 'marginal' | 'uniform';
   continuousBins: number;
   maxAttempts: number;
+  disjointSubgroups: boolean;
   minGroupSize: number;
   maxGroupSize: number;
   minImbalance: number;
@@ -213,6 +214,12 @@ export const synthOptionsSchema: OptionsSchema = {
       2,
     ),
     maxAttempts: int('candidate draws per pair before giving up on an identical or nested subgroup', 200, 1),
+    disjointSubgroups: {
+      type: 'boolean',
+      description:
+        'no two subgroups of different pairs may share a row (a candidate that could is redrawn): every planted subgroup is then exactly the rows its bias shifted',
+      default: false,
+    },
     minGroupSize: int('fewest rows of a pair (both subgroups)', 20, 2),
     maxGroupSize: int('most rows of a pair', 200, 2),
     minImbalance: num(

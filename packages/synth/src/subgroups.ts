@@ -103,6 +103,14 @@ function disjoint(a: Constraint, b: Constraint): boolean {
   return aEnd(b.lo) || bEnd(a.lo);
 }
 
+/** Whether two conjunctions can share a row: no attribute constrained by both to disjoint values. */
+function overlaps(g: readonly Constraint[], h: readonly Constraint[]): boolean {
+  return !g.some((cg) => {
+    const ch = h.find((c) => c.attr === cg.attr);
+    return ch !== undefined && disjoint(cg, ch);
+  });
+}
+
 /** Similarity over the union of constrained attributes: 1 same, 0.5 constrained by one side only, 0 different. */
 export function pairSimilarity(a: readonly Constraint[], b: readonly Constraint[]): number {
   const attrs = new Set([...a.map((c) => c.attr), ...b.map((c) => c.attr)]);
@@ -281,7 +289,10 @@ export function definePairs(copula: GaussianCopula, o: SynthOptions, rng: Rng): 
     );
   }
   const placed: Constraint[][] = [];
-  const clashes = (cand: readonly Constraint[]) => placed.some((p) => within(cand, p) || within(p, cand));
+  // With `disjointSubgroups`, a subgroup that could share a row with any placed one clashes too: no
+  // row then carries the bias of two pairs, and every planted subgroup is exactly the rows shifted.
+  const clashes = (cand: readonly Constraint[]) =>
+    placed.some((p) => within(cand, p) || within(p, cand) || (o.disjointSubgroups && overlaps(cand, p)));
   const pairs: PairDef[] = [];
   const drawBias = () => {
     const mag = rng.uniform(o.minBias, o.maxBias);
@@ -357,7 +368,7 @@ export function definePairs(copula: GaussianCopula, o: SynthOptions, rng: Rng): 
     if (!done) {
       fail(
         '/pairs',
-        `could place only ${p} of ${o.pairs} pairs whose subgroups are neither identical to nor nested in others; lower pairs or widen granularity/intersectionality`,
+        `could place only ${p} of ${o.pairs} pairs whose subgroups are neither identical to nor nested in others${o.disjointSubgroups ? ' nor overlap them (disjointSubgroups)' : ''}; lower pairs or widen granularity/intersectionality`,
       );
     }
   }
