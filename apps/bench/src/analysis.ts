@@ -421,3 +421,51 @@ export function modelAccuracy(records: readonly CellRecord[]) {
     }),
   );
 }
+
+/** Thresholds of the hit-curve table. */
+export const hitThresholds = [0.1, 0.3, 0.5, 0.7, 0.9];
+
+/**
+ * Subgroup methods: the share of planted subgroups found as the Jaccard threshold rises, beside the
+ * same share for the no-bias twin's findings (chance), per question, scenario, model and method.
+ */
+export function hitCurves(records: readonly CellRecord[]) {
+  const { biased, null: nulls } = partition(records);
+  const rows: {
+    question: Question;
+    scenario: string;
+    model: string;
+    label: string;
+    found: number[];
+    chance: number[];
+  }[] = [];
+  const key = (r: CellRecord) => [r.question, r.dataset.label, r.model, r.plan.label].join('\u0000');
+  const share = (scores: AuditScore[], h: number) => {
+    let found = 0;
+    let total = 0;
+    for (const s of scores) {
+      for (const g of s.groups) {
+        total++;
+        if ((g.overlap?.jaccard ?? 0) >= h) found++;
+      }
+    }
+    return total ? found / total : Number.NaN;
+  };
+  for (const rs of groupBy(
+    biased.filter((r) => r.family === 'subgroup'),
+    key,
+  ).values()) {
+    const r0 = rs[0]!;
+    const own = rs.map((r) => r.score!);
+    const chance = chanceScores(nulls, rs, r0.dataset.label);
+    rows.push({
+      question: r0.question,
+      scenario: r0.dataset.label,
+      model: r0.model,
+      label: r0.plan.label,
+      found: hitThresholds.map((h) => share(own, h)),
+      chance: hitThresholds.map((h) => share(chance, h)),
+    });
+  }
+  return rows;
+}

@@ -39,6 +39,8 @@ export type Question = 'data' | 'model' | 'model-output';
 
 export type RealDatasetName = 'adult' | 'compas' | 'german' | 'bank';
 
+export const REAL_DATASETS: readonly RealDatasetName[] = ['adult', 'compas', 'german', 'bank'];
+
 export interface Study {
   name: string;
   description: string;
@@ -318,7 +320,14 @@ export function validateStudy(value: unknown, source = 'study'): Study {
     if (d.kind !== 'synthetic') continue;
     try {
       if (d.generator === 'planted-pair') resolveOptions(synth.plantedPairOptionsSchema, d.options);
-      else synth.resolveSynthOptions(d.options);
+      else {
+        // Semi-synthetic: `source` names a real data set whose copula the generator fits.
+        const source = d.options['source'];
+        if (typeof source === 'string' && !REAL_DATASETS.includes(source as RealDatasetName)) {
+          throw new Error(`source: "${source}" is not a real data set (${REAL_DATASETS.join(', ')})`);
+        }
+        synth.resolveSynthOptions({ ...d.options, ...(typeof source === 'string' ? { source: null } : {}) });
+      }
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       throw new OptionsError('OPTIONS_INVALID', `${source}: /synthetic: scenario "${d.label}": ${message}`, {

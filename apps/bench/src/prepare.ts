@@ -54,13 +54,30 @@ function withoutBias(spec: SyntheticSpec): SyntheticSpec {
  * Regenerate a synthetic data set from its options and seed, with its truth. One thread: the study's
  * pool already runs one cell per core (the output does not depend on it).
  */
-function generateSynthetic(spec: SyntheticSpec, seed: number) {
+async function generateSynthetic(spec: SyntheticSpec, seed: number) {
   if (spec.generator === 'planted-pair') {
     const g = synth.generatePlantedPair(spec.options, seed);
     return { dataset: g.dataset, truth: g.truth as Parameters<typeof truthView>[0] };
   }
-  const g = synth.generate({ ...spec.options, seed, threads: 1 });
+  // Semi-synthetic: a real data set's name as `source` (descriptive mode: the copula fitted to it).
+  const source = spec.options['source'];
+  const options =
+    typeof source === 'string' ? { ...spec.options, source: await loadRealCached(source) } : spec.options;
+  const g = synth.generate({ ...options, seed, threads: 1 });
   return { dataset: g.dataset, truth: g.truth as Parameters<typeof truthView>[0] };
+}
+
+const realCache = new Map<string, Promise<Dataset>>();
+
+/** A real data set, loaded once per worker (its copy is verified by checksum on load). */
+function loadRealCached(name: string): Promise<Dataset> {
+  let p = realCache.get(name);
+  if (!p) {
+    p = loadReal(name);
+    realCache.set(name, p);
+    p.catch(() => realCache.delete(name));
+  }
+  return p;
 }
 
 const loaders: Record<string, (options: { dataDir?: string }) => Promise<Dataset>> = {
@@ -159,7 +176,7 @@ function fingerprint(ds: Dataset): string {
 async function prepareBlock(b: BlockSpec): Promise<Prepared> {
   const spec = b.dataset;
   if (spec.kind === 'real') {
-    const data = await loadReal(spec.name);
+    const data = await loadRealCached(spec.name);
     const split = auditSplit(data.n, b.seed, b.auditShare);
     const audit = subsetRows(data, split.audit);
     const model = await train(b.model, subsetRows(data, split.train), b.seed);
@@ -167,11 +184,11 @@ async function prepareBlock(b: BlockSpec): Promise<Prepared> {
   }
   // Model-output bias: the labels of the no-bias twin, the planted bias in the model only.
   const labelled = b.question === 'model-output' && !spec.null ? withoutBias(spec) : spec;
-  const g = generateSynthetic(labelled, b.seed);
+  const g = await generateSynthetic(labelled, b.seed);
   const split = auditSplit(g.dataset.n, b.seed, b.auditShare);
   const audit = subsetRows(g.dataset, split.audit);
   const trainRows = subsetRows(g.dataset, split.train);
-  const planted = labelled === spec ? g : generateSynthetic(spec, b.seed);
+  const planted = labelled === spec ? g : await generateSynthetic(spec, b.seed);
   if (planted !== g && fingerprint(planted.dataset) !== fingerprint(g.dataset)) {
     throw new Error(`${spec.label}: the data set without bias does not share the rows of the biased one`);
   }
@@ -183,9 +200,7 @@ async function prepareBlock(b: BlockSpec): Promise<Prepared> {
       break;
     case 'oracle': {
       // σ(η): the no-bias twin's probability function (β = 0 everywhere).
-      const twin = spec.null
-        ? g
-        : generateSynthetic({ ...spec, options: { ...spec.options, minBias: 0, maxBias: 0 } }, b.seed);
+      const twin = spec.null ? g : await generateSynthetic(withoutBias(spec), b.seed);
       model = probabilityModel(truthView(twin.truth, audit), audit.d, 'σ(η)');
       break;
     }
@@ -195,13 +210,14 @@ async function prepareBlock(b: BlockSpec): Promise<Prepared> {
     default:
       model = await train(b.model, trainRows, b.seed);
   }
-  const chance = b.chanceAgainst.map((scenario) => {
-    const other = generateSynthetic(scenario, b.seed);
+  const chance: ScoringTruth[] = [];
+  for (const scenario of b.chanceAgainst) {
+    const other = await generateSynthetic(scenario, b.seed);
     if (fingerprint(other.dataset) !== fingerprint(g.dataset)) {
       throw new Error(`${scenario.label}: its rows differ from those of ${spec.label}; no chance level`);
     }
-    return scoringTruth(scenario.label, truthView(other.truth, audit), model, audit);
-  });
+    chance.push(scoringTruth(scenario.label, truthView(other.truth, audit), model, audit));
+  }
   return finish(audit, model, scoringTruth(spec.label, plantedView, model, audit), chance);
 }
 

@@ -8,6 +8,8 @@ import {
   effectiveness,
   efficiency,
   factors,
+  hitCurves,
+  hitThresholds,
   modelAccuracy,
   modelMismatches,
   partition,
@@ -172,7 +174,13 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
           String(r.detection?.nullRuns ?? 0),
         ]),
       };
-      const flat = saturated(fr.flatMap((r) => [r.recall.mean, r.precision.mean]));
+      const flat = saturated(
+        fr.flatMap((r) => [
+          r.recall.mean,
+          r.precision.mean,
+          individual ? r.learned.mean : r.localisation.mean,
+        ]),
+      );
       addTable(
         table,
         [
@@ -200,6 +208,23 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
       );
     }
   }
+
+  md.push('## Subgroup localisation by Jaccard threshold', '');
+  const curves = hitCurves(records);
+  addTable({
+    name: 'hit-curves',
+    caption:
+      'Subgroup methods: share of planted subgroups whose best Jaccard with the top findings reaches each threshold (chance level in parentheses)',
+    headers: ['question', 'scenario', 'model', 'method', ...hitThresholds.map((h) => `≥ ${h}`)],
+    align: ['l', 'l', 'l', 'l', ...hitThresholds.map(() => 'r' as const)],
+    rows: curves.map((c) => [
+      c.question,
+      c.scenario,
+      c.model,
+      c.label,
+      ...c.found.map((f, i) => `${num(f, 2)} (${num(c.chance[i], 2)})`),
+    ]),
+  });
 
   md.push('## Bias magnitude: separation and sufficiency', '');
   const trend = biasTrend(records);

@@ -151,6 +151,16 @@ describe('cells', () => {
     expect(block.map((c) => c.plan.label)).toEqual(['S (numIters=1)', 'S (numIters=2)', 'S (numIters=3)']);
   });
 
+  it('accepts a real data set as the generator source (semi-synthetic) and rejects an unknown one', async () => {
+    const semi = (source: string) =>
+      tinyStudy({
+        synthetic: { generator: 'generate', base: { pairs: 2 }, factors: { data: [{ source }] } },
+      });
+    const [cell] = await expandCells(semi('compas'));
+    expect(cell!.dataset).toMatchObject({ label: 'data=source:compas', options: { source: 'compas' } });
+    expect(() => semi('martian')).toThrow(/source: "martian" is not a real data set/);
+  });
+
   it('keys cells by content and labels: two plans with the same options are two cells', async () => {
     const study = tinyStudy({
       methods: [

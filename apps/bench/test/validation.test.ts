@@ -3,6 +3,7 @@
  * is not there, and finds it when it is. Each check runs real cells (generator, split, model, method,
  * scorer) through `runCell`.
  */
+import { existsSync } from 'node:fs';
 import { wilsonInterval } from '@fb/eval';
 import { describe, expect, it } from 'vitest';
 import { expandCells } from '../src/cells.js';
@@ -166,4 +167,37 @@ describe('validation: a planted model-output shift is recovered', () => {
       expect(curve[2]!, variant).toBeGreaterThanOrEqual(curve[1]! - 0.05);
     }
   }, 300_000);
+});
+
+describe('validation: semi-synthetic data', () => {
+  const dataDir =
+    process.env['FB_DATA_DIR'] ?? (existsSync('../../../shared/datasets') ? '../../../shared/datasets' : '');
+  it.skipIf(!dataDir)(
+    'the copula fitted to COMPAS with planted bias runs through a cell and is scored',
+    async () => {
+      const records = await run({
+        seeds: [1],
+        synthetic: {
+          generator: 'generate',
+          base: {
+            pairs: 2,
+            minGroupSize: 400,
+            maxGroupSize: 500,
+            backgroundShare: 0.6,
+            disjointSubgroups: true,
+            ensembleSize: 0,
+          },
+          factors: { data: [{ source: 'compas', minBias: 2, maxBias: 2 }] },
+        },
+        questions: ['model-output'],
+        models: [{ kind: 'logistic-regression' }],
+        methods: [{ label: 'BiasScan', method: 'mdss-bias-scan', options: { randomizationReplicates: 0 } }],
+        budget: { maxSeconds: 30 },
+      });
+      expect(records).toHaveLength(1);
+      expect(records[0]!.status).toBe('done');
+      expect(records[0]!.score!.groups).toHaveLength(2);
+    },
+    120_000,
+  );
 });
