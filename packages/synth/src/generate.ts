@@ -116,6 +116,11 @@ export interface GroundTruth {
   counterfactualLabel: Int32Array;
   /** Noise-free decision threshold. */
   threshold: number;
+  /**
+   * Share of labels the aleatoric noise changed: the label drawn with the same uniform (or threshold)
+   * from the noise-free σ(η + β) differs. The noise's effect on outcomes, in the outcomes' own unit.
+   */
+  labelNoiseShare: number;
   model: OutcomeModel;
   /** Noise-free σ(η + β) of any inputs (row-major). */
   probabilityOf(x: Float64Array): Float64Array;
@@ -344,6 +349,7 @@ export function generate(options: Partial<SynthOptions> = {}): SynthResult {
   const cfLabel = new Int32Array(n);
   const y = new Int32Array(n);
   const subAleatoric = Float64Array.from(subgroups, (g) => g.aleatoric);
+  let noisyLabels = 0;
   for (let i = 0; i < n; i++) {
     const g = subgroupOf[i]!;
     const sa = g >= 0 ? subAleatoric[g]! : orng.uniform(o.minAleatoric, o.maxAleatoric);
@@ -356,6 +362,9 @@ export function generate(options: Partial<SynthOptions> = {}): SynthResult {
     probability[i] = p;
     cfProbability[i] = pc;
     y[i] = o.labels === 'bernoulli' ? (u < p ? 1 : 0) : p >= o.threshold ? 1 : 0;
+    const clean = sigmoid(eta[i]! + scan.beta[i]!);
+    if (y[i] !== (o.labels === 'bernoulli' ? (u < clean ? 1 : 0) : clean >= o.threshold ? 1 : 0))
+      noisyLabels++;
     cfLabel[i] = o.labels === 'bernoulli' ? (u < pc ? 1 : 0) : pc >= o.threshold ? 1 : 0;
   }
   const epistemicSigma = new Float64Array(n);
@@ -390,6 +399,7 @@ export function generate(options: Partial<SynthOptions> = {}): SynthResult {
       counterfactualProbability: cfProbability,
       counterfactualLabel: cfLabel,
       threshold: o.threshold,
+      labelNoiseShare: n ? noisyLabels / n : 0,
       model,
       ...truthFns,
     },

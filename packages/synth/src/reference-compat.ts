@@ -373,6 +373,7 @@ export function generateReferenceCompat(o: SynthOptions, given: Partial<SynthOpt
     counterfactualProbability: new Float64Array(n).fill(Number.NaN),
     counterfactualLabel: new Int32Array(n).fill(-1),
     threshold: o.threshold,
+    labelNoiseShare: Number.NaN,
     model,
     probabilityOf: (xs) => noiseFree(xs).p,
     subgroupsOf: (xs) => noiseFree(xs).first,
