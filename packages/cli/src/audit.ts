@@ -32,6 +32,8 @@ export interface GroupMetrics {
   readonly overall: GroupRow;
   /** Intersections of the protected attributes (MetricFrame's by_group). */
   readonly byGroup: GroupRow[];
+  /** Groups smaller than this are listed but left out of `summary` (their rates are too noisy to compare). */
+  readonly minGroupSize: number;
   /** fairlearn's difference (max − min over groups) and ratio (min / max), per rate. */
   readonly summary: Record<
     'selectionRate' | 'tpr' | 'fpr',
@@ -72,6 +74,8 @@ function rowOf(
   return { group, size: n, selectionRate: rate(pp, n), tpr: rate(tp, p), fpr: rate(fp, n - p) };
 }
 
+const MIN_GROUP_SIZE = 30;
+
 /** Group metrics of the decisions on `ds`, with `positive` (an outcome code) as the positive label. */
 export function groupMetrics(ds: Dataset, predictions: Int32Array, positive: number): GroupMetrics {
   const groups = subgroupsOf(ds);
@@ -81,7 +85,10 @@ export function groupMetrics(ds: Dataset, predictions: Int32Array, positive: num
   const overall = rowOf('all rows', all, ds.y, predictions, positive);
   const byGroup = groups.keys.map((key, g) => rowOf(key, members[g]!, ds.y, predictions, positive));
   const summarise = (pick: (r: GroupRow) => Rate) => {
-    const values = byGroup.map((r) => pick(r).value).filter((v): v is number => v !== null);
+    const values = byGroup
+      .filter((r) => r.size >= MIN_GROUP_SIZE)
+      .map((r) => pick(r).value)
+      .filter((v): v is number => v !== null);
     if (values.length === 0) return { difference: null, ratio: null };
     const lo = Math.min(...values);
     const hi = Math.max(...values);
@@ -93,6 +100,7 @@ export function groupMetrics(ds: Dataset, predictions: Int32Array, positive: num
     attributes: protectedNames,
     overall,
     byGroup,
+    minGroupSize: MIN_GROUP_SIZE,
     summary: {
       selectionRate: summarise((r) => r.selectionRate),
       tpr: summarise((r) => r.tpr),

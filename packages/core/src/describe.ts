@@ -20,24 +20,58 @@ function labelSet(name: string, labels: readonly string[]): string {
   return `${name} in {${labels.join(', ')}}`;
 }
 
+/** A set of category labels, or its complement when that is shorter (`country not in {Cuba, Peru}`). */
+function categorySet(name: string, categories: readonly string[], codes: readonly number[]): string {
+  const inSet = new Set(codes);
+  const rest = categories.filter((_, k) => !inSet.has(k));
+  if (rest.length > 0 && rest.length < codes.length) {
+    return rest.length === 1 ? `${name} != ${rest[0]}` : `${name} not in {${rest.join(', ')}}`;
+  }
+  return labelSet(
+    name,
+    codes.map((k) => categories[k] ?? String(k)),
+  );
+}
+
+/** Sorted numbers with runs of three or more consecutive grid values written `lo..hi`. */
+function numberRuns(values: readonly number[], step: number): string[] {
+  const out: string[] = [];
+  let i = 0;
+  while (i < values.length) {
+    let j = i;
+    while (j + 1 < values.length && Math.abs(values[j + 1]! - values[j]! - step) < 1e-9 * Math.max(1, step))
+      j++;
+    if (j - i >= 2) out.push(`${num(values[i]!)}..${num(values[j]!)}`);
+    else for (let k = i; k <= j; k++) out.push(num(values[k]!));
+    i = j + 1;
+  }
+  return out;
+}
+
 /**
  * One condition in the data's own labels: `education = Masters`, `race in {Black, Other}`,
- * `25 <= age < 45`. Sets are listed in category order; an interval over a labelled (binned or
- * categorical) attribute is listed as the labels it covers.
+ * `25 <= age < 45`. Sets are listed in category order, or as their complement when that is shorter
+ * (`race != White`); an interval over a labelled (binned or categorical) attribute is listed as the
+ * labels it covers; numeric sets write runs of consecutive values as `lo..hi`.
  */
 export function describeCondition(schema: Schema, condition: Condition): string {
   const a = schema.attributes[attributeIndex(schema, condition.attribute)]!;
   if ('values' in condition) {
     const values = [...new Set(condition.values)].sort((p, q) => p - q);
-    return labelSet(
-      a.name,
-      values.map((v) => (a.categories ? valueLabel(a, v) : num(v))),
-    );
+    if (a.categories) return categorySet(a.name, a.categories, values);
+    return labelSet(a.name, numberRuns(values, a.step ?? 1));
   }
   if (a.categories) {
     const covered = coveredCategories(a.categories, condition);
-    if (covered.length > 0) return labelSet(a.name, covered);
+    if (covered.length > 0) {
+      return categorySet(
+        a.name,
+        a.categories,
+        covered.map((l) => a.categories!.indexOf(l)),
+      );
+    }
   }
+  if (condition.maxInclusive && condition.min === condition.max) return `${a.name} = ${num(condition.min)}`;
   return `${num(condition.min)} <= ${a.name} ${condition.maxInclusive ? '<=' : '<'} ${num(condition.max)}`;
 }
 

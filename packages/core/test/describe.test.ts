@@ -48,11 +48,15 @@ describe('describeSubgroup', () => {
   });
 
   it('lists value sets in category order and intervals over labelled attributes as the labels covered', () => {
-    expect(describeCondition(schema, { attribute: 'education', values: [2, 0] })).toBe(
-      'education in {Bachelors, Masters}',
+    expect(describeCondition(schema, { attribute: 'education', values: [2] })).toBe('education = Masters');
+    expect(describeCondition(schema, { attribute: 'marital-status', values: [2, 0] })).toBe(
+      'marital-status != Married-civ-spouse',
     );
     expect(describeCondition(schema, { attribute: 'band', min: 1, max: 3, maxInclusive: false })).toBe(
       'band in {25-45, 45-65}',
+    );
+    expect(describeCondition(schema, { attribute: 'band', min: 0, max: 3, maxInclusive: false })).toBe(
+      'band != >=65',
     );
     expect(describeCondition(schema, { attribute: 'band', min: 3, max: 3, maxInclusive: true })).toBe(
       'band = >=65',
@@ -67,6 +71,22 @@ describe('describeSubgroup', () => {
       '0.3 <= age <= 45',
     );
     expect(describeCondition(schema, { attribute: 'hours', values: [40] })).toBe('hours = 40');
+    expect(describeCondition(schema, { attribute: 'hours', values: [1, 2, 3, 4, 7, 9, 10] })).toBe(
+      'hours in {1..4, 7, 9, 10}',
+    );
+    expect(describeCondition(schema, { attribute: 'age', min: 0, max: 0, maxInclusive: true })).toBe(
+      'age = 0',
+    );
+  });
+
+  it('writes a set as its complement when that is shorter', () => {
+    expect(describeCondition(schema, { attribute: 'band', values: [0, 1, 3] })).toBe('band != 45-65');
+    expect(describeCondition(schema, { attribute: 'band', min: 0, max: 2, maxInclusive: true })).toBe(
+      'band != >=65',
+    );
+    expect(describeCondition(schema, { attribute: 'education', values: [0, 1] })).toBe(
+      'education != Masters',
+    );
   });
 
   it('calls the empty conjunction all rows and rejects an unknown attribute', () => {
@@ -142,7 +162,7 @@ describe('labelled tables', () => {
       '*',
       'a;c',
       '[2,5)',
-      'sex = m AND race in {a, c} AND 2 <= income < 5',
+      'sex = m AND race != b AND 2 <= income < 5',
       'm|*|a;c|[2,5)',
     ]);
     const back = readSubgroupTable(resultToRecords(r, auditSchema, { labels: true }), auditSchema, {

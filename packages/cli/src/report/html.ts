@@ -144,7 +144,7 @@ function groupSection(r: AuditReport): string {
   return `<section id="groups"><h2>Group metrics</h2>
 <p>Positive label in every rate: <b>${esc(g.positive)}</b>. Groups are the combinations of ${g.attributes.map(esc).join(', ')} present in the audited rows; intervals are 95% Wilson intervals of each rate.</p>
 ${table(['group', 'rows', 'selection rate', 'true positive rate', 'false positive rate'], rows)}
-<h3>Between groups (fairlearn's MetricFrame: difference = max − min, ratio = min / max)</h3>
+<h3>Between groups (fairlearn's MetricFrame: difference = max − min, ratio = min / max, over the groups of at least ${g.minGroupSize} rows)</h3>
 ${table(['rate', 'difference', 'ratio'], summary)}
 <h3>Aequitas table (one attribute at a time, reference = largest group, parity band [0.8, 1.25])</h3>
 ${table(aeqCols.map(esc), aeq, 'small')}
@@ -188,13 +188,23 @@ function pairSection(r: AuditReport): string {
   return `<section id="pairs"><h2>Individual discrimination: example pairs</h2>${runs
     .map((run) => {
       const res = run.result as DiscoveryResult;
-      const pairs = res.findings.kind === 'individual' ? res.findings.pairs.slice(0, 10) : [];
+      const all = res.findings.kind === 'individual' ? res.findings.pairs : [];
+      // One pair per tested input first, so the examples are not ten variants of one sample.
+      const seen = new Set<string>();
+      const pairs = all
+        .filter((p) => {
+          const key = p.sample.join(',');
+          if (seen.has(key)) return false;
+          seen.add(key);
+          return true;
+        })
+        .slice(0, 10);
       const m = res.metrics;
       const head = `<p><b>${esc(run.method.id)}</b>: ${m.dsn} discriminatory inputs among ${m.tsn} tested (${fmt(100 * m.sur, 2)}%), ${m.pairs} pairs, ${m.queries} model queries.</p>`;
       if (pairs.length === 0) return `${head}<p>No pair found within the budget.</p>`;
       const rows = pairs.map((p) => {
-        const a = labelRow(r.schema, p.sample);
-        const b = labelRow(r.schema, p.counterfactual);
+        const a = shortLabels(r.schema, p.sample);
+        const b = shortLabels(r.schema, p.counterfactual);
         const changed = r.schema.attributes.filter((at) => a[at.name] !== b[at.name]).map((at) => at.name);
         const rest = r.schema.attributes
           .filter((at) => !changed.includes(at.name))
@@ -216,6 +226,15 @@ function pairSection(r: AuditReport): string {
       );
     })
     .join('')}</section>`;
+}
+
+/** A row's labels, numbers to four significant digits (generated inputs carry long fractions). */
+function shortLabels(schema: Schema, row: readonly number[]): Record<string, string> {
+  const out = labelRow(schema, row);
+  schema.attributes.forEach((a, j) => {
+    if (!a.categories) out[a.name] = String(Number(row[j]!.toPrecision(4)));
+  });
+  return out;
 }
 
 function methodsSection(r: AuditReport): string {
@@ -247,7 +266,7 @@ figure{margin:1em 0}figcaption{font-weight:600;margin-bottom:.3em}`;
 
 /** The report as one HTML file: inline style, charts as inline SVG, no script to run and nothing to fetch. */
 export function renderHtml(r: AuditReport): string {
-  const top = topSubgroups(r)[0];
+  const top = topSubgroups(r);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
@@ -256,8 +275,14 @@ export function renderHtml(r: AuditReport): string {
 <p class="small">${esc(r.createdAt)} · <code>${esc(r.command)}</code></p>
 ${r.partial ? '<p class="partial">This audit was interrupted: the methods that did not finish report what they had found, or nothing.</p>' : ''}
 <section id="summary"><h2>Summary</h2><ul>
-${r.groups ? `<li>Selection rate of "${esc(r.groups.positive)}" ranges over ${fmt(r.groups.summary.selectionRate.difference)} between groups (ratio ${fmt(r.groups.summary.selectionRate.ratio)}).</li>` : ''}
-${top ? `<li>Top subgroup (${esc(top.methodId)}): <b class="subgroup">${esc(top.label)}</b>, ${top.finding.size} rows, effect ${fmt(top.finding.effect)}${top.finding.pValue !== null ? `, p = ${pFmt(top.finding.pValue)}` : ''}.</li>` : ''}
+${r.groups ? `<li>Selection rate of "${esc(r.groups.positive)}" ranges over ${fmt(r.groups.summary.selectionRate.difference)} between groups of at least ${r.groups.minGroupSize} rows (ratio ${fmt(r.groups.summary.selectionRate.ratio)}).</li>` : ''}
+${top
+  .filter((s, i) => top.findIndex((t) => t.methodId === s.methodId) === i)
+  .map(
+    (s) =>
+      `<li>Top subgroup of ${esc(s.methodId)}: <b class="subgroup">${esc(s.label)}</b>, ${s.finding.size} rows, effect ${fmt(s.finding.effect)}${s.finding.pValue !== null ? `, p = ${pFmt(s.finding.pValue)}` : ''}.</li>`,
+  )
+  .join('')}
 ${r.runs
   .filter((run) => run.result?.findings.kind === 'individual')
   .map(

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { resultToCsv, toCsv } from '@fb/core';
+import { type DiscoveryResult, resultToCsv, toCsv } from '@fb/core';
 import type { GroupMetrics } from '../audit.js';
 import { type Chart, groupRateChart, subgroupChart } from './charts.js';
 import { type AuditReport, renderHtml, topSubgroups } from './html.js';
@@ -30,6 +30,20 @@ function aequitasCsv(g: GroupMetrics): string {
   );
 }
 
+/** Pairs kept in the report files per method; the run metrics still count them all. */
+export const MAX_PAIRS = 1000;
+
+/** The result with at most `MAX_PAIRS` pairs, saying so in its extras. */
+function trimmed(result: DiscoveryResult): DiscoveryResult {
+  const f = result.findings;
+  if (f.kind !== 'individual' || f.pairs.length <= MAX_PAIRS) return result;
+  return {
+    ...result,
+    findings: { ...f, pairs: f.pairs.slice(0, MAX_PAIRS) },
+    extras: { ...result.extras, pairsInReport: { kept: MAX_PAIRS, found: f.pairs.length } },
+  };
+}
+
 /** Render the charts, then write report.html, report.json and the labelled CSVs into `dir`. Returns the file names. */
 export async function writeReport(
   dir: string,
@@ -46,11 +60,13 @@ export async function writeReport(
   const files: string[] = ['report.html', 'report.json'];
   const csvs: [string, string][] = [];
   if (base.groups) {
-    csvs.push(['group-metrics.csv', groupCsv(base.groups)], ['aequitas.csv', aequitasCsv(base.groups)]);
+    csvs.push(['group-metrics.csv', groupCsv(base.groups)], ['aequitas-table.csv', aequitasCsv(base.groups)]);
   }
-  for (const run of base.runs) {
-    if (run.result)
-      csvs.push([`${run.method.id}.csv`, resultToCsv(run.result, base.schema, { labels: true })]);
+  const results = base.runs
+    .filter((r) => r.result)
+    .map((r) => ({ id: r.method.id, result: trimmed(r.result!) }));
+  for (const { id, result } of results) {
+    csvs.push([`findings-${id}.csv`, resultToCsv(result, base.schema, { labels: true })]);
   }
   files.push(...csvs.map(([name]) => name));
   const report: AuditReport = { ...base, charts, files };
@@ -71,7 +87,7 @@ export async function writeReport(
       reason: r.reason,
     })),
     topSubgroups: top.map((s) => ({ method: s.methodId, subgroup: s.label, ...s.finding })),
-    results: report.runs.filter((r) => r.result).map((r) => r.result),
+    results: results.map((r) => r.result),
   };
   writeFileSync(path.join(dir, 'report.json'), `${JSON.stringify(json, null, 1)}\n`);
   writeFileSync(path.join(dir, 'report.html'), renderHtml(report));
