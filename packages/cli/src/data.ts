@@ -259,7 +259,7 @@ export function loadAuditData(options: DataOptions): AuditData {
     ds = binAttribute(ds, a.name, edges, labels);
     binned.push({ name: a.name, column: j, edges, labels, representatives });
     notes.push(
-      `${a.protected ? 'protected ' : ''}attribute "${a.name}" is numeric: binned into ${labels.join(', ')}${explicit ? '' : ' (quantiles)'}; a model that reads raw values is sent each bin's median (${Array.from(representatives, num).join(', ')})`,
+      `${a.protected ? 'protected ' : ''}attribute "${a.name}" is numeric: binned into ${labels.join(', ')}${explicit ? '' : ' (quantiles)'}`,
     );
   }
   return { dataset: ds, modelSchema, binned, recorded, notes, rowsRead: loaded.metadata.rowsRead };

@@ -1,5 +1,5 @@
 import { type Classifier, type Dataset, ModelError } from '@fb/core';
-import { evaluate, fit, trainTestSplit } from '@fb/models';
+import { evaluate, fit, modelOptionsSchemas, trainTestSplit } from '@fb/models';
 import { loadOnnxClassifier } from '@fb/models-onnx';
 import type { AuditData, BinnedAttribute } from './data.js';
 import { loadEndpointClassifier } from './endpoint.js';
@@ -233,7 +233,10 @@ export async function prepareModel(data: AuditData, source: ModelSource): Promis
   const full = data.dataset;
   if (source.kind === 'train') {
     const split = trainTestSplit(full, { testFraction: source.testFraction, seed: source.seed });
-    const fitted = await fit(split.train, { model: TRAINED[source.model], seed: source.seed } as never);
+    const name = TRAINED[source.model];
+    // Models with random draws take the seed; logistic regression has none.
+    const seeded = 'seed' in modelOptionsSchemas[name].properties ? { seed: source.seed } : {};
+    const fitted = await fit(split.train, { model: name, ...seeded } as never);
     const test = split.test;
     const predictions = fitted.predict(test.x);
     const e = evaluate(fitted, test);
@@ -277,7 +280,7 @@ export async function prepareModel(data: AuditData, source: ModelSource): Promis
     facts: [`accuracy on the data ${(correct / full.n).toFixed(3)}`],
     caveats: data.binned.map(
       (b) =>
-        `The model reads raw "${b.name}" values; the audit works with its bins, and sends the model each bin's median, so a finding about a bin speaks of the median's treatment.`,
+        `The model reads raw "${b.name}" values; the audit works with its bins (${b.labels.join(', ')}) and sends the model each bin's median (${Array.from(b.representatives).join(', ')}), so a finding about a bin speaks of the median's treatment.`,
     ),
     close: async () => {
       await inner.close?.();
