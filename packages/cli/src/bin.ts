@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { audit, USAGE } from './cli.js';
+import { audit, CALIBRATE_USAGE, calibrateCommand, USAGE } from './cli.js';
 import { UsageError } from './errors.js';
 
 const io = {
@@ -14,7 +14,13 @@ async function main(argv: string[]): Promise<number> {
     io.stdout(USAGE);
     return command === undefined ? 2 : 0;
   }
-  if (command !== 'audit') throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
+  if (command !== 'audit' && command !== 'calibrate') {
+    throw new UsageError(`unknown command "${command}"\n\n${USAGE}\n${CALIBRATE_USAGE}`);
+  }
+  if (rest.includes('--help')) {
+    io.stdout(command === 'audit' ? USAGE : CALIBRATE_USAGE);
+    return 0;
+  }
   // The first Ctrl-C stops the running detector and writes a partial report; a second one exits.
   const controller = new AbortController();
   process.on('SIGINT', () => {
@@ -22,7 +28,9 @@ async function main(argv: string[]): Promise<number> {
     io.stderr('\ninterrupted: finishing with what was found so far (Ctrl-C again to quit)\n');
     controller.abort();
   });
-  return audit(rest, io, controller.signal);
+  return command === 'audit'
+    ? audit(rest, io, controller.signal)
+    : calibrateCommand(rest, io, controller.signal);
 }
 
 main(process.argv.slice(2)).then(

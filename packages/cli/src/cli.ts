@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type DetectorProgress, groupMetrics, type MethodRun, runDetectors } from './audit.js';
+import { ALPHA, calibrate, MIN_JACCARD } from './calibrate.js';
 import { loadAuditData, type SchemaFile, schemaLines } from './data.js';
 import { UsageError } from './errors.js';
 import { type AuditMethod, DEFAULT_METHODS } from './methods.js';
@@ -96,22 +97,74 @@ function progressPrinter(io: Io, quiet: boolean): DetectorProgress {
   };
 }
 
+const DATA_OPTIONS = {
+  protected: { type: 'string' },
+  outcome: { type: 'string' },
+  columns: { type: 'string' },
+  exclude: { type: 'string' },
+  schema: { type: 'string' },
+} as const;
+
+interface DataArgs {
+  protected?: string | undefined;
+  outcome?: string | undefined;
+  columns?: string | undefined;
+  exclude?: string | undefined;
+  schema?: string | undefined;
+}
+
+/** The data file, outcome, protected attributes and schema overrides of a command line. */
+function dataArgs(values: DataArgs, positionals: string[]) {
+  if (positionals.length !== 1) throw new UsageError(`give one data file\n\n${USAGE}`);
+  const file = positionals[0]!;
+  const outcomeArg = values.outcome;
+  const eq = outcomeArg?.indexOf('=') ?? -1;
+  if (!outcomeArg || eq <= 0 || eq === outcomeArg.length - 1) {
+    throw new UsageError('--outcome needs the column and its favourable label: --outcome income=>50K');
+  }
+  let schemaFile: SchemaFile | undefined;
+  if (values.schema) {
+    try {
+      schemaFile = JSON.parse(readFileSync(values.schema, 'utf8')) as SchemaFile;
+    } catch (e) {
+      throw new UsageError(`--schema ${values.schema}: ${(e as Error).message}`);
+    }
+  }
+  return {
+    file,
+    outcome: outcomeArg.slice(0, eq),
+    favorable: outcomeArg.slice(eq + 1),
+    protected: list(values.protected) ?? [],
+    columns: list(values.columns),
+    exclude: list(values.exclude),
+    schemaFile,
+  };
+}
+
+function methodList(value: string | undefined): string[] | undefined {
+  const methods = list(value);
+  for (const m of methods ?? []) {
+    if (!DEFAULT_METHODS.some((d) => d.id === m)) {
+      throw new UsageError(
+        `--methods: unknown method "${m}" (known: ${DEFAULT_METHODS.map((d) => d.id).join(', ')})`,
+      );
+    }
+  }
+  return methods;
+}
+
 /** Run `fairbench audit` with these arguments (after the subcommand). Returns the exit code. */
 export async function audit(args: string[], io: Io, signal: AbortSignal): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
     options: {
-      protected: { type: 'string' },
-      outcome: { type: 'string' },
+      ...DATA_OPTIONS,
       train: { type: 'string' },
       model: { type: 'string' },
       endpoint: { type: 'string' },
       predictions: { type: 'string' },
       scores: { type: 'string' },
-      columns: { type: 'string' },
-      exclude: { type: 'string' },
-      schema: { type: 'string' },
       threshold: { type: 'string' },
       'higher-is': { type: 'string' },
       positive: { type: 'string' },
@@ -124,15 +177,8 @@ export async function audit(args: string[], io: Io, signal: AbortSignal): Promis
       quiet: { type: 'boolean' },
     },
   });
-  if (positionals.length !== 1) throw new UsageError(`give one data file\n\n${USAGE}`);
-  const file = positionals[0]!;
-  const outcomeArg = values.outcome;
-  const eq = outcomeArg?.indexOf('=') ?? -1;
-  if (!outcomeArg || eq <= 0 || eq === outcomeArg.length - 1) {
-    throw new UsageError('--outcome needs the column and its favourable label: --outcome income=>50K');
-  }
-  const outcome = outcomeArg.slice(0, eq);
-  const favorable = outcomeArg.slice(eq + 1);
+  const dataOptions = dataArgs(values, positionals);
+  const file = dataOptions.file;
   const chosen = (['train', 'model', 'endpoint', 'predictions', 'scores'] as const).filter(
     (k) => values[k] !== undefined,
   );
@@ -148,40 +194,19 @@ export async function audit(args: string[], io: Io, signal: AbortSignal): Promis
   if (higherIs !== undefined && higherIs !== 'favourable' && higherIs !== 'unfavourable') {
     throw new UsageError('--higher-is must be favourable or unfavourable');
   }
-  const methods = list(values.methods);
-  for (const m of methods ?? []) {
-    if (!DEFAULT_METHODS.some((d) => d.id === m)) {
-      throw new UsageError(
-        `--methods: unknown method "${m}" (known: ${DEFAULT_METHODS.map((d) => d.id).join(', ')})`,
-      );
-    }
-  }
-  let schemaFile: SchemaFile | undefined;
-  if (values.schema) {
-    try {
-      schemaFile = JSON.parse(readFileSync(values.schema, 'utf8')) as SchemaFile;
-    } catch (e) {
-      throw new UsageError(`--schema ${values.schema}: ${(e as Error).message}`);
-    }
-  }
+  const methods = methodList(values.methods);
   const quiet = values.quiet === true;
   const say = (s: string) => {
     if (!quiet) io.stderr(`${s}\n`);
   };
 
   const data = loadAuditData({
-    file,
-    outcome,
-    favorable,
-    protected: list(values.protected) ?? [],
-    columns: list(values.columns),
-    exclude: list(values.exclude),
+    ...dataOptions,
     recorded: values.predictions
       ? { kind: 'predictions', column: values.predictions }
       : values.scores
         ? { kind: 'scores', column: values.scores }
         : undefined,
-    schemaFile,
   });
   say(`${file}: ${data.rowsRead} rows read, ${data.dataset.n} kept; schema (* = protected):`);
   for (const line of schemaLines(data.dataset.schema)) say(line);
@@ -253,4 +278,93 @@ export async function audit(args: string[], io: Io, signal: AbortSignal): Promis
   } finally {
     await prepared.close();
   }
+}
+
+export const CALIBRATE_USAGE = `fairbench calibrate <data.csv> --protected <a,b> --outcome <column=favourable label> [options]
+
+Fits the generator's copula to the data, plants subgroups whose favourable chance is cut by a known
+logit bias, trains a model on each generated data set, and reports how often each detector finds the
+planted subgroups (power) and how often it "finds" the same kind of subgroups planted with no bias
+(false alarms).
+
+options:
+  --columns, --exclude, --schema   as for audit
+  --train rf|lr|mlp        the model trained on each generated data set (default rf)
+  --bias <logit>           bias planted in each subgroup (default 1.5)
+  --pairs <n>              subgroup pairs planted per data set (default 4)
+  --trials <n>             data sets per condition, biased and unbiased (default 5)
+  --methods <a,b,...>      detectors (default: all)
+  --time <seconds>         detector budget per data set (default 10)
+  --seed <n>               seed (default 1)
+  --out <dir>              where calibration.json goes (default fairbench-calibration)
+  --quiet                  no progress on stderr
+`;
+
+/** Run `fairbench calibrate`. Returns the exit code. */
+export async function calibrateCommand(args: string[], io: Io, signal: AbortSignal): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      ...DATA_OPTIONS,
+      train: { type: 'string' },
+      bias: { type: 'string' },
+      pairs: { type: 'string' },
+      trials: { type: 'string' },
+      methods: { type: 'string' },
+      time: { type: 'string' },
+      seed: { type: 'string' },
+      out: { type: 'string' },
+      quiet: { type: 'boolean' },
+    },
+  });
+  const dataOptions = dataArgs(values, positionals);
+  const model = values.train ?? 'rf';
+  if (model !== 'rf' && model !== 'lr' && model !== 'mlp')
+    throw new UsageError('--train must be rf, lr or mlp');
+  const bias = numberOption('bias', values.bias, 1.5, (v) => v > 0);
+  const pairs = numberOption('pairs', values.pairs, 4, (v) => Number.isInteger(v) && v > 0);
+  const trials = numberOption('trials', values.trials, 5, (v) => Number.isInteger(v) && v > 0);
+  const seconds = numberOption('time', values.time, 10, (v) => v > 0);
+  const seed = numberOption('seed', values.seed, 1, Number.isInteger);
+  const methods = methodList(values.methods);
+  const quiet = values.quiet === true;
+  const say = (s: string) => {
+    if (!quiet) io.stderr(`${s}\n`);
+  };
+  const data = loadAuditData(dataOptions);
+  say(`${dataOptions.file}: ${data.dataset.n} rows; schema (* = protected):`);
+  for (const line of schemaLines(data.dataset.schema)) say(line);
+  for (const note of data.notes) say(`note: ${note}`);
+  const results = await calibrate(data, {
+    trials,
+    bias,
+    pairs,
+    model,
+    seconds,
+    seed,
+    signal,
+    progress: progressPrinter(io, true),
+    ...(methods ? { only: methods } : {}),
+    onTrial: (t, planted) => say(`trial ${t + 1}/${trials}, ${planted ? `bias ${bias}` : 'no bias'} ...`),
+  });
+  const pct = (r: { rate: number; lo: number; hi: number } | null) =>
+    r ? `${(100 * r.rate).toFixed(0)}% [${(100 * r.lo).toFixed(0)}, ${(100 * r.hi).toFixed(0)}]` : '–';
+  io.stdout(
+    `planted: ${pairs} subgroups per data set with logit bias -${bias}; found = a reported subgroup (p <= ${ALPHA} when the method gives one) sharing >= ${MIN_JACCARD} of its rows (Jaccard), or a discriminatory pair inside it\n`,
+  );
+  io.stdout(`method        power (95% CI)      false alarms (95% CI)\n`);
+  for (const r of results) {
+    io.stdout(
+      `${r.method.padEnd(13)} ${`${r.found}/${r.planted} ${pct(r.power)}`.padEnd(19)} ${r.falseAlarms}/${r.nullGroups} ${pct(r.falseAlarmRate)}${r.problems.length ? `  (${r.problems.length} runs incomplete)` : ''}\n`,
+    );
+  }
+  const out = path.resolve(values.out ?? 'fairbench-calibration');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(
+    path.join(out, 'calibration.json'),
+    `${JSON.stringify({ command: `fairbench calibrate ${args.join(' ')}`, bias, pairs, trials, model, seconds, seed, rule: { alpha: ALPHA, minJaccard: MIN_JACCARD }, partial: signal.aborted, methods: results }, null, 1)}\n`,
+  );
+  io.stdout(`calibration: ${path.join(out, 'calibration.json')}\n`);
+  return signal.aborted ? 130 : 0;
 }

@@ -7,7 +7,15 @@ export {
   type Rate,
   runDetectors,
 } from './audit.js';
-export { audit, USAGE } from './cli.js';
+export {
+  ALPHA,
+  type CalibrateOptions,
+  type Calibration,
+  calibrate,
+  finds,
+  MIN_JACCARD,
+} from './calibrate.js';
+export { audit, CALIBRATE_USAGE, calibrateCommand, USAGE } from './cli.js';
 export {
   type AuditData,
   type BinnedAttribute,

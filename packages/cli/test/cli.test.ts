@@ -2,10 +2,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createDataset, defineSchema, ModelError } from '@fb/core';
+import { type Condition, createDataset, type DiscoveryResult, defineSchema, ModelError } from '@fb/core';
 import { describe, expect, it } from 'vitest';
 import {
   audit,
+  finds,
   groupMetrics,
   loadAuditData,
   loadEndpointClassifier,
@@ -241,5 +242,62 @@ describe('fairbench audit', () => {
         new AbortController().signal,
       ),
     ).rejects.toThrow(/choose one model/);
+  });
+});
+
+describe('calibrate: when a planted subgroup counts as found', () => {
+  const ds = createDataset({
+    schema,
+    x: Array.from({ length: 20 }, (_, i) => [i % 2, i % 10]).flat(),
+    y: Array.from({ length: 20 }, (_, i) => i % 2),
+  });
+  const planted = [{ attribute: 'g', values: [1] }];
+  const result = (findings: DiscoveryResult['findings']) => ({ findings }) as DiscoveryResult;
+  const sub = (conditions: Condition[], pValue: number | null) => ({
+    rank: 1,
+    conditions,
+    size: 0,
+    score: 1,
+    effect: null,
+    pValue,
+    direction: null,
+    details: {},
+  });
+
+  it('by a reported subgroup sharing enough rows, significant when it has a p-value', () => {
+    // g = b AND v < 4: 4 of the 10 planted rows, Jaccard 0.4.
+    const part = [
+      { attribute: 'g', values: [1] },
+      { attribute: 'v', min: 0, max: 4, maxInclusive: false },
+    ];
+    expect(finds(result({ kind: 'subgroup', subgroups: [sub(part, null)] }), ds, planted)).toBe(true);
+    expect(finds(result({ kind: 'subgroup', subgroups: [sub(part, 0.2)] }), ds, planted)).toBe(false);
+    // v = 1 alone: 2 rows, both planted, Jaccard 0.2.
+    expect(
+      finds(
+        result({ kind: 'subgroup', subgroups: [sub([{ attribute: 'v', values: [1] }], 0.01)] }),
+        ds,
+        planted,
+      ),
+    ).toBe(false);
+    // The empty conjunction (all rows) never counts.
+    expect(finds(result({ kind: 'subgroup', subgroups: [sub([], 0.01)] }), ds, planted)).toBe(false);
+  });
+
+  it('by a discriminatory pair whose sample lies in the planted subgroup', () => {
+    const pair = (g: number) => ({
+      caseId: 0,
+      sample: [g, 3],
+      counterfactual: [1 - g, 3],
+      sampleOutcome: 0,
+      counterfactualOutcome: 1,
+      changed: ['g'],
+    });
+    expect(finds(result({ kind: 'individual', pairs: [pair(0)], byAttributeValue: [] }), ds, planted)).toBe(
+      false,
+    );
+    expect(
+      finds(result({ kind: 'individual', pairs: [pair(0), pair(1)], byAttributeValue: [] }), ds, planted),
+    ).toBe(true);
   });
 });
