@@ -31,6 +31,9 @@ options:
   --test-fraction <f>      --train: share of rows held out and audited (default 0.3)
   --out <dir>              where the report goes (default fairbench-report)
   --quiet                  no progress on stderr
+
+fairbench calibrate <data.csv> ... : power and false alarms of each detector on data like yours
+(fairbench calibrate --help)
 `;
 
 interface Io {

@@ -75,11 +75,14 @@ describe.skipIf(!existsSync(CHROMIUM))('report.html in headless Chromium', () =>
       expect(errors).toEqual([]);
       // The document itself is the only request: no script, style, font or image is fetched.
       expect(requests).toEqual([url]);
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a reader sees
       const text = await page.locator('body').innerText();
       expect(text).toContain(top);
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a reader sees
       const firstPairCell = await page.locator('#pairs td.pair').first().innerText();
       expect(firstPairCell).toMatch(/(sex|race|age): .+ → .+/);
       // Both decisions of the pair, in the outcome's labels.
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a reader sees
       const firstRow = await page.locator('#pairs tbody tr').first().innerText();
       expect(firstRow).toMatch(/\b(yes|no)\b[\s\S]*\b(yes|no)\b/);
       // The charts are inline SVG rendered from the embedded vega-lite specs.
