@@ -100,12 +100,19 @@ function progressPrinter(io: Io, quiet: boolean): DetectorProgress {
   };
 }
 
-const DATA_OPTIONS = {
+/** Options both commands take: the data, the model to train, the detectors and their budget, the output. */
+const SHARED_OPTIONS = {
   protected: { type: 'string' },
   outcome: { type: 'string' },
   columns: { type: 'string' },
   exclude: { type: 'string' },
   schema: { type: 'string' },
+  train: { type: 'string' },
+  methods: { type: 'string' },
+  time: { type: 'string' },
+  seed: { type: 'string' },
+  out: { type: 'string' },
+  quiet: { type: 'boolean' },
 } as const;
 
 interface DataArgs {
@@ -162,8 +169,7 @@ export async function audit(args: string[], io: Io, signal: AbortSignal): Promis
     args,
     allowPositionals: true,
     options: {
-      ...DATA_OPTIONS,
-      train: { type: 'string' },
+      ...SHARED_OPTIONS,
       model: { type: 'string' },
       endpoint: { type: 'string' },
       predictions: { type: 'string' },
@@ -171,13 +177,8 @@ export async function audit(args: string[], io: Io, signal: AbortSignal): Promis
       threshold: { type: 'string' },
       'higher-is': { type: 'string' },
       positive: { type: 'string' },
-      methods: { type: 'string' },
-      time: { type: 'string' },
-      seed: { type: 'string' },
       'test-fraction': { type: 'string' },
       'batch-size': { type: 'string' },
-      out: { type: 'string' },
-      quiet: { type: 'boolean' },
     },
   });
   const dataOptions = dataArgs(values, positionals);
@@ -309,16 +310,10 @@ export async function calibrateCommand(args: string[], io: Io, signal: AbortSign
     args,
     allowPositionals: true,
     options: {
-      ...DATA_OPTIONS,
-      train: { type: 'string' },
+      ...SHARED_OPTIONS,
       bias: { type: 'string' },
       pairs: { type: 'string' },
       trials: { type: 'string' },
-      methods: { type: 'string' },
-      time: { type: 'string' },
-      seed: { type: 'string' },
-      out: { type: 'string' },
-      quiet: { type: 'boolean' },
     },
   });
   const dataOptions = dataArgs(values, positionals);
