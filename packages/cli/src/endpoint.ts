@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { type Classifier, labelRow, ModelError, type Schema } from '@fb/core';
+import { argmaxRows, type Classifier, labelRow, ModelError, type Schema } from '@fb/core';
 
 /**
  * Any model behind an asynchronous call, as a synchronous `Classifier`: the call runs in a worker
@@ -61,15 +61,7 @@ export class BlockingClassifier implements Classifier {
   }
 
   predict(x: Float64Array): Int32Array {
-    const p = this.predictProba(x);
-    const K = this.nClasses;
-    const out = new Int32Array(p.length / K);
-    for (let i = 0; i < out.length; i++) {
-      let best = 0;
-      for (let k = 1; k < K; k++) if (p[i * K + k]! > p[i * K + best]!) best = k;
-      out[i] = best;
-    }
-    return out;
+    return argmaxRows(this.predictProba(x), this.nClasses);
   }
 
   async close(): Promise<void> {
