@@ -1,7 +1,8 @@
 import { parseCsv, toCsv } from './csv.js';
+import { describeSubgroup, labelRow, outcomeLabel } from './describe.js';
 import { InteropError } from './errors.js';
 import type { Condition, DiscoveryResult, SubgroupFinding } from './result-types.js';
-import type { Schema } from './schema.js';
+import type { Attribute, Schema } from './schema.js';
 
 /**
  * The seed documents' table layouts, for exchange with existing tooling:
@@ -11,7 +12,17 @@ import type { Schema } from './schema.js';
  * - subgroup: one row per subgroup with one cell per attribute (`*` = unconstrained, `a;b` = a set
  *   of values, `[lo,hi)` or `[lo,hi]` = an interval), `subgroup_key` (cells joined by `|`), and the
  *   finding's size, score, effect, p-value and direction.
+ *
+ * With `{ labels: true }` the tables speak in the data's own labels: category labels in place of
+ * codes (an interval over category codes becomes the set of labels it covers), outcome labels, and
+ * for subgroups a `subgroup` column with the decoded conjunction (`describeSubgroup`). The readers
+ * take the same option to read such a table back.
  */
+export interface TableOptions {
+  /** Write (or read) category and outcome labels instead of codes. Default false. */
+  labels?: boolean;
+}
+
 const INDIVIDUAL_COLUMNS = [
   'indv_key',
   'outcome',
@@ -55,7 +66,7 @@ function checkColumns(schema: Schema, fixed: readonly string[]): string[] {
   return names;
 }
 
-const indvKey = (values: readonly number[]): string => values.join('|');
+const indvKey = (values: readonly (number | string)[]): string => values.join('|');
 
 function metricCells(result: DiscoveryResult): (number | null)[] {
   const m = result.metrics;
@@ -66,32 +77,62 @@ function metricCells(result: DiscoveryResult): (number | null)[] {
 export function individualTable(
   result: DiscoveryResult,
   schema: Schema,
+  options: TableOptions = {},
 ): { header: string[]; rows: (string | number | null)[][] } {
   if (result.findings.kind !== 'individual')
     throw new InteropError('INTEROP_PARSE', 'not an individual result');
   const names = checkColumns(schema, INDIVIDUAL_COLUMNS);
+  const cells = (values: readonly number[]): (number | string)[] => {
+    if (!options.labels) return [...values];
+    const labelled = labelRow(schema, values);
+    return names.map((n) => labelled[n]!);
+  };
+  const outcome = (code: number): number | string => (options.labels ? outcomeLabel(schema, code) : code);
   const rows: (string | number | null)[][] = [];
   for (const p of result.findings.pairs) {
-    const couple = `${indvKey(p.sample)}-${indvKey(p.counterfactual)}`;
+    const sample = cells(p.sample);
+    const counterfactual = cells(p.counterfactual);
+    const couple = `${indvKey(sample)}-${indvKey(counterfactual)}`;
     const diff = Math.abs(p.sampleOutcome - p.counterfactualOutcome);
-    for (const [values, outcome] of [
-      [p.sample, p.sampleOutcome],
-      [p.counterfactual, p.counterfactualOutcome],
+    for (const [values, code] of [
+      [sample, p.sampleOutcome],
+      [counterfactual, p.counterfactualOutcome],
     ] as const) {
-      rows.push([...values, indvKey(values), outcome, couple, diff, p.caseId, ...metricCells(result)]);
+      rows.push([...values, indvKey(values), outcome(code), couple, diff, p.caseId, ...metricCells(result)]);
     }
   }
   return { header: [...names, ...INDIVIDUAL_COLUMNS], rows };
 }
 
-function conditionCell(c: Condition | undefined): string {
+function conditionCell(c: Condition | undefined, a: Attribute, labels: boolean): string {
   if (!c) return '*';
-  if ('values' in c) return [...c.values].sort((a, b) => a - b).join(';');
+  if (labels && a.categories) {
+    const codes =
+      'values' in c
+        ? [...c.values].sort((p, q) => p - q)
+        : a.categories
+            .map((_, k) => k)
+            .filter((k) => k >= c.min && (c.maxInclusive ? k <= c.max : k < c.max));
+    return codes.map((k) => a.categories![k] ?? String(k)).join(';');
+  }
+  if ('values' in c) return [...c.values].sort((p, q) => p - q).join(';');
   return `[${c.min},${c.max}${c.maxInclusive ? ']' : ')'}`;
 }
 
-function parseConditionCell(attribute: string, cell: string): Condition | null {
+function parseConditionCell(a: Attribute, cell: string, labels: boolean): Condition | null {
+  const attribute = a.name;
   if (cell === '*') return null;
+  if (labels && a.categories) {
+    const codes = new Map(a.categories.map((l, k) => [l, k]));
+    const values = cell.split(';').map((l) => {
+      const k = codes.get(l);
+      if (k === undefined) {
+        throw new InteropError('INTEROP_PARSE', `"${l}" is not a category of "${attribute}"`, { attribute });
+      }
+      return k;
+    });
+    return { attribute, values };
+  }
   const interval = /^\[([^,]+),([^\])]+)([\])])$/.exec(cell);
   if (interval) {
     const min = Number(interval[1]);
@@ -114,14 +155,17 @@ function parseConditionCell(attribute: string, cell: string): Condition | null {
 export function subgroupTable(
   result: DiscoveryResult,
   schema: Schema,
+  options: TableOptions = {},
 ): { header: string[]; rows: (string | number | null)[][] } {
   if (result.findings.kind !== 'subgroup') throw new InteropError('INTEROP_PARSE', 'not a subgroup result');
-  const names = checkColumns(schema, SUBGROUP_COLUMNS);
+  const labels = options.labels === true;
+  const names = checkColumns(schema, labels ? [...SUBGROUP_COLUMNS, 'subgroup'] : SUBGROUP_COLUMNS);
   const rows = result.findings.subgroups.map((s) => {
     const byAttr = new Map(s.conditions.map((c) => [c.attribute, c]));
-    const cells = names.map((n) => conditionCell(byAttr.get(n)));
+    const cells = schema.attributes.map((a) => conditionCell(byAttr.get(a.name), a, labels));
     return [
       ...cells,
+      ...(labels ? [describeSubgroup(schema, s.conditions)] : []),
       cells.join('|'),
       s.size,
       s.score,
@@ -132,20 +176,28 @@ export function subgroupTable(
       ...metricCells(result),
     ];
   });
-  return { header: [...names, ...SUBGROUP_COLUMNS], rows };
+  return { header: [...names, ...(labels ? ['subgroup'] : []), ...SUBGROUP_COLUMNS], rows };
+}
+
+function resultTable(result: DiscoveryResult, schema: Schema, options: TableOptions) {
+  return result.findings.kind === 'individual'
+    ? individualTable(result, schema, options)
+    : subgroupTable(result, schema, options);
 }
 
 /** The result in the seed layout matching its kind, as CSV. */
-export function resultToCsv(result: DiscoveryResult, schema: Schema): string {
-  const t =
-    result.findings.kind === 'individual' ? individualTable(result, schema) : subgroupTable(result, schema);
+export function resultToCsv(result: DiscoveryResult, schema: Schema, options: TableOptions = {}): string {
+  const t = resultTable(result, schema, options);
   return toCsv(t.header, t.rows);
 }
 
 /** The result in the seed layout matching its kind, as an array of row objects (JSON-ready). */
-export function resultToRecords(result: DiscoveryResult, schema: Schema): TableRow[] {
-  const t =
-    result.findings.kind === 'individual' ? individualTable(result, schema) : subgroupTable(result, schema);
+export function resultToRecords(
+  result: DiscoveryResult,
+  schema: Schema,
+  options: TableOptions = {},
+): TableRow[] {
+  const t = resultTable(result, schema, options);
   return t.rows.map((r) => Object.fromEntries(t.header.map((h, i) => [h, r[i] ?? null])));
 }
 
@@ -197,9 +249,26 @@ function metricsOf(first: TableRow | undefined): IndividualTableContents['metric
 export function readIndividualTable(
   input: string | readonly TableRow[],
   schema: Schema,
+  options: TableOptions = {},
 ): IndividualTableContents {
   const records = asRecords(input);
   const names = schema.attributes.map((a) => a.name);
+  const value = (a: Attribute, cell: string | number | null | undefined): number => {
+    if (!options.labels || !a.categories) return toNumber(cell, a.name);
+    const k = a.categories.indexOf(String(cell));
+    if (k < 0) {
+      throw new InteropError('INTEROP_PARSE', `"${String(cell)}" is not a category of "${a.name}"`, {
+        attribute: a.name,
+      });
+    }
+    return k;
+  };
+  const outcome = (cell: string | number | null | undefined): number => {
+    if (!options.labels) return toNumber(cell, 'outcome');
+    const k = schema.outcome.labels.indexOf(String(cell));
+    if (k < 0) throw new InteropError('INTEROP_PARSE', `"${String(cell)}" is not an outcome label`);
+    return k;
+  };
   requireColumns(records, [...names, ...INDIVIDUAL_COLUMNS]);
   if (records.length % 2 !== 0)
     throw new InteropError('INTEROP_PARSE', 'an individual table has two rows per pair');
@@ -213,10 +282,10 @@ export function readIndividualTable(
     }
     pairs.push({
       caseId,
-      sample: names.map((n) => toNumber(a[n], n)),
-      counterfactual: names.map((n) => toNumber(b[n], n)),
-      sampleOutcome: toNumber(a['outcome'], 'outcome'),
-      counterfactualOutcome: toNumber(b['outcome'], 'outcome'),
+      sample: schema.attributes.map((at) => value(at, a[at.name])),
+      counterfactual: schema.attributes.map((at) => value(at, b[at.name])),
+      sampleOutcome: outcome(a['outcome']),
+      counterfactualOutcome: outcome(b['outcome']),
     });
   }
   return { pairs, metrics: metricsOf(records[0]) };
@@ -234,6 +303,7 @@ export interface SubgroupTableContents {
 export function readSubgroupTable(
   input: string | readonly TableRow[],
   schema: Schema,
+  options: TableOptions = {},
 ): SubgroupTableContents {
   const records = asRecords(input);
   const names = schema.attributes.map((a) => a.name);
@@ -242,8 +312,8 @@ export function readSubgroupTable(
     cell === '' || cell === null || cell === undefined ? null : toNumber(cell, what);
   const subgroups = records.map((rec): SubgroupTableContents['subgroups'][number] => {
     const conditions: Condition[] = [];
-    for (const n of names) {
-      const c = parseConditionCell(n, String(rec[n]));
+    for (const a of schema.attributes) {
+      const c = parseConditionCell(a, String(rec[a.name]), options.labels === true);
       if (c) conditions.push(c);
     }
     const dir = rec['direction'];

@@ -32,6 +32,13 @@ export interface AuditOptions {
   referenceGroups?: 'maj' | 'min_metric' | Readonly<Record<string, string>>;
   /** Parity band [tau, 1 / tau] of Aequitas's fairness rule. Default 0.8. */
   tau?: number;
+  /**
+   * Outcome code counted as the positive class (Aequitas's label value 1) in the crosstabs and rates.
+   * Default: the favourable outcome. Aequitas's own tutorials often take the unfavourable decision as
+   * positive (COMPAS: predicted to reoffend), which swaps FPR with FNR and so can reverse a parity
+   * conclusion: name it explicitly when comparing with them.
+   */
+  positive?: number;
 }
 
 /**
@@ -51,7 +58,17 @@ export function aequitasAudit(ds: Dataset, yPred: ArrayLike<number>, options: Au
     throw new OptionsError('OPTIONS_INVALID', `tau must be in (0, 1], got ${tau}`, { option: '/tau' });
   const attributes =
     options.attributes ?? protectedIndices(ds.schema).map((j) => ds.schema.attributes[j]!.name);
-  const favorable = ds.schema.outcome.favorable;
+  const K = ds.schema.outcome.labels.length;
+  const favorable = options.positive ?? ds.schema.outcome.favorable;
+  if (!Number.isInteger(favorable) || favorable < 0 || favorable >= K) {
+    throw new OptionsError(
+      'OPTIONS_INVALID',
+      `positive must be an outcome code 0..${K - 1}, got ${favorable}`,
+      {
+        option: '/positive',
+      },
+    );
+  }
   let totalPp = 0;
   for (let i = 0; i < ds.n; i++) if (yPred[i] === favorable) totalPp++;
   const rows: AuditRow[] = [];

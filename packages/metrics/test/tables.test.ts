@@ -83,6 +83,20 @@ describe('Aequitas audit table', () => {
       /must be one of a, b/,
     );
   });
+
+  it('an explicit positive label swaps the roles of the two outcomes (FPR becomes FNR of the other side)', () => {
+    const fav = aequitasAudit(handDataset(), yPred);
+    const unfav = aequitasAudit(handDataset(), yPred, { positive: 0 });
+    for (let g = 0; g < 2; g++) {
+      expect(unfav[g]!.tp).toBe(fav[g]!.tn);
+      expect(unfav[g]!.fp).toBe(fav[g]!.fn);
+      expect(unfav[g]!.fpr).toBe(fav[g]!.fnr);
+      expect(unfav[g]!.fnr).toBe(fav[g]!.fpr);
+    }
+    expect(() => aequitasAudit(handDataset(), yPred, { positive: 2 })).toThrow(
+      /positive must be an outcome code/,
+    );
+  });
 });
 
 describe('dataset metrics', () => {

@@ -1,7 +1,16 @@
+import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { argmaxRows, type Classifier, InteropError, ModelError, resolveOptions } from '@fb/core';
 import type * as Ort from 'onnxruntime-node';
-import { batchRows, inputSlice, type ModelIO, type RawOutput, resolveIO, writeProbabilities } from './io.js';
+import {
+  batchRows,
+  buildFeeds,
+  type ModelIO,
+  type RawOutput,
+  resolveIO,
+  type UnzippedOutput,
+  writeProbabilities,
+} from './io.js';
 import { type OnnxClassifierOptions, onnxClassifierOptionsSchema } from './options.js';
 import {
   checkSource,
@@ -13,6 +22,7 @@ import {
   valueInfos,
 } from './runtime.js';
 import { WORKER_SOURCE } from './worker-source.js';
+import { unzipOutput } from './zipmap.js';
 
 /** A classifier whose queries are asynchronous, as ONNX Runtime's `session.run` is. */
 export interface AsyncClassifier {
@@ -39,6 +49,8 @@ export class OnnxAsyncClassifier implements AsyncClassifier {
   readonly description: string;
   readonly inputName: string;
   readonly outputName: string;
+  /** Class labels the model declares (its ZipMap's), or null. */
+  readonly classLabels: readonly (string | number)[] | null;
   private readonly shared: Shared;
   private readonly ort: typeof Ort;
   private readonly session: Ort.InferenceSession;
@@ -53,6 +65,7 @@ export class OnnxAsyncClassifier implements AsyncClassifier {
     this.description = shared.description;
     this.inputName = shared.io.inputName;
     this.outputName = shared.io.outputName;
+    this.classLabels = shared.io.classLabels;
   }
 
   async predictProbaAsync(x: Float64Array): Promise<Float64Array> {
@@ -62,10 +75,13 @@ export class OnnxAsyncClassifier implements AsyncClassifier {
     const out = new Float64Array(n * io.nClasses);
     for (let lo = 0; lo < n; lo += options.batchSize) {
       const hi = Math.min(n, lo + options.batchSize);
-      const input = new this.ort.Tensor(io.inputType, inputSlice(x, d, lo, hi, io.inputType), [hi - lo, d]);
+      const feeds: Record<string, Ort.Tensor> = {};
+      for (const f of buildFeeds(x, d, lo, hi, io)) {
+        feeds[f.name] = new this.ort.Tensor(f.type as 'string', f.data as string[], [...f.dims]);
+      }
       let result: Ort.InferenceSession.OnnxValueMapType;
       try {
-        result = await this.session.run({ [io.inputName]: input }, [io.outputName]);
+        result = await this.session.run(feeds, [io.outputName]);
       } catch (e) {
         throw new ModelError('MODEL_OUTPUT', `the ONNX session failed: ${(e as Error).message}`);
       }
@@ -109,6 +125,8 @@ export class OnnxClassifier implements Classifier {
   readonly description: string;
   readonly inputName: string;
   readonly outputName: string;
+  /** Class labels the model declares (its ZipMap's), or null. */
+  readonly classLabels: readonly (string | number)[] | null;
   private readonly shared: Shared;
   private readonly worker: Worker;
   private readonly control = new Int32Array(new SharedArrayBuffer(32));
@@ -124,6 +142,7 @@ export class OnnxClassifier implements Classifier {
     this.description = shared.description;
     this.inputName = shared.io.inputName;
     this.outputName = shared.io.outputName;
+    this.classLabels = shared.io.classLabels;
   }
 
   predictProba(x: Float64Array): Float64Array {
@@ -139,10 +158,7 @@ export class OnnxClassifier implements Classifier {
       const result = new Float64Array(new SharedArrayBuffer(Math.max(1, m * cols) * 8));
       Atomics.store(this.control, STATE, 0);
       this.worker.postMessage({
-        input: inputSlice(x, d, lo, hi, io.inputType),
-        dims: [m, d],
-        inputName: io.inputName,
-        inputType: io.inputType,
+        feeds: buildFeeds(x, d, lo, hi, io),
         outputName: io.outputName,
         control: this.control,
         result,
@@ -187,7 +203,44 @@ export class OnnxClassifier implements Classifier {
 
 function prepare(source: OnnxSource, options: Partial<OnnxClassifierOptions>): OnnxClassifierOptions {
   checkSource(source);
-  return resolveOptions<OnnxClassifierOptions>(onnxClassifierOptionsSchema, options);
+  // The schema is an object of its own kind: validated by defineSchema, not by the options schema.
+  const { schema = null, ...rest } = options;
+  return {
+    ...resolveOptions<OnnxClassifierOptions>(onnxClassifierOptionsSchema, rest),
+    schema,
+  };
+}
+
+/**
+ * The model's bytes, with the ZipMap that a scikit-learn export puts on its probabilities taken off
+ * (ONNX Runtime for Node returns tensors only).
+ */
+function unzipped(
+  source: OnnxSource,
+  options: OnnxClassifierOptions,
+): {
+  source: OnnxSource;
+  unzipped: UnzippedOutput | null;
+} {
+  let bytes: Uint8Array;
+  try {
+    bytes = typeof source === 'string' ? readFileSync(source) : source;
+  } catch (e) {
+    throw new InteropError('INTEROP_PARSE', `cannot load the ONNX model: ${(e as Error).message}`);
+  }
+  const wanted = options.outputName ?? 'output_probability';
+  let result: ReturnType<typeof unzipOutput> = null;
+  try {
+    result = unzipOutput(bytes, wanted);
+  } catch {
+    // Not readable here: the runtime reports what is wrong with the file.
+    return { source, unzipped: null };
+  }
+  if (!result) return { source, unzipped: null };
+  return {
+    source: result.bytes,
+    unzipped: { outputName: result.outputName, classLabels: result.classLabels },
+  };
 }
 
 /**
@@ -200,8 +253,14 @@ export async function loadOnnxAsyncClassifier(
 ): Promise<OnnxAsyncClassifier> {
   const opts = prepare(source, options);
   const ort = await loadRuntime();
-  const session = await createSession(ort, source);
-  const io = resolveIO(valueInfos(session.inputMetadata), valueInfos(session.outputMetadata), opts);
+  const model = unzipped(source, opts);
+  const session = await createSession(ort, model.source);
+  const io = resolveIO(
+    valueInfos(session.inputMetadata),
+    valueInfos(session.outputMetadata),
+    opts,
+    model.unzipped,
+  );
   return new OnnxAsyncClassifier(ort, session, {
     io,
     options: opts,
@@ -221,9 +280,13 @@ export async function loadOnnxClassifier(
   options: Partial<OnnxClassifierOptions> = {},
 ): Promise<OnnxClassifier> {
   const opts = prepare(source, options);
+  const model = unzipped(source, opts);
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { runtime: runtimePath(), source: typeof source === 'string' ? source : source.slice() },
+    workerData: {
+      runtime: runtimePath(),
+      source: typeof model.source === 'string' ? model.source : model.source.slice(),
+    },
   });
   const ready = await new Promise<{ inputs?: unknown; outputs?: unknown; error?: string }>(
     (resolve, reject) => {
@@ -237,7 +300,12 @@ export async function loadOnnxClassifier(
   try {
     if (ready.error !== undefined)
       throw new InteropError('INTEROP_PARSE', `cannot load the ONNX model: ${ready.error}`);
-    const io = resolveIO(valueInfos(ready.inputs as never), valueInfos(ready.outputs as never), opts);
+    const io = resolveIO(
+      valueInfos(ready.inputs as never),
+      valueInfos(ready.outputs as never),
+      opts,
+      model.unzipped,
+    );
     worker.unref();
     return new OnnxClassifier(worker, {
       io,

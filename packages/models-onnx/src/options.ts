@@ -1,4 +1,4 @@
-import type { OptionsSchema } from '@fb/core';
+import type { OptionsSchema, Schema } from '@fb/core';
 
 export interface OnnxClassifierOptions {
   nFeatures: number | null;
@@ -9,6 +9,7 @@ export interface OnnxClassifierOptions {
   batchSize: number;
   timeoutMs: number;
   description: string | null;
+  schema: Schema | null;
 }
 
 export const onnxClassifierOptionsSchema = {
@@ -61,6 +62,12 @@ export const onnxClassifierOptionsSchema = {
       type: ['string', 'null'],
       default: null,
       description: 'Description recorded in results; null gives onnx(<file name or byte count>).',
+    },
+    schema: {
+      type: ['object', 'null'],
+      default: null,
+      description:
+        "The data's schema (@fb/core). With it, a model whose inputs are named after attributes (a scikit-learn pipeline exported by skl2onnx) gets one [batch, 1] tensor per input: category labels for string inputs, values for numeric ones; and class labels are matched to the outcome's labels.",
     },
   },
   additionalProperties: false,

@@ -13,7 +13,8 @@ ort.InferenceSession.create(workerData.source).then((session) => {
   parentPort.on('message', async (job) => {
     const { control, result, errorText } = job;
     try {
-      const feeds = { [job.inputName]: new ort.Tensor(job.inputType, job.input, job.dims) };
+      const feeds = {};
+      for (const f of job.feeds) feeds[f.name] = new ort.Tensor(f.type, f.data, f.dims);
       const t = (await session.run(feeds, [job.outputName]))[job.outputName];
       const data = t.data;
       if (data.length > result.length) {

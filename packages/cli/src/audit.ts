@@ -1,0 +1,205 @@
+import type { Dataset, DiscoveryResult } from '@fb/core';
+import { wilsonInterval } from '@fb/eval';
+import { type AuditRow, aequitasAudit, subgroupsOf } from '@fb/metrics';
+import { type AuditMethod, DEFAULT_METHODS } from './methods.js';
+import type { PreparedModel } from './models.js';
+
+/** A rate with its 95% Wilson interval, and the counts it comes from. */
+export interface Rate {
+  readonly value: number | null;
+  readonly lo: number | null;
+  readonly hi: number | null;
+  readonly k: number;
+  readonly n: number;
+}
+
+export interface GroupRow {
+  /** `sex=Female|race=Black` style key in the data's labels. */
+  readonly group: string;
+  readonly size: number;
+  /** Share of rows given the positive label. */
+  readonly selectionRate: Rate;
+  /** Share of actual positives given the positive label. */
+  readonly tpr: Rate;
+  /** Share of actual negatives given the positive label. */
+  readonly fpr: Rate;
+}
+
+export interface GroupMetrics {
+  /** The outcome label counted as positive in every rate. */
+  readonly positive: string;
+  readonly attributes: string[];
+  readonly overall: GroupRow;
+  /** Intersections of the protected attributes (MetricFrame's by_group). */
+  readonly byGroup: GroupRow[];
+  /** Groups smaller than this are listed but left out of `summary` (their rates are too noisy to compare). */
+  readonly minGroupSize: number;
+  /** fairlearn's difference (max − min over groups) and ratio (min / max), per rate. */
+  readonly summary: Record<
+    'selectionRate' | 'tpr' | 'fpr',
+    { difference: number | null; ratio: number | null }
+  >;
+  /** Aequitas's audit table, one protected attribute at a time, with the same positive label. */
+  readonly aequitas: AuditRow[];
+}
+
+function rate(k: number, n: number): Rate {
+  if (n === 0) return { value: null, lo: null, hi: null, k, n };
+  const w = wilsonInterval(k, n);
+  return { value: w.rate, lo: w.lo, hi: w.hi, k, n };
+}
+
+function rowOf(
+  group: string,
+  rows: ArrayLike<number>,
+  y: Int32Array,
+  pred: Int32Array,
+  positive: number,
+): GroupRow {
+  let pp = 0;
+  let p = 0;
+  let tp = 0;
+  let fp = 0;
+  for (let r = 0; r < rows.length; r++) {
+    const i = rows[r]!;
+    const predPos = pred[i] === positive;
+    const truePos = y[i] === positive;
+    if (predPos) pp++;
+    if (truePos) {
+      p++;
+      if (predPos) tp++;
+    } else if (predPos) fp++;
+  }
+  const n = rows.length;
+  return { group, size: n, selectionRate: rate(pp, n), tpr: rate(tp, p), fpr: rate(fp, n - p) };
+}
+
+const MIN_GROUP_SIZE = 30;
+
+/** Group metrics of the decisions on `ds`, with `positive` (an outcome code) as the positive label. */
+export function groupMetrics(ds: Dataset, predictions: Int32Array, positive: number): GroupMetrics {
+  const groups = subgroupsOf(ds);
+  const members: number[][] = groups.keys.map(() => []);
+  for (let i = 0; i < ds.n; i++) members[groups.codes[i]!]!.push(i);
+  const all = Int32Array.from({ length: ds.n }, (_, i) => i);
+  const overall = rowOf('all rows', all, ds.y, predictions, positive);
+  const byGroup = groups.keys.map((key, g) => rowOf(key, members[g]!, ds.y, predictions, positive));
+  const summarise = (pick: (r: GroupRow) => Rate) => {
+    const values = byGroup
+      .filter((r) => r.size >= MIN_GROUP_SIZE)
+      .map((r) => pick(r).value)
+      .filter((v): v is number => v !== null);
+    if (values.length === 0) return { difference: null, ratio: null };
+    const lo = Math.min(...values);
+    const hi = Math.max(...values);
+    return { difference: hi - lo, ratio: hi > 0 ? lo / hi : null };
+  };
+  const protectedNames = ds.schema.attributes.filter((a) => a.protected).map((a) => a.name);
+  return {
+    positive: ds.schema.outcome.labels[positive]!,
+    attributes: protectedNames,
+    overall,
+    byGroup,
+    minGroupSize: MIN_GROUP_SIZE,
+    summary: {
+      selectionRate: summarise((r) => r.selectionRate),
+      tpr: summarise((r) => r.tpr),
+      fpr: summarise((r) => r.fpr),
+    },
+    aequitas: aequitasAudit(ds, predictions, { positive }),
+  };
+}
+
+export interface MethodRun {
+  readonly method: AuditMethod;
+  readonly status: 'done' | 'skipped' | 'failed' | 'interrupted';
+  /** Why it was skipped or failed. */
+  readonly reason: string | null;
+  readonly result: DiscoveryResult | null;
+}
+
+export interface DetectorProgress {
+  start(method: AuditMethod, index: number, total: number, seconds: number): void;
+  update(method: AuditMethod, fraction: number | null, found: number): void;
+  end(run: MethodRun): void;
+}
+
+/**
+ * Run the default detectors one after another under one time budget: each gets an equal share of what
+ * is left. An abort (Ctrl-C) stops the running detector, which returns what it found so far, and skips
+ * the rest.
+ */
+export async function runDetectors(
+  prepared: PreparedModel,
+  options: {
+    seconds: number;
+    seed: number;
+    signal: AbortSignal;
+    progress: DetectorProgress;
+    only?: string[];
+  },
+): Promise<MethodRun[]> {
+  const runs: MethodRun[] = [];
+  const methods = DEFAULT_METHODS.filter((m) => !options.only || options.only.includes(m.id));
+  const runnable = methods.filter((m) => skipReason(m, prepared) === null);
+  const started = Date.now();
+  let left = runnable.length;
+  for (const [index, method] of methods.entries()) {
+    const skip = skipReason(method, prepared);
+    if (skip !== null || options.signal.aborted) {
+      const run: MethodRun = {
+        method,
+        status: skip !== null ? 'skipped' : 'interrupted',
+        reason: skip ?? 'interrupted before it started',
+        result: null,
+      };
+      runs.push(run);
+      options.progress.end(run);
+      continue;
+    }
+    const remaining = options.seconds - (Date.now() - started) / 1000;
+    const seconds = Math.max(1, remaining / left);
+    left--;
+    options.progress.start(method, index, methods.length, seconds);
+    try {
+      const result = await method.detector.run(
+        { dataset: prepared.dataset, model: prepared.model },
+        method.options,
+        {
+          seed: options.seed,
+          budget: { maxSeconds: seconds },
+          signal: options.signal,
+          onProgress: (p) =>
+            options.progress.update(
+              method,
+              p.total ? (p.done ?? 0) / p.total : Math.min(1, p.elapsedSeconds / seconds),
+              p.discriminatory,
+            ),
+        },
+      );
+      const run: MethodRun = {
+        method,
+        status: result.run.aborted ? 'interrupted' : 'done',
+        reason: result.run.aborted ? 'interrupted: the findings so far are reported' : null,
+        result,
+      };
+      runs.push(run);
+      options.progress.end(run);
+    } catch (e) {
+      const run: MethodRun = { method, status: 'failed', reason: (e as Error).message, result: null };
+      runs.push(run);
+      options.progress.end(run);
+    }
+  }
+  return runs;
+}
+
+function skipReason(method: AuditMethod, prepared: PreparedModel): string | null {
+  if (method.needsNewInputs && !prepared.answersNewInputs) {
+    return 'needs a model it can query on new inputs; recorded decisions cover only the rows of the data';
+  }
+  if (method.needsProba && typeof prepared.model.predictProba !== 'function') {
+    return 'needs predicted probabilities (give --scores, or a model with probabilities)';
+  }
+  return null;
+}

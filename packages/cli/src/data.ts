@@ -1,0 +1,311 @@
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import {
+  type AttributeKind,
+  attributeIndex,
+  createDataset,
+  type Dataset,
+  defineSchema,
+  type Schema,
+} from '@fb/core';
+import { binAttribute, type CsvSchema, loadCsv, parseDelimited } from '@fb/datasets';
+import { UsageError } from './errors.js';
+
+/** What a schema file may declare; everything it leaves out is inferred. */
+export interface SchemaFile {
+  columns?: string[];
+  protected?: string[];
+  kinds?: Record<string, AttributeKind>;
+  categories?: Record<string, string[]>;
+  /** Bin edges per numeric column: bin 0 is below edges[0], the last bin at or above the last edge. */
+  bins?: Record<string, number[]>;
+}
+
+export interface DataOptions {
+  file: string;
+  outcome: string;
+  favorable: string;
+  protected: string[];
+  columns?: string[] | undefined;
+  exclude?: string[] | undefined;
+  /** A column of recorded decisions (outcome labels) or scores, taken out of the attributes. */
+  recorded?: { kind: 'predictions' | 'scores'; column: string } | undefined;
+  schemaFile?: SchemaFile | undefined;
+  missing?: 'drop' | 'error' | 'mode';
+  /** Quantile bins for continuous protected attributes (default 4). */
+  protectedBins?: number;
+}
+
+/** A protected numeric attribute replaced by bins, and the raw value that stands for each bin. */
+export interface BinnedAttribute {
+  readonly name: string;
+  readonly column: number;
+  readonly edges: readonly number[];
+  readonly labels: readonly string[];
+  /** Median raw value of each bin's rows (what a model that reads raw values is sent). */
+  readonly representatives: Float64Array;
+}
+
+export interface AuditData {
+  /** The data the detectors see: protected numeric attributes binned, recorded column removed. */
+  readonly dataset: Dataset;
+  /** The same attributes before binning (what a model reading raw values expects). */
+  readonly modelSchema: Schema;
+  readonly binned: readonly BinnedAttribute[];
+  /** Recorded decisions (outcome codes) or scores per row, when given. */
+  readonly recorded: { kind: 'predictions' | 'scores'; column: string; values: Float64Array } | null;
+  /** Messages about how the file was read (printed, and shown in the report). */
+  readonly notes: string[];
+  readonly rowsRead: number;
+}
+
+function readText(file: string): string {
+  let raw: Buffer;
+  try {
+    raw = readFileSync(file);
+  } catch (e) {
+    throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
+  }
+  const bytes = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw;
+  return bytes.toString('utf8').replace(/^\uFEFF/, '');
+}
+
+function detectDelimiter(text: string): string {
+  const first = text.slice(0, text.search(/\r?\n|$/));
+  const counts = [',', ';', '\t'].map((c) => [c, first.split(c).length - 1] as const);
+  counts.sort((a, b) => b[1] - a[1]);
+  return counts[0]![1] > 0 ? counts[0]![0] : ',';
+}
+
+/** Protected numeric columns with more distinct values than this are binned. */
+const MAX_PROTECTED_LEVELS = 12;
+
+const MISSING = new Set(['', '?', 'NA', 'N/A', 'NaN', 'null']);
+
+/**
+ * Columns left out by default: later copies of a repeated header name, and text columns with a
+ * distinct value on most rows (names, identifiers, dates), which no audit can group by.
+ */
+function defaultColumns(header: string[], rows: string[][], keep: Set<string>, notes: string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  header.forEach((h, j) => {
+    if (seen.has(h)) {
+      notes.push(`column "${h}" appears twice: the later copy is left out`);
+      return;
+    }
+    seen.add(h);
+    if (keep.has(h)) {
+      out.push(h);
+      return;
+    }
+    const values = new Set<string>();
+    let numeric = true;
+    for (const r of rows) {
+      const c = r[j]!.trim();
+      if (MISSING.has(c)) continue;
+      values.add(c);
+      if (numeric && !Number.isFinite(Number(c))) numeric = false;
+    }
+    if (!numeric && values.size > Math.max(50, rows.length / 2)) {
+      notes.push(
+        `column "${h}" is left out: ${values.size} distinct text values (an identifier, name or date?); list it in --columns to keep it`,
+      );
+      return;
+    }
+    if (values.size <= 1) {
+      notes.push(`column "${h}" is left out: it holds a single value`);
+      return;
+    }
+    out.push(h);
+  });
+  return out;
+}
+
+/** Quantile edges cutting `values` into at most `bins` bins of near-equal size (distinct, increasing). */
+export function quantileEdges(values: Float64Array, bins: number): number[] {
+  const sorted = Float64Array.from(values).sort();
+  const edges: number[] = [];
+  for (let b = 1; b < bins; b++) {
+    const v = sorted[Math.floor((b * sorted.length) / bins)]!;
+    if (v > sorted[0]! && (edges.length === 0 || v > edges[edges.length - 1]!)) edges.push(v);
+  }
+  return edges;
+}
+
+function num(v: number): string {
+  return String(Number(v.toPrecision(6)));
+}
+
+function binLabels(edges: readonly number[], integer: boolean): string[] {
+  // Integer columns read as closed ranges (`25-44`), real ones as half-open intervals.
+  if (integer) {
+    return [
+      `<${num(edges[0]!)}`,
+      ...edges.slice(1).map((e, i) => `${num(edges[i]!)}-${num(e - 1)}`),
+      `>=${num(edges[edges.length - 1]!)}`,
+    ];
+  }
+  return [
+    `<${num(edges[0]!)}`,
+    ...edges.slice(1).map((e, i) => `[${num(edges[i]!)}, ${num(e)})`),
+    `>=${num(edges[edges.length - 1]!)}`,
+  ];
+}
+
+/** Read the CSV, infer (or take) the schema, bin numeric protected attributes, set the recorded column aside. */
+export function loadAuditData(options: DataOptions): AuditData {
+  const notes: string[] = [];
+  const text = readText(options.file);
+  const delimiter = detectDelimiter(text);
+  const records = parseDelimited(text, delimiter);
+  if (records.length < 2) throw new UsageError(`${options.file} has no data rows`);
+  const header = records[0]!.map((h) => h.trim());
+  const rows = records.slice(1);
+  const file = options.schemaFile ?? {};
+  const protectedNames = options.protected.length > 0 ? options.protected : (file.protected ?? []);
+  if (protectedNames.length === 0) {
+    throw new UsageError(
+      'name the protected attributes: --protected sex,race (or "protected" in the schema file)',
+    );
+  }
+  for (const name of [
+    options.outcome,
+    ...protectedNames,
+    ...(options.recorded ? [options.recorded.column] : []),
+  ]) {
+    if (!header.includes(name)) {
+      throw new UsageError(`"${name}" is not a column of ${options.file} (columns: ${header.join(', ')})`);
+    }
+  }
+  const exclude = new Set(options.exclude ?? []);
+  const special = new Set([options.outcome, ...(options.recorded ? [options.recorded.column] : [])]);
+  let columns: string[];
+  const declared = options.columns ?? file.columns;
+  if (declared) {
+    for (const c of declared) {
+      if (!header.includes(c)) throw new UsageError(`--columns: "${c}" is not a column of ${options.file}`);
+    }
+    columns = [...new Set([...protectedNames, ...declared])].filter((c) => !special.has(c));
+  } else {
+    const keep = new Set([
+      ...protectedNames,
+      ...Object.keys(file.kinds ?? {}),
+      ...Object.keys(file.categories ?? {}),
+    ]);
+    columns = defaultColumns(header, rows, keep, notes).filter((c) => !special.has(c) && !exclude.has(c));
+  }
+  const recordedColumn = options.recorded?.column;
+  const kinds: Record<string, AttributeKind> = { ...(file.kinds ?? {}) };
+  if (options.recorded?.kind === 'predictions') kinds[recordedColumn!] = 'categorical';
+  if (options.recorded?.kind === 'scores') kinds[recordedColumn!] = 'continuous';
+  const declaredSchema: CsvSchema = {
+    outcome: options.outcome,
+    favorable: options.favorable,
+    protected: protectedNames,
+    columns: recordedColumn ? [...columns, recordedColumn] : columns,
+    kinds,
+    ...(file.categories ? { categories: file.categories } : {}),
+  };
+  const loaded = loadCsv(text, declaredSchema, {
+    missing: options.missing ?? 'drop',
+    delimiter,
+    name: options.file.split(/[\\/]/).pop()!,
+  });
+  const dropped = Object.entries(loaded.metadata.rowsDropped).filter(([, n]) => n > 0);
+  for (const [why, n] of dropped) notes.push(`${n} rows dropped (${why})`);
+
+  // Set the recorded column aside.
+  let ds: Dataset = loaded;
+  let recorded: AuditData['recorded'] = null;
+  if (options.recorded) {
+    const j = attributeIndex(ds.schema, options.recorded.column);
+    const a = ds.schema.attributes[j]!;
+    const values = new Float64Array(ds.n);
+    for (let i = 0; i < ds.n; i++) values[i] = ds.x[i * ds.d + j]!;
+    if (options.recorded.kind === 'predictions') {
+      const labels = ds.schema.outcome.labels;
+      const codes = a.categories!.map((c) => labels.indexOf(c));
+      const unknown = a.categories!.filter((_, k) => codes[k]! < 0);
+      if (unknown.length > 0) {
+        throw new UsageError(
+          `--predictions ${a.name}: ${unknown.map((u) => `"${u}"`).join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not a label of outcome "${options.outcome}" (${labels.join(', ')})`,
+        );
+      }
+      for (let i = 0; i < ds.n; i++) values[i] = codes[values[i]!]!;
+    }
+    recorded = { kind: options.recorded.kind, column: a.name, values };
+    ds = dropColumn(ds, j);
+  }
+  const modelSchema = ds.schema;
+
+  // Bin numeric protected attributes (and any column the schema file bins).
+  const binned: BinnedAttribute[] = [];
+  const bins = options.protectedBins ?? 4;
+  for (let j = 0; j < ds.schema.attributes.length; j++) {
+    const a = ds.schema.attributes[j]!;
+    const explicit = file.bins?.[a.name];
+    if (!explicit && !(a.protected && !a.categories)) continue;
+    if (a.categories) throw new UsageError(`bins for "${a.name}": only numeric columns can be binned`);
+    const raw = new Float64Array(ds.n);
+    for (let i = 0; i < ds.n; i++) raw[i] = ds.x[i * ds.d + j]!;
+    // A protected numeric column with few values (a 0/1 code) is compared value by value.
+    if (!explicit && new Set(raw).size <= MAX_PROTECTED_LEVELS) continue;
+    const edges = explicit ?? quantileEdges(raw, bins);
+    if (edges.length === 0) continue;
+    const integer = raw.every(Number.isInteger);
+    const labels = binLabels(edges, integer);
+    const representatives = binMedians(raw, edges);
+    ds = binAttribute(ds, a.name, edges, labels);
+    binned.push({ name: a.name, column: j, edges, labels, representatives });
+    notes.push(
+      `${a.protected ? 'protected ' : ''}attribute "${a.name}" is numeric: binned into ${labels.join(', ')}${explicit ? '' : ' (quantiles)'}`,
+    );
+  }
+  return { dataset: ds, modelSchema, binned, recorded, notes, rowsRead: loaded.metadata.rowsRead };
+}
+
+function binMedians(raw: Float64Array, edges: readonly number[]): Float64Array {
+  const groups: number[][] = Array.from({ length: edges.length + 1 }, () => []);
+  for (const v of raw) groups[binOf(v, edges)]!.push(v);
+  return Float64Array.from(groups, (g, b) => {
+    if (g.length === 0) return b === 0 ? edges[0]! : edges[b - 1]!;
+    g.sort((p, q) => p - q);
+    return g[Math.floor((g.length - 1) / 2)]!;
+  });
+}
+
+function binOf(v: number, edges: readonly number[]): number {
+  let b = 0;
+  while (b < edges.length && v >= edges[b]!) b++;
+  return b;
+}
+
+function dropColumn(ds: Dataset, j: number): Dataset {
+  const d = ds.d;
+  const x = new Float64Array(ds.n * (d - 1));
+  for (let i = 0; i < ds.n; i++) {
+    let o = i * (d - 1);
+    for (let k = 0; k < d; k++) if (k !== j) x[o++] = ds.x[i * d + k]!;
+  }
+  const schema = defineSchema({
+    attributes: ds.schema.attributes.filter((_, k) => k !== j),
+    outcome: ds.schema.outcome,
+  });
+  return createDataset({ schema, x, y: ds.y, ...(ds.name ? { name: ds.name } : {}) });
+}
+
+/** The schema as printed lines: one per attribute with its kind and domain. */
+export function schemaLines(schema: Schema): string[] {
+  const lines = schema.attributes.map((a) => {
+    const domain = a.categories
+      ? a.categories.length > 8
+        ? `${a.categories.length} values: ${a.categories.slice(0, 6).join(', ')}, ...`
+        : a.categories.join(', ')
+      : `${num(a.min!)} .. ${num(a.max!)}`;
+    return `  ${a.protected ? '*' : ' '} ${a.name}  ${a.kind}  [${domain}]`;
+  });
+  const o = schema.outcome;
+  lines.push(`    ${o.name}  outcome  [${o.labels.join(', ')}], favourable: ${o.labels[o.favorable]}`);
+  return lines;
+}

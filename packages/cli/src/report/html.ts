@@ -1,0 +1,298 @@
+import {
+  type DiscoveryResult,
+  describeSubgroup,
+  labelRow,
+  outcomeLabel,
+  type Schema,
+  type SubgroupFinding,
+} from '@fb/core';
+import type { GroupMetrics, MethodRun, Rate } from '../audit.js';
+import type { Chart } from './charts.js';
+
+/** Everything the report shows. */
+export interface AuditReport {
+  readonly title: string;
+  readonly command: string;
+  readonly createdAt: string;
+  /** True when the audit was interrupted: some methods did not finish. */
+  readonly partial: boolean;
+  readonly data: {
+    readonly file: string;
+    readonly rowsRead: number;
+    readonly rowsAudited: number;
+    readonly notes: readonly string[];
+  };
+  readonly schema: Schema;
+  readonly model: {
+    readonly description: string;
+    readonly facts: readonly string[];
+    readonly caveats: readonly string[];
+  };
+  readonly groups: GroupMetrics | null;
+  readonly runs: readonly MethodRun[];
+  readonly charts: readonly Chart[];
+  readonly files: readonly string[];
+}
+
+const esc = (s: unknown): string =>
+  String(s).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
+const fmt = (v: number | null | undefined, digits = 3): string =>
+  v === null || v === undefined || !Number.isFinite(v) ? '–' : Number(v.toFixed(digits)).toString();
+
+function pFmt(p: number | null): string {
+  if (p === null) return '–';
+  return p < 0.001 ? p.toExponential(1) : fmt(p, 3);
+}
+
+function rateCell(r: Rate): string {
+  if (r.value === null) return '<td>–</td>';
+  return `<td>${fmt(r.value)} <span class="ci">[${fmt(r.lo)}, ${fmt(r.hi)}]</span></td>`;
+}
+
+function table(head: string[], rows: string[][], cls = ''): string {
+  return `<table${cls ? ` class="${cls}"` : ''}><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${rows
+    .map((r) => `<tr>${r.join('')}</tr>`)
+    .join('')}</tbody></table>`;
+}
+
+/** A subgroup finding with its method, for the combined list. */
+export interface RankedSubgroup {
+  readonly methodId: string;
+  readonly methodTitle: string;
+  readonly finding: SubgroupFinding;
+  readonly label: string;
+}
+
+/** The subgroups to show first: each method's findings in its own order, interleaved by rank. */
+export function topSubgroups(report: Pick<AuditReport, 'runs' | 'schema'>, perMethod = 5): RankedSubgroup[] {
+  const lists = report.runs
+    .filter((r) => r.result?.findings.kind === 'subgroup')
+    .map((r) =>
+      (r.result!.findings as { subgroups: SubgroupFinding[] }).subgroups
+        .filter((s) => s.conditions.length > 0)
+        .slice(0, perMethod)
+        .map((finding) => ({
+          methodId: r.method.id,
+          methodTitle: r.method.title,
+          finding,
+          label: describeSubgroup(report.schema, finding.conditions),
+        })),
+    );
+  const out: RankedSubgroup[] = [];
+  for (let k = 0; k < perMethod; k++) for (const l of lists) if (l[k]) out.push(l[k]);
+  return out;
+}
+
+function dataSection(r: AuditReport): string {
+  const attrs = r.schema.attributes.map((a) => [
+    `<td>${esc(a.name)}</td>`,
+    `<td>${a.protected ? '<b>protected</b>' : ''}</td>`,
+    `<td>${esc(a.kind)}</td>`,
+    `<td>${esc(a.categories ? a.categories.join(', ') : `${a.min} .. ${a.max}`)}</td>`,
+  ]);
+  const o = r.schema.outcome;
+  return `<section id="data"><h2>Data</h2>
+<p><b>${esc(r.data.file)}</b>: ${r.data.rowsRead} rows read, ${r.data.rowsAudited} audited. Outcome <b>${esc(o.name)}</b>
+(${o.labels.map(esc).join(', ')}); favourable: <b>${esc(o.labels[o.favorable])}</b>.</p>
+${r.data.notes.length ? `<ul class="notes">${r.data.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''}
+<details><summary>Schema (${r.schema.attributes.length} attributes)</summary>${table(['attribute', '', 'kind', 'values'], attrs)}</details>
+</section>`;
+}
+
+function modelSection(r: AuditReport): string {
+  return `<section id="model"><h2>Model</h2><p><code>${esc(r.model.description)}</code></p>
+<ul>${r.model.facts.map((f) => `<li>${esc(f)}</li>`).join('')}</ul>
+${r.model.caveats.map((c) => `<p class="caveat">${esc(c)}</p>`).join('')}</section>`;
+}
+
+function groupSection(r: AuditReport): string {
+  const g = r.groups;
+  if (!g) return '';
+  const rows = [g.overall, ...g.byGroup].map((row) => [
+    `<td>${esc(row.group)}</td>`,
+    `<td>${row.size}</td>`,
+    rateCell(row.selectionRate),
+    rateCell(row.tpr),
+    rateCell(row.fpr),
+  ]);
+  const summary = (['selectionRate', 'tpr', 'fpr'] as const).map((m) => [
+    `<td>${{ selectionRate: 'selection rate', tpr: 'true positive rate', fpr: 'false positive rate' }[m]}</td>`,
+    `<td>${fmt(g.summary[m].difference)}</td>`,
+    `<td>${fmt(g.summary[m].ratio)}</td>`,
+  ]);
+  const aeqCols = [
+    'attribute_name',
+    'attribute_value',
+    'group_size',
+    'pprev',
+    'fpr',
+    'fnr',
+    'pprev_disparity',
+    'fpr_disparity',
+    'fnr_disparity',
+    'Statistical Parity',
+    'FPR Parity',
+    'FNR Parity',
+  ];
+  const aeq = g.aequitas.map((row) =>
+    aeqCols.map((c) => `<td>${typeof row[c] === 'number' ? fmt(row[c] as number) : esc(row[c] ?? '–')}</td>`),
+  );
+  return `<section id="groups"><h2>Group metrics</h2>
+<p>Positive label in every rate: <b>${esc(g.positive)}</b>. Groups are the combinations of ${g.attributes.map(esc).join(', ')} present in the audited rows; intervals are 95% Wilson intervals of each rate.</p>
+${table(['group', 'rows', 'selection rate', 'true positive rate', 'false positive rate'], rows)}
+<h3>Between groups (fairlearn's MetricFrame: difference = max − min, ratio = min / max, over the groups of at least ${g.minGroupSize} rows)</h3>
+${table(['rate', 'difference', 'ratio'], summary)}
+<h3>Aequitas table (one attribute at a time, reference = largest group, parity band [0.8, 1.25])</h3>
+${table(aeqCols.map(esc), aeq, 'small')}
+</section>`;
+}
+
+function subgroupSection(r: AuditReport): string {
+  const top = topSubgroups(r);
+  const rows = top.map((s, i) => [
+    `<td>${i + 1}</td>`,
+    `<td class="subgroup">${esc(s.label)}</td>`,
+    `<td>${esc(s.methodId)}</td>`,
+    `<td>${s.finding.size}</td>`,
+    `<td>${fmt(s.finding.effect)}</td>`,
+    `<td>${pFmt(s.finding.pValue)}</td>`,
+    `<td>${esc(s.finding.direction ?? '–')}</td>`,
+    `<td class="small">${esc(subgroupDetail(s))}</td>`,
+  ]);
+  const meanings = r.runs
+    .filter((run) => run.method.family === 'subgroup' && run.result)
+    .map(
+      (run) =>
+        `<li><b>${esc(run.method.id)}</b>: effect = ${esc(run.method.effect)}; p-value: ${esc(run.method.pValue)}</li>`,
+    );
+  return `<section id="subgroups"><h2>Subgroups</h2>
+${top.length ? table(['#', 'subgroup', 'method', 'rows', 'effect', 'p-value', 'direction', 'details'], rows) : '<p>No subgroup was reported.</p>'}
+<ul class="meanings">${meanings.join('')}</ul></section>`;
+}
+
+function subgroupDetail(s: RankedSubgroup): string {
+  const d = s.finding.details;
+  const keys = ['metric', 'errorType', 'observed', 'expected', 'averageError', 't'].filter(
+    (k) => d[k] !== undefined && d[k] !== null,
+  );
+  return keys.map((k) => `${k} ${typeof d[k] === 'number' ? fmt(d[k] as number) : String(d[k])}`).join(', ');
+}
+
+function pairSection(r: AuditReport): string {
+  const runs = r.runs.filter((run) => run.result?.findings.kind === 'individual');
+  if (runs.length === 0) return '';
+  return `<section id="pairs"><h2>Individual discrimination: example pairs</h2>${runs
+    .map((run) => {
+      const res = run.result as DiscoveryResult;
+      const all = res.findings.kind === 'individual' ? res.findings.pairs : [];
+      // One pair per tested input first, so the examples are not ten variants of one sample.
+      const seen = new Set<string>();
+      const pairs = all
+        .filter((p) => {
+          const key = p.sample.join(',');
+          if (seen.has(key)) return false;
+          seen.add(key);
+          return true;
+        })
+        .slice(0, 10);
+      const m = res.metrics;
+      const head = `<p><b>${esc(run.method.id)}</b>: ${m.dsn} discriminatory inputs among ${m.tsn} tested (${fmt(100 * m.sur, 2)}%), ${m.pairs} pairs, ${m.queries} model queries.</p>`;
+      if (pairs.length === 0) return `${head}<p>No pair found within the budget.</p>`;
+      const rows = pairs.map((p) => {
+        const a = shortLabels(r.schema, p.sample);
+        const b = shortLabels(r.schema, p.counterfactual);
+        const changed = r.schema.attributes.filter((at) => a[at.name] !== b[at.name]).map((at) => at.name);
+        const rest = r.schema.attributes
+          .filter((at) => !changed.includes(at.name))
+          .map((at) => `${at.name} = ${a[at.name]}`)
+          .join(', ');
+        return [
+          `<td class="pair">${changed.map((c) => `${esc(c)}: ${esc(a[c])} → ${esc(b[c])}`).join('<br>')}</td>`,
+          `<td>${esc(outcomeLabel(r.schema, p.sampleOutcome))}</td>`,
+          `<td>${esc(outcomeLabel(r.schema, p.counterfactualOutcome))}</td>`,
+          `<td class="small">${esc(rest)}</td>`,
+        ];
+      });
+      return (
+        head +
+        table(
+          ['protected change', 'decision before', 'decision after', 'everything else (same in both)'],
+          rows,
+        )
+      );
+    })
+    .join('')}</section>`;
+}
+
+/** A row's labels, numbers to four significant digits (generated inputs carry long fractions). */
+function shortLabels(schema: Schema, row: readonly number[]): Record<string, string> {
+  const out = labelRow(schema, row);
+  schema.attributes.forEach((a, j) => {
+    if (!a.categories) out[a.name] = String(Number(row[j]!.toPrecision(4)));
+  });
+  return out;
+}
+
+function methodsSection(r: AuditReport): string {
+  const rows = r.runs.map((run) => [
+    `<td>${esc(run.method.title)}</td>`,
+    `<td>${esc(run.method.family)}</td>`,
+    `<td>${esc(run.status)}${run.reason ? `: ${esc(run.reason)}` : ''}</td>`,
+    `<td>${run.result ? `${fmt(run.result.run.wallSeconds, 1)} s, ${esc(run.result.run.stopReason)}` : '–'}</td>`,
+    `<td class="small"><b>Sees:</b> ${esc(run.method.sees)}<br><b>Cannot see:</b> ${esc(run.method.cannotSee)}</td>`,
+  ]);
+  return `<section id="methods"><h2>Methods and their limits</h2>${table(['method', 'family', 'status', 'time', 'what it can and cannot see'], rows)}</section>`;
+}
+
+function chartsSection(r: AuditReport): string {
+  return r.charts
+    .map(
+      (c, i) => `<figure><figcaption>${esc(c.title)}</figcaption>${c.svg}
+<script type="application/json" id="vega-lite-spec-${i}">${JSON.stringify(c.spec).replace(/</g, '\\u003c')}</script></figure>`,
+    )
+    .join('');
+}
+
+const STYLE = `body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2em auto;max-width:1100px;padding:0 1em;color:#222}
+h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:1.8em}
+table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top}
+th{background:#f3f5f7}.ci{color:#777;font-size:.9em}.small{font-size:.85em}.caveat{background:#fff8e1;padding:.4em .7em;border-left:3px solid #e0b000}
+.partial{background:#fdecea;padding:.6em;border-left:4px solid #c62828}.subgroup{font-weight:600}code{background:#f3f3f3;padding:0 .3em}
+figure{margin:1em 0}figcaption{font-weight:600;margin-bottom:.3em}`;
+
+/** The report as one HTML file: inline style, charts as inline SVG, no script to run and nothing to fetch. */
+export function renderHtml(r: AuditReport): string {
+  const top = topSubgroups(r);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<title>${esc(r.title)}</title><style>${STYLE}</style></head><body>
+<h1>${esc(r.title)}</h1>
+<p class="small">${esc(r.createdAt)} · <code>${esc(r.command)}</code></p>
+${r.partial ? '<p class="partial">This audit was interrupted: the methods that did not finish report what they had found, or nothing.</p>' : ''}
+<section id="summary"><h2>Summary</h2><ul>
+${r.groups ? `<li>Selection rate of "${esc(r.groups.positive)}" ranges over ${fmt(r.groups.summary.selectionRate.difference)} between groups of at least ${r.groups.minGroupSize} rows (ratio ${fmt(r.groups.summary.selectionRate.ratio)}).</li>` : ''}
+${top
+  .filter((s, i) => top.findIndex((t) => t.methodId === s.methodId) === i)
+  .map(
+    (s) =>
+      `<li>Top subgroup of ${esc(s.methodId)}: <b class="subgroup">${esc(s.label)}</b>, ${s.finding.size} rows, effect ${fmt(s.finding.effect)}${s.finding.pValue !== null ? `, p = ${pFmt(s.finding.pValue)}` : ''}.</li>`,
+  )
+  .join('')}
+${r.runs
+  .filter((run) => run.result?.findings.kind === 'individual')
+  .map(
+    (run) =>
+      `<li>${esc(run.method.id)}: ${run.result!.metrics.pairs} discriminatory pairs found among ${run.result!.metrics.tsn} tested inputs.</li>`,
+  )
+  .join('')}
+</ul></section>
+${dataSection(r)}${modelSection(r)}${groupSection(r)}${chartsSection(r)}${subgroupSection(r)}${pairSection(r)}${methodsSection(r)}
+<section id="files"><h2>Files</h2><ul>${r.files.map((f) => `<li>${esc(f)}</li>`).join('')}</ul></section>
+</body></html>
+`;
+}
