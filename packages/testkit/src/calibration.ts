@@ -1,0 +1,155 @@
+// Null worlds and rejection rates for the calibration checks of detectors that report p-values:
+// imported by their tests and by their calibration benchmarks (`@fb/testkit/calibration`, free of
+// any test runner so that plain Node scripts can use it).
+import { type Classifier, createDataset, createRng, type Dataset, defineSchema, type Schema } from '@fb/core';
+
+/** sex and race (protected), age in 1..9, hours in [0, 80] (one decimal), job (4 categories). */
+export const nullSchema: Schema = defineSchema({
+  attributes: [
+    { name: 'sex', kind: 'categorical', protected: true, categories: ['male', 'female'] },
+    { name: 'race', kind: 'categorical', protected: true, categories: ['a', 'b', 'c'] },
+    { name: 'age', kind: 'ordinal', protected: false, min: 1, max: 9, step: 1 },
+    { name: 'hours', kind: 'continuous', protected: false, min: 0, max: 80 },
+    { name: 'job', kind: 'categorical', protected: false, categories: ['j0', 'j1', 'j2', 'j3'] },
+  ],
+  outcome: { name: 'approved', labels: ['no', 'yes'], favorable: 1 },
+});
+
+export interface NullWorldOptions {
+  /** Rows (default 2000). */
+  n?: number;
+  /**
+   * `true`: sex and race depend on age and job (a protected class that differs in its covariates,
+   * as in real data); `false`: they are drawn independently of everything.
+   */
+  protectedDependsOnFeatures?: boolean;
+  /**
+   * `'features'`: the probability of the favourable outcome is a logistic function of age, hours and
+   * job; `'none'`: a constant 0.35 (no attribute says anything about the outcome or the loss).
+   */
+  signal?: 'features' | 'none';
+}
+
+/** A null world: data whose outcome never depends on the protected attributes given the others, and a model equal to the true probability. */
+export interface NullWorld {
+  dataset: Dataset;
+  /** Predicts the true probability of the favourable outcome (calibrated; no protected input). */
+  model: Classifier;
+  /** The true probability of the favourable outcome per row. */
+  p: Float64Array;
+}
+
+function featureScore(age: number, hours: number, job: number): number {
+  const z = -2.2 + 0.35 * age + 0.025 * hours + (job === 3 ? 0.8 : job === 0 ? -0.4 : 0);
+  return 1 / (1 + Math.exp(-z));
+}
+
+class ScoreModel implements Classifier {
+  readonly nFeatures = 5;
+  readonly nClasses = 2;
+  readonly description: string;
+  private readonly score: (x: Float64Array, off: number) => number;
+
+  constructor(signal: 'features' | 'none') {
+    this.description = `null-world-${signal}`;
+    this.score = signal === 'none' ? () => 0.35 : (x, o) => featureScore(x[o + 2]!, x[o + 3]!, x[o + 4]!);
+  }
+
+  predictProba(x: Float64Array): Float64Array {
+    const n = x.length / 5;
+    const out = new Float64Array(2 * n);
+    for (let i = 0; i < n; i++) {
+      const p = this.score(x, 5 * i);
+      out[2 * i] = 1 - p;
+      out[2 * i + 1] = p;
+    }
+    return out;
+  }
+
+  predict(x: Float64Array): Int32Array {
+    const n = x.length / 5;
+    const out = new Int32Array(n);
+    for (let i = 0; i < n; i++) out[i] = this.score(x, 5 * i) >= 0.5 ? 1 : 0;
+    return out;
+  }
+}
+
+/** One null data set drawn from `seed`. */
+export function nullWorld(seed: number | string, options: NullWorldOptions = {}): NullWorld {
+  const n = options.n ?? 2000;
+  const dependent = options.protectedDependsOnFeatures ?? true;
+  const signal = options.signal ?? 'features';
+  const rng = createRng(seed);
+  const model = new ScoreModel(signal);
+  const x = new Float64Array(5 * n);
+  const y = new Int32Array(n);
+  const p = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const o = 5 * i;
+    const age = rng.int(1, 9);
+    const hours = Math.round(rng.uniform(0, 80) * 10) / 10;
+    const job = rng.int(0, 3);
+    let sex: number;
+    let race: number;
+    if (dependent) {
+      // Women are older and rarer in job j3; race c is concentrated in job j0.
+      sex = rng.bernoulli(1 / (1 + Math.exp(-(-1.6 + 0.35 * age - (job === 3 ? 1.2 : 0))))) ? 1 : 0;
+      race = rng.weightedIndex(job === 0 ? [0.3, 0.2, 0.5] : [0.65, 0.25, 0.1]);
+    } else {
+      sex = rng.int(0, 1);
+      race = rng.weightedIndex([0.6, 0.25, 0.15]);
+    }
+    x.set([sex, race, age, hours, job], o);
+    p[i] = signal === 'none' ? 0.35 : featureScore(age, hours, job);
+    y[i] = rng.bernoulli(p[i]!) ? 1 : 0;
+  }
+  const dataset = createDataset({ schema: nullSchema, x, y, name: `null-world-${seed}` });
+  return { dataset, model, p };
+}
+
+/** The rejection rate of a test over null data sets, with its Monte Carlo uncertainty. */
+export interface RejectionRate {
+  runs: number;
+  rejections: number;
+  rate: number;
+  /** Nominal level of the test. */
+  level: number;
+  /** 95 % Wilson interval of the true rejection rate, from the observed one. */
+  interval: [number, number];
+  /** level ± 1.96·√(level(1 − level)/runs): where the observed rate of a test of that level falls 95 % of the time. */
+  band: [number, number];
+  /** Whether the observed rate lies inside the band. */
+  withinBand: boolean;
+  /** Whether it lies above the band: more rejections than a test of that level gives (anti-conservative). */
+  aboveBand: boolean;
+}
+
+export function rejectionRate(rejections: number, runs: number, level: number): RejectionRate {
+  const z = 1.959963984540054;
+  const rate = rejections / runs;
+  const z2 = z * z;
+  const centre = (rate + z2 / (2 * runs)) / (1 + z2 / runs);
+  const half = (z * Math.sqrt((rate * (1 - rate)) / runs + z2 / (4 * runs * runs))) / (1 + z2 / runs);
+  const halfBand = z * Math.sqrt((level * (1 - level)) / runs);
+  const band: [number, number] = [Math.max(0, level - halfBand), level + halfBand];
+  return {
+    runs,
+    rejections,
+    rate,
+    level,
+    interval: [Math.max(0, centre - half), Math.min(1, centre + half)],
+    band,
+    withinBand: rate >= band[0] && rate <= band[1],
+    aboveBand: rate > band[1],
+  };
+}
+
+/** One line: rate, its interval and the band of a test of the nominal level. */
+export function formatRejectionRate(label: string, r: RejectionRate): string {
+  const f = (v: number) => v.toFixed(3);
+  return (
+    `${label}: ${r.rejections}/${r.runs} rejected at ${r.level} = ${f(r.rate)} ` +
+    `(95 % interval ${f(r.interval[0])}-${f(r.interval[1])}; a level-${r.level} test falls in ` +
+    `${f(r.band[0])}-${f(r.band[1])} 95 % of the time${r.withinBand ? '' : r.aboveBand ? ': ABOVE' : ': below'})`
+  );
+}
