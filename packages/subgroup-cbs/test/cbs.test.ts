@@ -206,7 +206,12 @@ describe('protected classes and comparisons', () => {
       direction: 'negative',
       permutations: 0,
     });
-    const { subgroups, extras } = await conditionalBiasScan(dataset, p, options, new RunController({ seed: 1 }));
+    const { subgroups, extras } = await conditionalBiasScan(
+      dataset,
+      p,
+      options,
+      new RunController({ seed: 1 }),
+    );
     const found = subgroups[0]!;
     expect(found.conditions).toContainEqual({ attribute: 'pregnant', values: [1] });
     // No man is pregnant: nothing to compare with (not a rate of 0).
@@ -219,7 +224,12 @@ describe('protected classes and comparisons', () => {
   it('scans every value of every protected attribute in both directions by default, adjusting the p-values', async () => {
     const { dataset, p } = data();
     const options = cbs.resolveOptions({ permutations: 9, iterations: 2 });
-    const { subgroups, extras } = await conditionalBiasScan(dataset, p, options, new RunController({ seed: 1 }));
+    const { subgroups, extras } = await conditionalBiasScan(
+      dataset,
+      p,
+      options,
+      new RunController({ seed: 1 }),
+    );
     // sex: 2 classes, race: 3 classes; two directions each.
     expect(extras.classesPlanned).toBe(5);
     expect(extras.scansPlanned).toBe(10);

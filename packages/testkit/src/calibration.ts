@@ -25,9 +25,11 @@ export interface NullWorldOptions {
   protectedDependsOnFeatures?: boolean;
   /**
    * `'features'`: the probability of the favourable outcome is a logistic function of age, hours and
-   * job; `'none'`: a constant 0.35 (no attribute says anything about the outcome or the loss).
+   * job; `'interaction'`: of age within job (rising with age in j3, falling in j0), which a model
+   * additive in the attributes cannot fit; `'none'`: a constant 0.35 (no attribute says anything about
+   * the outcome or the loss).
    */
-  signal?: 'features' | 'none';
+  signal?: 'features' | 'interaction' | 'none';
 }
 
 /** A null world: data whose outcome never depends on the protected attributes given the others, and a model equal to the true probability. */
@@ -44,15 +46,25 @@ function featureScore(age: number, hours: number, job: number): number {
   return 1 / (1 + Math.exp(-z));
 }
 
+function interactionScore(age: number, hours: number, job: number): number {
+  const slope = job === 3 ? 0.5 : job === 0 ? -0.5 : 0.1;
+  return 1 / (1 + Math.exp(-(-1 + slope * (age - 5) + 0.02 * (hours - 40))));
+}
+
+function scoreOf(signal: 'features' | 'interaction' | 'none') {
+  return signal === 'none' ? () => 0.35 : signal === 'features' ? featureScore : interactionScore;
+}
+
 class ScoreModel implements Classifier {
   readonly nFeatures = 5;
   readonly nClasses = 2;
   readonly description: string;
   private readonly score: (x: Float64Array, off: number) => number;
 
-  constructor(signal: 'features' | 'none') {
+  constructor(signal: 'features' | 'interaction' | 'none') {
     this.description = `null-world-${signal}`;
-    this.score = signal === 'none' ? () => 0.35 : (x, o) => featureScore(x[o + 2]!, x[o + 3]!, x[o + 4]!);
+    const score = scoreOf(signal);
+    this.score = (x, o) => score(x[o + 2]!, x[o + 3]!, x[o + 4]!);
   }
 
   predictProba(x: Float64Array): Float64Array {
@@ -81,6 +93,7 @@ export function nullWorld(seed: number | string, options: NullWorldOptions = {})
   const signal = options.signal ?? 'features';
   const rng = createRng(seed);
   const model = new ScoreModel(signal);
+  const score = scoreOf(signal);
   const x = new Float64Array(5 * n);
   const y = new Int32Array(n);
   const p = new Float64Array(n);
@@ -92,15 +105,15 @@ export function nullWorld(seed: number | string, options: NullWorldOptions = {})
     let sex: number;
     let race: number;
     if (dependent) {
-      // Women are older and rarer in job j3; race c is concentrated in job j0.
-      sex = rng.bernoulli(1 / (1 + Math.exp(-(-1.6 + 0.35 * age - (job === 3 ? 1.2 : 0))))) ? 1 : 0;
-      race = rng.weightedIndex(job === 0 ? [0.3, 0.2, 0.5] : [0.65, 0.25, 0.1]);
+      // Women are older (from 8 % at age 1 to 91 % at age 9); race c is concentrated in job j0.
+      sex = rng.bernoulli(1 / (1 + Math.exp(-(-3 + 0.6 * age)))) ? 1 : 0;
+      race = rng.weightedIndex(job === 0 ? [0.2, 0.2, 0.6] : [0.7, 0.2, 0.1]);
     } else {
       sex = rng.int(0, 1);
       race = rng.weightedIndex([0.6, 0.25, 0.15]);
     }
     x.set([sex, race, age, hours, job], o);
-    p[i] = signal === 'none' ? 0.35 : featureScore(age, hours, job);
+    p[i] = score(age, hours, job);
     y[i] = rng.bernoulli(p[i]!) ? 1 : 0;
   }
   const dataset = createDataset({ schema: nullSchema, x, y, name: `null-world-${seed}` });
