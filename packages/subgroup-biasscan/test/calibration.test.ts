@@ -38,3 +38,54 @@ describe('randomisation test', () => {
     expect(Math.abs(mean - 0.525)).toBeLessThan(0.1);
   });
 });
+
+describe('both directions adjusted together', () => {
+  it('keeps the smallest p-value of a run uniform under the null (max-T over the directions)', async () => {
+    const datasets = 80;
+    const replicates = 19;
+    const smallest: number[] = [];
+    for (let k = 0; k < datasets; k++) {
+      const dataset = auditData(200, `calibration-both-${k}`);
+      const result = await biasScan.run(
+        { dataset, model: auditModel },
+        {
+          direction: 'both',
+          numIters: 2,
+          randomizationReplicates: replicates,
+          maxValues: 4,
+          bins: 3,
+          penalty: 0.5,
+        },
+        { seed: k },
+      );
+      const subgroups = (result.findings as { subgroups: SubgroupFinding[] }).subgroups;
+      smallest.push(Math.min(1, ...subgroups.map((s) => s.pValue ?? 1)));
+    }
+    // Unadjusted, the smaller of two p-values has P(p ≤ u) ≈ 1 − (1 − u)², far from uniform (0.75 at u = 0.5).
+    let ks = 0;
+    for (let j = 1; j <= replicates + 1; j++) {
+      const cdf = smallest.filter((p) => p <= j / (replicates + 1) + 1e-12).length / datasets;
+      ks = Math.max(ks, Math.abs(cdf - j / (replicates + 1)));
+    }
+    expect(ks).toBeLessThan(0.152);
+  });
+
+  it('compares every subgroup with the largest score over all scans of each replicate', async () => {
+    const dataset = auditData(300, 'max-t');
+    const result = await biasScan.run(
+      { dataset, model: auditModel },
+      { direction: 'both', numIters: 2, randomizationReplicates: 29, maxValues: 4, bins: 3 },
+      { seed: 3 },
+    );
+    const maxima = result.extras.replicateMaxima as number[];
+    expect(maxima).toHaveLength(29);
+    const subgroups = (result.findings as { subgroups: SubgroupFinding[] }).subgroups;
+    expect(subgroups.length).toBeGreaterThan(0);
+    for (const s of subgroups) {
+      const exceed = maxima.filter((m) => m >= s.score).length;
+      expect(s.pValue).toBeCloseTo((1 + exceed) / 30, 12);
+      expect(s.pValue!).toBeGreaterThanOrEqual(s.details.unadjustedPValue as number);
+      expect(s.details.scansAdjustedFor).toBe(2);
+    }
+  });
+});
