@@ -35,6 +35,6 @@ export {
   studentTUpperTail,
   upperIncompleteGamma,
 } from './statistics.js';
-export { conditionMatcher, countMembers, memberMask } from './subgroup.js';
+export { conditionMatcher, countMembers, maskRows, memberMask } from './subgroup.js';
 export { symmetricEigen } from './symmetric-eigen.js';
 export { assertValidResult, checkResult, readResult } from './validate-result.js';

@@ -24,6 +24,11 @@ export interface NullWorldOptions {
    */
   protectedDependsOnFeatures?: boolean;
   /**
+   * How strongly sex depends on age when it does: the slope of its log-odds per year of age
+   * (default 0.6: from 8 % women at age 1 to 91 % at age 9).
+   */
+  dependence?: number;
+  /**
    * `'features'`: the probability of the favourable outcome is a logistic function of age, hours and
    * job; `'interaction'`: of age within job (rising with age in j3, falling in j0), which a model
    * additive in the attributes cannot fit; `'none'`: a constant 0.35 (no attribute says anything about
@@ -91,6 +96,7 @@ export function nullWorld(seed: number | string, options: NullWorldOptions = {})
   const n = options.n ?? 2000;
   const dependent = options.protectedDependsOnFeatures ?? true;
   const signal = options.signal ?? 'features';
+  const slope = options.dependence ?? 0.6;
   const rng = createRng(seed);
   const model = new ScoreModel(signal);
   const score = scoreOf(signal);
@@ -105,8 +111,8 @@ export function nullWorld(seed: number | string, options: NullWorldOptions = {})
     let sex: number;
     let race: number;
     if (dependent) {
-      // Women are older (from 8 % at age 1 to 91 % at age 9); race c is concentrated in job j0.
-      sex = rng.bernoulli(1 / (1 + Math.exp(-(-3 + 0.6 * age)))) ? 1 : 0;
+      // Women are older; race c is concentrated in job j0.
+      sex = rng.bernoulli(1 / (1 + Math.exp(-slope * (age - 5)))) ? 1 : 0;
       race = rng.weightedIndex(job === 0 ? [0.2, 0.2, 0.6] : [0.7, 0.2, 0.1]);
     } else {
       sex = rng.int(0, 1);
