@@ -170,7 +170,7 @@ async function scanClass(
   for (const direction of directions) {
     const config = scanConfig(frame, options, direction);
     const scan = new SubsetScan(input.data, config, ctl.rng.fork(`${key}-scan-${direction}`));
-    for (let done = 1; ; done++) {
+    for (;;) {
       scan.runIteration(stop);
       const halt = await ctl.checkpoint({ phase: 'scan', done: phase.done, total: phase.total });
       if (scan.finished || halt) break;

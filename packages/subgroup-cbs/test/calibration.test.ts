@@ -19,7 +19,13 @@ describe('CBS under a null with A dependent on X', () => {
       });
       const result = await cbs.run(
         { dataset, model },
-        { protectedAttribute: 'sex', protectedValues: [1], direction: 'positive', permutations: 19, iterations: 3 },
+        {
+          protectedAttribute: 'sex',
+          protectedValues: [1],
+          direction: 'positive',
+          permutations: 19,
+          iterations: 3,
+        },
         { seed: r },
       );
       if (result.findings.subgroups.some((s) => s.pValue !== null && s.pValue <= 0.05)) rejected++;
