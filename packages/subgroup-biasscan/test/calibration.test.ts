@@ -3,6 +3,19 @@ import { describe, expect, it } from 'vitest';
 import { biasScan } from '../src/index.js';
 import { auditData, auditModel } from './fixtures.js';
 
+/**
+ * Kolmogorov-Smirnov distance of Monte Carlo p-values from their null law, uniform on
+ * {1/(R + 1), …, 1}: P(p ≤ j/(R + 1)) = j/(R + 1).
+ */
+function ksFromUniform(pValues: number[], replicates: number): number {
+  let ks = 0;
+  for (let j = 1; j <= replicates + 1; j++) {
+    const cdf = pValues.filter((p) => p <= j / (replicates + 1) + 1e-12).length / pValues.length;
+    ks = Math.max(ks, Math.abs(cdf - j / (replicates + 1)));
+  }
+  return ks;
+}
+
 describe('randomisation test', () => {
   it('gives p-values uniform under the null (outcomes drawn from the model)', async () => {
     const datasets = 80;
@@ -26,14 +39,8 @@ describe('randomisation test', () => {
       // No positive score at all: every replica ties or exceeds it, p = 1.
       pValues.push(found?.pValue ?? 1);
     }
-    // Under H₀ the Monte Carlo p-value is uniform on {1/20, …, 20/20}: P(p ≤ j/20) = j/20.
-    let ks = 0;
-    for (let j = 1; j <= replicates + 1; j++) {
-      const cdf = pValues.filter((p) => p <= j / (replicates + 1) + 1e-12).length / datasets;
-      ks = Math.max(ks, Math.abs(cdf - j / (replicates + 1)));
-    }
     // 5% critical value of the Kolmogorov-Smirnov statistic for 80 draws: 1.36 / √80 ≈ 0.152.
-    expect(ks).toBeLessThan(0.152);
+    expect(ksFromUniform(pValues, replicates)).toBeLessThan(0.152);
     const mean = pValues.reduce((a, b) => a + b, 0) / datasets;
     expect(Math.abs(mean - 0.525)).toBeLessThan(0.1);
   });
@@ -62,12 +69,7 @@ describe('both directions adjusted together', () => {
       smallest.push(Math.min(1, ...subgroups.map((s) => s.pValue ?? 1)));
     }
     // Unadjusted, the smaller of two p-values has P(p ≤ u) ≈ 1 − (1 − u)², far from uniform (0.75 at u = 0.5).
-    let ks = 0;
-    for (let j = 1; j <= replicates + 1; j++) {
-      const cdf = smallest.filter((p) => p <= j / (replicates + 1) + 1e-12).length / datasets;
-      ks = Math.max(ks, Math.abs(cdf - j / (replicates + 1)));
-    }
-    expect(ks).toBeLessThan(0.152);
+    expect(ksFromUniform(smallest, replicates)).toBeLessThan(0.152);
   });
 
   it('compares every subgroup with the largest score over all scans of each replicate', async () => {

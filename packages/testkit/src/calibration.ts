@@ -1,19 +1,11 @@
 // Null worlds and rejection rates for the calibration checks of detectors that report p-values:
 // imported by their tests and by their calibration benchmarks (`@fb/testkit/calibration`, free of
 // any test runner so that plain Node scripts can use it).
-import { type Classifier, createDataset, createRng, type Dataset, defineSchema, type Schema } from '@fb/core';
+import { type Classifier, createDataset, createRng, type Dataset, type Schema } from '@fb/core';
+import { fixtureSchema } from './fixture.js';
 
-/** sex and race (protected), age in 1..9, hours in [0, 80] (one decimal), job (4 categories). */
-export const nullSchema: Schema = defineSchema({
-  attributes: [
-    { name: 'sex', kind: 'categorical', protected: true, categories: ['male', 'female'] },
-    { name: 'race', kind: 'categorical', protected: true, categories: ['a', 'b', 'c'] },
-    { name: 'age', kind: 'ordinal', protected: false, min: 1, max: 9, step: 1 },
-    { name: 'hours', kind: 'continuous', protected: false, min: 0, max: 80 },
-    { name: 'job', kind: 'categorical', protected: false, categories: ['j0', 'j1', 'j2', 'j3'] },
-  ],
-  outcome: { name: 'approved', labels: ['no', 'yes'], favorable: 1 },
-});
+/** The kit's schema: sex and race (protected), age in 1..9, hours in [0, 80], job (4 categories). */
+export const nullSchema: Schema = fixtureSchema;
 
 export interface NullWorldOptions {
   /** Rows (default 2000). */
