@@ -28,7 +28,8 @@ describe('CBS under a null with A dependent on X', () => {
         },
         { seed: r },
       );
-      if (result.findings.subgroups.some((s) => s.pValue !== null && s.pValue <= 0.05)) rejected++;
+      const subgroups = result.findings.kind === 'subgroup' ? result.findings.subgroups : [];
+      if (subgroups.some((s) => s.pValue !== null && s.pValue <= 0.05)) rejected++;
     }
     expect(rejected).toBeLessThanOrEqual(5);
   }, 900_000);
