@@ -158,16 +158,18 @@ export async function latticeSearch(
     // Cross: each non-problematic slice with each non-problematic base slice of another attribute.
     const next: Candidate[] = [];
     const seen = new Set<string>();
-    for (let t = 0; t < plain.length; t++) {
-      if (
-        t % 16 === 0 &&
-        (await ctl.checkpoint({ phase: `cross-${degree + 1}`, done: t, total: plain.length }))
-      ) {
-        complete = false;
-        break;
-      }
+    let crossings = 0;
+    for (let t = 0; t < plain.length && complete; t++) {
       const s = plain[t]!;
       for (const b of plainBase) {
+        // Checked every 256 crossings: with many base slices one slice alone crosses hundreds.
+        if (
+          crossings++ % 256 === 0 &&
+          (await ctl.checkpoint({ phase: `cross-${degree + 1}`, done: t, total: plain.length }))
+        ) {
+          complete = false;
+          break;
+        }
         const j = b.attributes[0]!;
         if (s.attributes.includes(j)) continue;
         const at = s.attributes.findIndex((a) => a > j);
