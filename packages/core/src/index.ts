@@ -28,6 +28,14 @@ export { createRng, Rng } from './rng.js';
 export { GrowableArray, RowIndex } from './row-index.js';
 export * from './run-control.js';
 export * from './schema.js';
-export { conditionMatcher, countMembers, memberMask } from './subgroup.js';
+export {
+  incompleteBeta,
+  logGamma,
+  normalDensity,
+  normalUpperTail,
+  studentTUpperTail,
+  upperIncompleteGamma,
+} from './statistics.js';
+export { conditionMatcher, countMembers, maskRows, memberMask } from './subgroup.js';
 export { symmetricEigen } from './symmetric-eigen.js';
 export { assertValidResult, checkResult, readResult } from './validate-result.js';

@@ -179,6 +179,8 @@ export const discoveryResultSchema = {
                 type: 'object',
                 additionalProperties: { type: ['number', 'string', 'boolean', 'null'] },
               },
+              members: { type: 'array', items: nonNegInt },
+              rule: { type: 'string' },
             },
           },
         },

@@ -1,7 +1,7 @@
 import type { StopReason } from './run-control.js';
 
 /** Version of the result contract this package writes. Bumped per semver: a breaking change bumps the major. */
-export const RESULT_SCHEMA_VERSION = '1.0.0';
+export const RESULT_SCHEMA_VERSION = '1.1.0';
 
 export type DetectorKind = 'individual' | 'subgroup';
 export type Access = 'black-box' | 'white-box' | 'data-only';
@@ -56,6 +56,15 @@ export interface SubgroupFinding {
   direction: 'higher' | 'lower' | null;
   /** Method-specific numbers (e.g. MDSS's odds multiplier q). */
   details: Record<string, number | string | boolean | null>;
+  /**
+   * Since result schema 1.1.0, optional. The dataset rows in the subgroup (ascending row indices), given by
+   * methods whose groups are not a conjunction of attribute conditions (a linear threshold, a
+   * prediction-defined partition). When present they define the subgroup: `size` is their count, and
+   * `conditions` is either exact (the rows satisfying it are exactly these) or empty.
+   */
+  members?: number[];
+  /** Since 1.1.0, optional: the method's own membership rule, in the data's labels, when `conditions` cannot state it. */
+  rule?: string;
 }
 
 export interface SubgroupFindings {

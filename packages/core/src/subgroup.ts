@@ -48,3 +48,10 @@ export function countMembers(ds: Dataset, conditions: readonly Condition[]): num
   for (let i = 0; i < mask.length; i++) n += mask[i]!;
   return n;
 }
+
+/** The ascending indices of the rows a mask marks (a finding's `members`). */
+export function maskRows(mask: ArrayLike<number>): number[] {
+  const rows: number[] = [];
+  for (let i = 0; i < mask.length; i++) if (mask[i]) rows.push(i);
+  return rows;
+}

@@ -56,11 +56,20 @@ export const expga: Detector<ExpgaOptions> = defineIndividualDetector<ExpgaOptio
             options,
           )
         : { generations: 0, tested: 0, discriminatory: 0, meanFitness: 0 };
+    // The first generation checks the seeds. When no generation ran (the budget ended in the seed
+    // phase, or generations: 0), the seeds found are still checked, in one batch, and reported; the
+    // checker skips what the tested-sample or query budget no longer allows.
+    let seedsChecked = false;
+    if (genetic.generations === 0 && seeds.count > 0) {
+      checker.check(seeds.seeds.subarray(0, seeds.count * dataset.d));
+      seedsChecked = true;
+    }
     const gaSeconds = (performance.now() - gaStart) / 1000;
 
     return {
       explained: seeds.explained,
       seeds: seeds.count,
+      seedsCheckedWithoutGenetic: seedsChecked,
       protectedRankHistogram: seeds.rankHistogram,
       generations: genetic.generations,
       meanFitness: genetic.meanFitness,

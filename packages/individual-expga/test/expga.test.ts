@@ -53,6 +53,24 @@ describe('expga on a planted discriminating region', () => {
 });
 
 describe('explanation-guided seeds', () => {
+  it('checks and reports the seeds found when the budget ends in the seed phase', async () => {
+    // Every decision follows sex, so every seed is discriminatory. The seed phase alone would explain
+    // a million candidates: the 0.3 s budget ends it.
+    const bySex = probabilityModel('sex', (r) => 0.2 + 0.6 * r[0]!);
+    const dataset = labelledSample(bySex);
+    const result = await expga.run(
+      { dataset, model: bySex },
+      { globalSamples: 1_000_000, seeds: 1_000_000, limeSamples: 300, thresholdRank: 1 },
+      { seed: 4, budget: { maxSeconds: 0.3 } },
+    );
+    expect(result.run.stopReason).toBe('time-budget');
+    expect(extrasOf(result).generations).toBe(0);
+    expect(extrasOf(result).seeds).toBeGreaterThan(0);
+    // Every distinct seed is a discriminatory sample (before, none was checked: DSN 0).
+    expect(result.metrics.dsn).toBeGreaterThan(0);
+    expect(result.metrics.dsn).toBeLessThanOrEqual(extrasOf(result).seeds);
+  });
+
   it('keeps the candidates whose explanation ranks the protected attribute high enough', async () => {
     // The score depends on sex only: sex ranks first in every explanation.
     const bySex = probabilityModel('sex', (r) => 0.2 + 0.6 * r[0]!);

@@ -14,8 +14,9 @@ export interface ConstraintSet {
   negated: number;
 }
 
+/** The predicate negated; its confidence becomes 1 − c (the share of the node's samples going the other way), as in the original. */
 export function negate(p: Predicate): Predicate {
-  return { ...p, le: !p.le };
+  return { ...p, le: !p.le, confidence: 1 - p.confidence };
 }
 
 /**

@@ -20,9 +20,10 @@ const isProtected = (j: number) => j === 0;
 const text = (cs: Predicate[]) => constraintKey(cs);
 
 describe('constraint negation', () => {
-  it('flips the comparison and keeps the rest', () => {
-    expect(negate(path[0]!)).toEqual(p(1, false, 49.5, 0.9));
-    expect(negate(negate(path[2]!))).toEqual(path[2]);
+  it("flips the comparison and the confidence to 1 − c (the other branch's share), as the original", () => {
+    expect(negate(path[0]!)).toEqual(p(1, false, 49.5, 1 - 0.9));
+    expect(negate(negate(path[2]!)).le).toBe(path[2]!.le);
+    expect(negate(negate(path[2]!)).confidence).toBeCloseTo(path[2]!.confidence, 12);
   });
 
   it('local sets: each non-protected predicate negated among the predicates on its own attribute', () => {

@@ -1,4 +1,4 @@
-import { type Dataset, OptionsError, Rng } from '@fb/core';
+import { type Attribute, type Dataset, OptionsError, Rng } from '@fb/core';
 import type { Subgroups } from './groups.js';
 
 export interface ConsistencyOptions {
@@ -9,6 +9,28 @@ export interface ConsistencyOptions {
   /** Rows whose neighbours are searched; above this many rows, a seeded sample of anchors is used. Default 5000. */
   maxAnchors?: number;
   seed?: number | string;
+}
+
+/**
+ * Features for row distances: categorical attributes keep their codes (a mismatch counts 1); ordinal
+ * and continuous ones are divided by their range (an ordinal with labelled categories spans codes 0
+ * to k − 1), so that no attribute adds more than 1 to a squared distance.
+ */
+export function scaledFeatures(
+  ds: Dataset,
+  cols: readonly (readonly [Attribute, number])[],
+): { z: Float64Array; categorical: Uint8Array } {
+  const m = cols.length;
+  const z = new Float64Array(ds.n * m);
+  const categorical = new Uint8Array(m);
+  cols.forEach(([a, j], c) => {
+    categorical[c] = a.kind === 'categorical' ? 1 : 0;
+    const lo = a.categories ? 0 : a.min!;
+    const span = (a.categories ? a.categories.length - 1 : a.max! - a.min!) || 1;
+    for (let i = 0; i < ds.n; i++)
+      z[i * m + c] = categorical[c] ? ds.x[i * ds.d + j]! : (ds.x[i * ds.d + j]! - lo) / span;
+  });
+  return { z, categorical };
 }
 
 /**
@@ -33,15 +55,7 @@ export function consistency(ds: Dataset, options: ConsistencyOptions = {}): numb
       option: '/features',
     });
   const m = cols.length;
-  const z = new Float64Array(ds.n * m);
-  const categorical = new Uint8Array(m);
-  cols.forEach(([a, j], c) => {
-    categorical[c] = a.kind === 'categorical' ? 1 : 0;
-    const lo = a.categories ? 0 : a.min!;
-    const span = a.categories ? 1 : a.max! - a.min! || 1;
-    for (let i = 0; i < ds.n; i++)
-      z[i * m + c] = a.kind === 'categorical' ? ds.x[i * ds.d + j]! : (ds.x[i * ds.d + j]! - lo) / span;
-  });
+  const { z, categorical } = scaledFeatures(ds, cols);
   const maxAnchors = options.maxAnchors ?? 5000;
   const anchors =
     ds.n > maxAnchors

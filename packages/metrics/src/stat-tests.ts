@@ -1,7 +1,15 @@
-import { attributeIndex, DataError, type Dataset, OptionsError, Rng } from '@fb/core';
-import jStat from 'jstat';
+import {
+  attributeIndex,
+  DataError,
+  type Dataset,
+  normalUpperTail,
+  OptionsError,
+  Rng,
+  studentTUpperTail,
+} from '@fb/core';
 import { mean, sampleVariance } from 'simple-statistics';
 import { confusionByGroup, RATES, type RateName } from './confusion.js';
+import { scaledFeatures } from './dataset-metrics.js';
 import type { Subgroups } from './groups.js';
 
 export interface ZTestResult {
@@ -57,7 +65,7 @@ export function statisticalParityTest(
   const pooled = (pA + pB) / (nA + nB);
   const se = Math.sqrt(pooled * (1 - pooled) * (1 / nA + 1 / nB));
   const z = se > 0 ? (rateA - rateB) / se : 0;
-  const pValue = Math.min(1, 2 * (1 - jStat.normal.cdf(Math.abs(z), 0, 1)));
+  const pValue = Math.min(1, 2 * normalUpperTail(Math.abs(z)));
   return { rateA, rateB, nA, nB, z, pValue, rejectNull: pValue < alpha };
 }
 
@@ -207,7 +215,10 @@ export interface LabelBiasOptions {
   similarityThreshold?: number;
   /** Fewer similar cross-group pairs than this: no test (`sufficient` false). Default 100. */
   minPairs?: number;
-  /** At most this many similar cross-group pairs are used (the first found from shuffled anchors). Default 20000. */
+  /**
+   * At most this many similar pairs in each sample (cross-group and within-group), the first found from
+   * shuffled anchors; the search stops for both once either is full. Default 20000.
+   */
   maxPairs?: number;
   /** `within-group`: similar pairs of the same group (default); `random`: random pairs of any rows (seed 002). */
   baseline?: 'within-group' | 'random';
@@ -240,7 +251,7 @@ export function welchGreater(a: readonly number[], b: readonly number[]): { t: n
   const t = (ma - mb) / se;
   const df =
     (va + vb) ** 2 / ((va > 0 ? va ** 2 / (a.length - 1) : 0) + (vb > 0 ? vb ** 2 / (b.length - 1) : 0));
-  return { t, pValue: 1 - jStat.studentt.cdf(t, df) };
+  return { t, pValue: studentTUpperTail(t, df) };
 }
 
 /**
@@ -270,24 +281,18 @@ export function labelBiasTest(
     throw new OptionsError('OPTIONS_INVALID', 'no non-protected feature to measure similarity on', {
       option: '/protectedAttribute',
     });
-  const z = new Float64Array(ds.n * m);
-  const categorical = new Uint8Array(m);
-  cols.forEach(([a, j], c) => {
-    categorical[c] = a.kind === 'categorical' ? 1 : 0;
-    const lo = a.categories ? 0 : a.min!;
-    const span = a.categories ? 1 : a.max! - a.min! || 1;
-    for (let i = 0; i < ds.n; i++)
-      z[i * m + c] = categorical[c] ? ds.x[i * ds.d + j]! : (ds.x[i * ds.d + j]! - lo) / span;
-  });
+  const { z, categorical } = scaledFeatures(ds, cols);
   const limit = threshold * threshold * m;
   const group = (i: number) => ds.x[i * ds.d + p]!;
   const rng = Rng.create(options.seed ?? 0).fork('label-bias');
   const anchors = rng.shuffle(Int32Array.from({ length: ds.n }, (_, i) => i));
   const cross: number[] = [];
   const within: number[] = [];
+  // Both samples come from the same anchors: the scan stops, for both, at the pair that fills either.
+  const full = () => cross.length >= maxPairs || within.length >= maxPairs;
   for (const i of anchors) {
-    if (cross.length >= maxPairs) break;
-    for (let j = i + 1; j < ds.n; j++) {
+    if (full()) break;
+    for (let j = i + 1; j < ds.n && !full(); j++) {
       let dist = 0;
       for (let c = 0; c < m && dist < limit; c++) {
         const diff = z[i * m + c]! - z[j * m + c]!;
@@ -296,7 +301,7 @@ export function labelBiasTest(
       if (dist >= limit) continue;
       const discrepancy = Math.abs(ds.y[i]! - ds.y[j]!);
       if (group(i) !== group(j)) cross.push(discrepancy);
-      else if (within.length < maxPairs) within.push(discrepancy);
+      else within.push(discrepancy);
     }
   }
   let base = within;

@@ -125,6 +125,33 @@ describe('label-bias test', () => {
     expect(Math.abs(r.excessDiscrepancy!)).toBeLessThan(0.03);
   });
 
+  it('keeps both samples within maxPairs, from the same anchors', () => {
+    const ds = build(true);
+    const capped = labelBiasTest(ds, 's', { similarityThreshold: 0.05, maxPairs: 50 });
+    expect(capped.pairs).toBeLessThanOrEqual(50);
+    expect(capped.baselinePairs).toBeLessThanOrEqual(50);
+    // The search stops at the pair that fills either sample.
+    expect(Math.max(capped.pairs, capped.baselinePairs)).toBe(50);
+  });
+
+  it('scales an ordinal with labelled categories by its range, like the other ordered attributes', () => {
+    // Two rows of different groups, one band apart on a 3-band ordinal: distance 1/2 (range-scaled), so
+    // they are similar at a threshold of 0.6 and not at 0.4. Unscaled, the distance would be 1.
+    const ds = createDataset({
+      schema: {
+        attributes: [
+          { name: 's', kind: 'categorical', protected: true, categories: ['a', 'b'] },
+          { name: 'band', kind: 'ordinal', protected: false, categories: ['low', 'mid', 'high'] },
+        ],
+        outcome: { name: 'y', labels: ['0', '1'], favorable: 1 },
+      },
+      x: [0, 0, 1, 1],
+      y: [0, 1],
+    });
+    expect(labelBiasTest(ds, 's', { similarityThreshold: 0.6, minPairs: 1 }).pairs).toBe(1);
+    expect(labelBiasTest(ds, 's', { similarityThreshold: 0.4, minPairs: 1 }).pairs).toBe(0);
+  });
+
   it('too few similar pairs: no test', () => {
     const r = labelBiasTest(build(true), 's', { similarityThreshold: 0.05, minPairs: 10_000_000 });
     expect(r).toMatchObject({ sufficient: false, pValue: null, biasDetected: false });
@@ -138,5 +165,16 @@ describe('Welch t-test', () => {
     expect(r.t).toBeCloseTo(1.5 / Math.sqrt(0.5 + 5 / 12), 10);
     expect(r.pValue).toBeGreaterThan(0.05);
     expect(r.pValue).toBeLessThan(0.1);
+  });
+
+  it('is accurate at millions of degrees of freedom (reference: scipy t.sf)', () => {
+    // Two large samples with t about 0.17 and df about 3e6: P(T > t) = 0.43250507...; jStat's CDF gave
+    // 0.4367.
+    const n = 1_500_000;
+    const a = Array.from({ length: n }, (_, i) => (i % 2 ? 1 : -1) + 0.000196299);
+    const b = Array.from({ length: n }, (_, i) => (i % 2 ? 1 : -1));
+    const r = welchGreater(a, b);
+    expect(r.t).toBeCloseTo(0.16999986407083184, 6);
+    expect(r.pValue).toBeCloseTo(0.4325051275064878, 6);
   });
 });

@@ -112,13 +112,19 @@ export const biasScan = defineSubgroupDetector<BiasScanOptions>({
     }
     const scanSeconds = seconds(tScan);
 
-    // Randomisation test: outcomes redrawn from the model's class probabilities, every scan rerun.
+    // Randomisation test: outcomes redrawn from the model's class probabilities, every scan (each
+    // class and direction) rerun. A subgroup's p-value compares its score with the largest score of
+    // all the scans in each replicate (single-step max-T), so the chance of any false rejection over
+    // the directions and classes stays at the level; its own scan's replicate alone gives the
+    // unadjusted p-value.
     const tRand = performance.now();
     const replicates = options.randomizationReplicates;
-    const tested = scans.map((_, k) => k).filter((k) => results[k]!.score > 0);
+    const tested = scans.map((_, k) => k);
     const atLeast = new Int32Array(scans.length);
+    const atLeastAny = new Int32Array(scans.length);
+    const replicateMaxima: number[] = [];
     let completed = 0;
-    if (replicates > 0 && tested.length > 0 && !stop()) {
+    if (replicates > 0 && results.some((r) => r.score > 0) && !stop()) {
       const nullY = new Int32Array(n);
       const nullObserved = new Float64Array(n);
       for (let r = 0; r < replicates; r++) {
@@ -138,9 +144,12 @@ export const biasScan = defineSubgroupDetector<BiasScanOptions>({
         }
         // An interrupted replicate is discarded: the p-value uses completed replicates only.
         if (maxima.length < tested.length) break;
+        const largest = Math.max(...maxima);
         tested.forEach((k, j) => {
           if (maxima[j]! >= results[k]!.score) atLeast[k]!++;
+          if (largest >= results[k]!.score) atLeastAny[k]!++;
         });
+        replicateMaxima.push(largest);
         completed++;
         if (await ctl.checkpoint({ phase: 'randomization', done: completed, total: replicates })) break;
       }
@@ -164,7 +173,7 @@ export const biasScan = defineSubgroupDetector<BiasScanOptions>({
         size: res.size,
         score: res.score,
         effect,
-        pValue: monteCarloPValue(atLeast[k]!, completed),
+        pValue: monteCarloPValue(atLeastAny[k]!, completed),
         direction: toward > 0 ? 'higher' : toward < 0 ? 'lower' : null,
         details: {
           [PARAMETER_NAME[score]]: res.parameter,
@@ -174,6 +183,8 @@ export const biasScan = defineSubgroupDetector<BiasScanOptions>({
           mode: options.mode,
           scanDirection: s.direction,
           class: s.target.label,
+          unadjustedPValue: monteCarloPValue(atLeast[k]!, completed),
+          scansAdjustedFor: scans.length,
           replicatesCompleted: completed,
         },
       });
@@ -193,6 +204,7 @@ export const biasScan = defineSubgroupDetector<BiasScanOptions>({
         })),
         replicatesCompleted: completed,
         replicatesPlanned: replicates,
+        replicateMaxima,
         attributes: encodings.map((e, m) => ({
           attribute: e.attribute,
           codes: e.arity,

@@ -1,5 +1,6 @@
 import {
   type Condition,
+  DataError,
   type Dataset,
   type Detector,
   defineSubgroupDetector,
@@ -19,11 +20,9 @@ import {
   scanSubsets,
 } from '@fb/subset-scan';
 import pkg from '../package.json' with { type: 'json' };
-import { buildDesigns, type Designs, expectations } from './expectations.js';
-import { buildFrame, type Frame, logit, protectedClass } from './frame.js';
+import { buildDesigns, classPropensity, type Designs, expectations } from './expectations.js';
+import { buildFrame, type Frame, logit, type ProtectedClassSpec, protectedClasses } from './frame.js';
 import { type CbsOptions, cbsOptionsSchema } from './options.js';
-
-const seconds = (from: number) => (performance.now() - from) / 1000;
 
 /** What the scan runs on for one assignment of the protected class. */
 interface ScanInput {
@@ -49,13 +48,16 @@ function scanInput(
   return { data: { codes: sub, arity, observed, expected: exp }, protectedRows, expected };
 }
 
-/** Rate of the event and row count over the kept rows of one class matching the scan subset. */
+/**
+ * Rate of the event and row count over the kept rows of one class matching the scan subset; the
+ * rate is null when no row matches.
+ */
 function classRate(
   frame: Frame,
   codes: Int32Array[],
   subset: ScanResult['subset'],
   cls: 0 | 1,
-): { size: number; rate: number } {
+): { size: number; rate: number | null } {
   let size = 0;
   let sum = 0;
   for (let i = 0; i < frame.n; i++) {
@@ -64,7 +66,7 @@ function classRate(
     size++;
     sum += frame.event[i]!;
   }
-  return { size, rate: size === 0 ? 0 : sum / size };
+  return { size, rate: size === 0 ? null : sum / size };
 }
 
 function conditionsOf(res: ScanResult, encodings: AttributeEncoding[]): Condition[] {
@@ -107,10 +109,133 @@ export const cbs: Detector<CbsOptions> = defineSubgroupDetector<CbsOptions>({
   },
 });
 
+type Direction = 'positive' | 'negative';
+
+/** The outcome of one scan: a class in one direction. */
+interface ClassScan {
+  cls: ProtectedClassSpec;
+  direction: Direction;
+  frame: Frame;
+  codes: Int32Array[];
+  encodings: AttributeEncoding[];
+  input: ScanInput;
+  res: ScanResult;
+  atLeast: number;
+  completed: number;
+}
+
+/** The protected class redrawn for the null: permuted, or drawn row by row from P(A = 1 | X, C). */
+function nullClass(
+  options: CbsOptions,
+  a: Uint8Array,
+  propensity: Float64Array | null,
+  rng: RunController['rng'],
+  out: Uint8Array,
+): boolean {
+  if (propensity === null) {
+    out.set(a);
+    rng.shuffle(out);
+    return true;
+  }
+  let members = 0;
+  for (let i = 0; i < out.length; i++) {
+    out[i] = rng.bernoulli(propensity[i]!) ? 1 : 0;
+    members += out[i]!;
+  }
+  // A draw with every row on one side has no expectations to compare with; it is redrawn.
+  return options.test === 'permutation' || (members > 0 && members < out.length);
+}
+
+/**
+ * Steps 1-3 for one protected class: expectations, one scan per direction, then the resampling test
+ * shared by the directions. Returns null when the budget stopped it before its first scan ended.
+ */
+async function scanClass(
+  dataset: Dataset,
+  p: Float64Array,
+  options: CbsOptions,
+  ctl: RunController,
+  cls: ProtectedClassSpec,
+  directions: Direction[],
+  key: string,
+  phase: { done: number; total: number },
+): Promise<ClassScan[] | null> {
+  const stop = () => ctl.shouldStop() !== null;
+  const frame = buildFrame(dataset, p, options, cls);
+  const designs = buildDesigns(dataset, frame);
+  const { codes, arity, encodings } = encodeAttributes(dataset, options, frame.covariates);
+  if (stop()) return null;
+  const input = scanInput(designs, frame, frame.a, codes, arity, options.l2);
+  const scans: ClassScan[] = [];
+  for (const direction of directions) {
+    const config = scanConfig(frame, options, direction);
+    const scan = new SubsetScan(input.data, config, ctl.rng.fork(`${key}-scan-${direction}`));
+    for (;;) {
+      scan.runIteration(stop);
+      const halt = await ctl.checkpoint({ phase: 'scan', done: phase.done, total: phase.total });
+      if (scan.finished || halt) break;
+    }
+    scans.push({
+      cls,
+      direction,
+      frame,
+      codes,
+      encodings,
+      input,
+      res: scan.result(),
+      atLeast: 0,
+      completed: 0,
+    });
+  }
+
+  const tested = scans.filter((c) => c.res.score > 0);
+  if (options.permutations > 0 && tested.length > 0 && !stop()) {
+    const propensity = options.test === 'permutation' ? null : classPropensity(designs, frame.a, options.l2);
+    const drawn = new Uint8Array(frame.n);
+    for (let r = 0; r < options.permutations; r++) {
+      const rng = ctl.rng.fork(`${key}-resample-${r}`);
+      let ok = nullClass(options, frame.a, propensity, rng, drawn);
+      for (let retry = 0; !ok && retry < 10; retry++)
+        ok = nullClass(options, frame.a, propensity, rng, drawn);
+      if (!ok) break;
+      const nullInput = scanInput(designs, frame, drawn, codes, arity, options.l2);
+      let complete = true;
+      const scores = tested.map((c) => {
+        const nullRes = scanSubsets(
+          nullInput.data,
+          scanConfig(frame, options, c.direction),
+          rng.fork(c.direction),
+          stop,
+        );
+        complete &&= nullRes.complete;
+        return nullRes.score;
+      });
+      if (!complete) break;
+      tested.forEach((c, k) => {
+        if (scores[k]! >= c.res.score) c.atLeast++;
+        c.completed++;
+      });
+      if (await ctl.checkpoint({ phase: 'permutation', done: r + 1, total: options.permutations })) break;
+    }
+  }
+  return scans;
+}
+
+function scanConfig(frame: Frame, options: CbsOptions, direction: Direction): ScanConfig {
+  return {
+    score: frame.realEvent ? 'gaussian' : 'bernoulli',
+    direction,
+    iterations: options.iterations,
+    penalty: options.penalty,
+  };
+}
+
 /**
  * CBS on given predictions: `p[i]` is the probability of the favourable outcome predicted for row i
  * (the detector takes it from the model; a study may pass predictions that are not a function of the
- * attributes). Options must be resolved (`cbs.resolveOptions`).
+ * attributes). Options must be resolved (`cbs.resolveOptions`). Every protected class and direction
+ * asked for is scanned; each detected subgroup's p-value is multiplied by the number of scans
+ * (Bonferroni), so that the chance of any false rejection stays at the level.
  */
 export async function conditionalBiasScan(
   dataset: Dataset,
@@ -119,109 +244,133 @@ export async function conditionalBiasScan(
   ctl: RunController,
 ): Promise<{ subgroups: SubgroupFinding[]; extras: Record<string, unknown> }> {
   const t0 = performance.now();
-  const { index: sensitive, values } = protectedClass(dataset, options);
-  const frame = buildFrame(dataset, p, options, sensitive, values);
-  const designs = buildDesigns(dataset, frame);
-  const { codes, arity, encodings } = encodeAttributes(dataset, options, frame.covariates);
-  const input = scanInput(designs, frame, frame.a, codes, arity, options.l2);
-  const estimateSeconds = seconds(t0);
+  const { classes, skipped } = protectedClasses(dataset, options);
+  if (classes.length === 0) {
+    throw new DataError(
+      'DATA_EMPTY_GROUP',
+      `no protected class to scan: ${skipped.map((c) => `${JSON.stringify(c.condition)} (${c.reason})`).join('; ')}`,
+    );
+  }
+  const directions: Direction[] =
+    options.direction === 'both' ? ['positive', 'negative'] : [options.direction];
+  const planned = classes.length * directions.length;
+  const scans: ClassScan[] = [];
+  let classesScanned = 0;
+  for (const [c, cls] of classes.entries()) {
+    if (c > 0 && (await ctl.checkpoint({ phase: 'class', done: c, total: classes.length }))) break;
+    const res = await scanClass(
+      dataset,
+      p,
+      options,
+      ctl,
+      cls,
+      directions,
+      classes.length === 1 ? 'class' : `class-${c}`,
+      {
+        done: c,
+        total: classes.length,
+      },
+    );
+    if (res === null) break;
+    scans.push(...res);
+    classesScanned++;
+  }
+  const seconds = (performance.now() - t0) / 1000;
 
-  const config: ScanConfig = {
-    score: frame.realEvent ? 'gaussian' : 'bernoulli',
-    direction: options.direction,
-    iterations: options.iterations,
-    penalty: options.penalty,
+  const found: Omit<SubgroupFinding, 'rank'>[] = [];
+  const summaries: Record<string, unknown>[] = [];
+  const warnings: string[] = [];
+  for (const scan of scans) {
+    const { finding, summary, warning } = describeScan(dataset, options, scan, planned);
+    if (finding !== null) found.push(finding);
+    if (warning !== null) warnings.push(warning);
+    summaries.push(summary);
+  }
+  found.sort((u, v) => (u.pValue ?? 2) - (v.pValue ?? 2) || v.score - u.score);
+  return {
+    subgroups: found.map((f, i) => ({ rank: i + 1, ...f })),
+    extras: {
+      scanType: options.scanType,
+      score: scans[0]?.frame.realEvent ? 'gaussian' : 'bernoulli',
+      test: options.test,
+      scansPlanned: planned,
+      classesScanned,
+      classesPlanned: classes.length,
+      skippedClasses: skipped,
+      scans: summaries,
+      warnings,
+      permutationsPlanned: options.permutations,
+      timings: { seconds },
+    },
   };
-  const stop = () => ctl.shouldStop() !== null;
-  const tScan = performance.now();
-  const scan = new SubsetScan(input.data, config, ctl.rng.fork('scan'));
-  for (let done = 1; ; done++) {
-    scan.runIteration(stop);
-    const halt = await ctl.checkpoint({ phase: 'scan', done, total: options.iterations });
-    if (scan.finished || halt) break;
-  }
-  const res = scan.result();
-  const scanSeconds = seconds(tScan);
+}
 
-  // Permutation test (Appendix A.3): A permuted over all rows, expectations re-estimated, rescanned.
-  const tPerm = performance.now();
-  let atLeast = 0;
-  let completed = 0;
-  if (options.permutations > 0 && res.score > 0 && !stop()) {
-    const permuted = frame.a.slice();
-    for (let r = 0; r < options.permutations; r++) {
-      const rng = ctl.rng.fork(`permutation-${r}`);
-      permuted.set(frame.a);
-      rng.shuffle(permuted);
-      const nullInput = scanInput(designs, frame, permuted, codes, arity, options.l2);
-      const nullRes = scanSubsets(nullInput.data, config, rng.fork('scan'), stop);
-      if (!nullRes.complete) break;
-      if (nullRes.score >= res.score) atLeast++;
-      completed++;
-      if (await ctl.checkpoint({ phase: 'permutation', done: completed, total: options.permutations })) break;
-    }
-  }
-  const permutationSeconds = seconds(tPerm);
-
-  const sensitiveName = dataset.schema.attributes[sensitive]!.name;
+function describeScan(
+  dataset: Dataset,
+  options: CbsOptions,
+  scan: ClassScan,
+  planned: number,
+): {
+  finding: Omit<SubgroupFinding, 'rank'> | null;
+  summary: Record<string, unknown>;
+  warning: string | null;
+} {
+  const { frame, codes, encodings, input, res, cls } = scan;
   const scanConditions = conditionsOf(res, encodings);
-  const subgroups: SubgroupFinding[] = [];
   const detected = classRate(frame, codes, res.subset, 1);
   const comparison = classRate(frame, codes, res.subset, 0);
-  let expectedRate = 0;
+  let expectedSum = 0;
   for (let r = 0; r < input.protectedRows.length; r++) {
     const i = input.protectedRows[r]!;
     if (res.subset.every((vals, m) => vals === null || vals.includes(codes[m]![i]!)))
-      expectedRate += input.expected[r]!;
+      expectedSum += input.expected[r]!;
   }
-  expectedRate = detected.size === 0 ? 0 : expectedRate / detected.size;
-  const comparisonConditions: Condition[] = [
-    { attribute: sensitiveName, values: nonProtectedValues(dataset, sensitive, values) },
-    ...scanConditions,
-  ];
-  if (res.score > 0) {
-    const conditions: Condition[] = [
-      { attribute: sensitiveName, values: [...values].sort((u, v) => u - v) },
-      ...scanConditions,
-    ];
-    const effect = detected.rate - expectedRate;
-    subgroups.push({
-      rank: 1,
+  const expectedRate = detected.size === 0 ? 0 : expectedSum / detected.size;
+  const raw = monteCarloPValue(scan.atLeast, scan.completed);
+  const pValue = raw === null ? null : Math.min(1, raw * planned);
+  const summary = {
+    protectedClass: cls.condition,
+    direction: scan.direction,
+    score: res.score,
+    protectedRowsScanned: input.protectedRows.length,
+    iterationsRun: res.iterationsRun,
+    permutationsCompleted: scan.completed,
+    unadjustedPValue: raw,
+  };
+  if (!(res.score > 0)) return { finding: null, summary, warning: null };
+  const conditions: Condition[] = [cls.condition, ...scanConditions];
+  const warning =
+    comparison.size === 0
+      ? `positivity: no row outside ${JSON.stringify(cls.condition)} matches ${JSON.stringify(scanConditions)}; its expectation extrapolates the event model`
+      : null;
+  const rate = detected.rate ?? 0;
+  const effect = rate - expectedRate;
+  return {
+    summary,
+    warning,
+    finding: {
       conditions,
       size: count(memberMask(dataset, conditions)),
       score: res.score,
       effect,
-      pValue: monteCarloPValue(atLeast, completed),
+      pValue,
       direction: effect >= 0 ? 'higher' : 'lower',
       details: {
         scanType: options.scanType,
-        scanDirection: options.direction,
+        scanDirection: scan.direction,
         conditionValue: options.conditionValue,
         [frame.realEvent ? 'mu' : 'q']: res.parameter,
         scannedSize: detected.size,
-        detectedRate: detected.rate,
+        detectedRate: rate,
         expectedRate,
         comparisonSize: comparison.size,
         comparisonRate: comparison.rate,
-        permutationsCompleted: completed,
+        positivity: comparison.size > 0,
+        unadjustedPValue: raw,
+        scansAdjustedFor: planned,
+        test: options.test,
+        permutationsCompleted: scan.completed,
       },
-    });
-  }
-  return {
-    subgroups,
-    extras: {
-      protectedClass: { attribute: sensitiveName, values },
-      scanType: options.scanType,
-      score: frame.realEvent ? 'gaussian' : 'bernoulli',
-      protectedRowsScanned: input.protectedRows.length,
-      comparison:
-        res.score > 0
-          ? { conditions: comparisonConditions, scannedSize: comparison.size, rate: comparison.rate }
-          : null,
-      iterationsRun: res.iterationsRun,
-      permutationsCompleted: completed,
-      permutationsPlanned: options.permutations,
-      timings: { estimateSeconds, scanSeconds, permutationSeconds },
     },
   };
 }
@@ -230,15 +379,4 @@ function count(mask: Uint8Array): number {
   let c = 0;
   for (let i = 0; i < mask.length; i++) c += mask[i]!;
   return c;
-}
-
-/** The values of the sensitive attribute seen in the data outside the protected class. */
-function nonProtectedValues(dataset: Dataset, sensitive: number, values: number[]): number[] {
-  const set = new Set(values);
-  const seen = new Set<number>();
-  for (let i = 0; i < dataset.n; i++) {
-    const v = dataset.x[i * dataset.d + sensitive]!;
-    if (!set.has(v)) seen.add(v);
-  }
-  return [...seen].sort((u, v) => u - v);
 }

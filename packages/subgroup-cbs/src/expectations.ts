@@ -10,10 +10,14 @@ export interface Design {
   width: number;
 }
 
-/** The inputs of the event model (X and C) and of the propensity model (X only). */
+/**
+ * The inputs of the event model (X and C), of the propensity model (X only) and of the resampling
+ * test's model of the protected class (X and C on every row, also in a value-conditional scan).
+ */
 export interface Designs {
   event: Design;
   propensity: Design;
+  resampling: Design;
 }
 
 /**
@@ -22,8 +26,17 @@ export interface Designs {
  * flag does not enter the regression.
  */
 export function buildDesigns(dataset: Dataset, frame: Frame): Designs {
+  const event = designOf(dataset, frame, frame.condition);
+  return {
+    event,
+    propensity: frame.condition === null ? event : dropLast(event),
+    resampling: frame.condition === null ? designOf(dataset, frame, frame.conditionAll) : event,
+  };
+}
+
+/** Design of X, and of C as the last input when given. */
+function designOf(dataset: Dataset, frame: Frame, c: Float64Array | null): Design {
   const attrs = frame.covariates.map((j) => ({ ...dataset.schema.attributes[j]!, protected: true }));
-  const c = frame.condition;
   if (c !== null) {
     let lo = Number.POSITIVE_INFINITY;
     let hi = Number.NEGATIVE_INFINITY;
@@ -52,8 +65,7 @@ export function buildDesigns(dataset: Dataset, frame: Frame): Designs {
     attributes: attrs,
     outcome: { name: '__target', labels: ['0', '1'], favorable: 1 },
   });
-  const event = { schema, x, width };
-  return { event, propensity: c === null ? event : dropLast(event) };
+  return { schema, x, width };
 }
 
 function rowsOf(design: Design, rows: Int32Array, labels: Int32Array): Dataset {
@@ -122,6 +134,20 @@ export function expectations(
   const proba = eventModel.predictProba(probe.x);
   const expected = Float64Array.from(protectedRows, (_, r) => proba[2 * r + 1]!);
   return { protectedRows, expected };
+}
+
+/**
+ * P(A = 1 | X, C) for every row, from a logistic model fitted on all rows with the data's A: the
+ * distribution the conditional randomization test draws the protected class from. Under the null
+ * I ⊥ A | (C, X), the class given (X, C, I) follows it, so redrawing A keeps its relation to the
+ * covariates, which permuting A over all rows breaks.
+ */
+export function classPropensity(designs: Designs, a: Uint8Array, l2: number): Float64Array {
+  const n = a.length;
+  const all = Int32Array.from({ length: n }, (_, i) => i);
+  const model = fitLogisticRegression(rowsOf(designs.resampling, all, Int32Array.from(a)), { l2 });
+  const proba = model.predictProba(designs.resampling.x);
+  return Float64Array.from({ length: n }, (_, i) => proba[2 * i + 1]!);
 }
 
 function dropLast(design: Design): Design {

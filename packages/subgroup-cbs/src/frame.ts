@@ -1,4 +1,12 @@
-import { attributeIndex, DataError, type Dataset, isDiscrete, OptionsError } from '@fb/core';
+import {
+  attributeIndex,
+  type Condition,
+  DataError,
+  type Dataset,
+  discretiseAttribute,
+  isDiscrete,
+  OptionsError,
+} from '@fb/core';
 import type { CbsOptions, ScanType } from './options.js';
 
 /** Probabilities are kept this far from 0 and 1 before taking log-odds. */
@@ -26,6 +34,8 @@ export interface Frame {
   event: Float64Array;
   /** The conditional variable C as a model input (Y, P_bin, or the log-odds of P), or null when value-conditional. */
   condition: Float64Array | null;
+  /** C for every row, value-conditional or not (the resampling test's propensity model conditions on it). */
+  conditionAll: Float64Array;
   /** Rows kept by the value-conditional filter C = z (all rows otherwise). */
   kept: Uint8Array;
   /** Whether I is real-valued (separation for predictions: the two-record trick and the Gaussian score). */
@@ -34,45 +44,120 @@ export interface Frame {
 
 const eventIsY = (t: ScanType) => t.startsWith('sufficiency');
 
-/** The protected class: the sensitive attribute and the values that make A = 1. */
-export function protectedClass(
-  dataset: Dataset,
-  options: Pick<CbsOptions, 'protectedAttribute' | 'protectedValues'>,
-): { index: number; values: number[] } {
-  const { schema, n, d, x } = dataset;
-  let index: number;
-  if (options.protectedAttribute === null) {
-    index = schema.attributes.findIndex((a) => a.protected);
-  } else {
-    try {
-      index = attributeIndex(schema, options.protectedAttribute);
-    } catch {
-      throw new OptionsError(
-        'OPTIONS_INVALID',
-        `protectedAttribute "${options.protectedAttribute}" is not an attribute of the schema`,
-        {
-          option: '/protectedAttribute',
-        },
-      );
-    }
-  }
-  const attr = schema.attributes[index]!;
-  if (!isDiscrete(attr)) {
+/** One protected class A = 1: rows of a protected attribute taking some of its values. */
+export interface ProtectedClassSpec {
+  /** Column of the sensitive attribute (excluded from X). */
+  index: number;
+  attribute: string;
+  /** The rows of the class, exactly. */
+  condition: Condition;
+  /** A per row. */
+  a: Uint8Array;
+  members: number;
+}
+
+/** A class left out of the default scan, and why. */
+export interface SkippedClass {
+  condition: Condition | { attribute: string };
+  reason: string;
+}
+
+function attributeOf(dataset: Dataset, name: string, option: string): number {
+  try {
+    return attributeIndex(dataset.schema, name);
+  } catch {
     throw new OptionsError(
       'OPTIONS_INVALID',
-      `protectedAttribute "${attr.name}" is continuous: bin it first`,
+      `${option.slice(1)} "${name}" is not an attribute of the schema`,
       {
-        option: '/protectedAttribute',
-        attribute: attr.name,
+        option,
       },
     );
   }
-  if (options.protectedValues !== null) return { index, values: [...options.protectedValues] };
-  const counts = new Map<number, number>();
-  for (let i = 0; i < n; i++) counts.set(x[i * d + index]!, (counts.get(x[i * d + index]!) ?? 0) + 1);
-  // The least frequent value (the smaller one on ties).
-  const [rarest] = [...counts.entries()].sort((u, v) => u[1] - v[1] || u[0] - v[0])[0]!;
-  return { index, values: [rarest] };
+}
+
+function membership(dataset: Dataset, index: number, inClass: (v: number) => boolean): Uint8Array {
+  const { n, d, x } = dataset;
+  const a = new Uint8Array(n);
+  for (let i = 0; i < n; i++) a[i] = inClass(x[i * d + index]!) ? 1 : 0;
+  return a;
+}
+
+const sum = (a: Uint8Array) => a.reduce((s, v) => s + v, 0);
+
+/**
+ * The protected classes to scan. With `protectedValues`, one class: those values of
+ * `protectedAttribute` (the first protected attribute when null). Without, every value of the named
+ * attribute, or of every discrete protected attribute when none is named, is a class against the
+ * rest (attributes with more than `maxValues` values in `bins` quantile ranges); classes with fewer
+ * than `minClassRows` rows, or with fewer than that many rows outside, are skipped.
+ */
+export function protectedClasses(
+  dataset: Dataset,
+  options: Pick<CbsOptions, 'protectedAttribute' | 'protectedValues' | 'maxValues' | 'bins' | 'minClassRows'>,
+): { classes: ProtectedClassSpec[]; skipped: SkippedClass[] } {
+  const { schema, n } = dataset;
+  const named = options.protectedAttribute;
+  const indices =
+    named !== null
+      ? [attributeOf(dataset, named, '/protectedAttribute')]
+      : options.protectedValues !== null
+        ? [schema.attributes.findIndex((a) => a.protected)]
+        : schema.attributes.flatMap((a, j) => (a.protected ? [j] : []));
+  const skipped: SkippedClass[] = [];
+  const classes: ProtectedClassSpec[] = [];
+  for (const index of indices) {
+    const attr = schema.attributes[index]!;
+    if (!isDiscrete(attr)) {
+      if (named !== null || options.protectedValues !== null) {
+        throw new OptionsError(
+          'OPTIONS_INVALID',
+          `protectedAttribute "${attr.name}" is continuous: bin it first`,
+          {
+            option: '/protectedAttribute',
+            attribute: attr.name,
+          },
+        );
+      }
+      skipped.push({
+        condition: { attribute: attr.name },
+        reason: 'continuous attribute (name its values to scan it)',
+      });
+      continue;
+    }
+    if (options.protectedValues !== null) {
+      const set = new Set(options.protectedValues);
+      const a = membership(dataset, index, (v) => set.has(v));
+      const values = [...options.protectedValues].sort((u, v) => u - v);
+      classes.push({
+        index,
+        attribute: attr.name,
+        condition: { attribute: attr.name, values },
+        a,
+        members: sum(a),
+      });
+      continue;
+    }
+    const levels = discretiseAttribute(dataset, index, {
+      maxLevels: options.maxValues,
+      bins: options.bins,
+      binCategorical: false,
+    });
+    for (let c = 0; c < levels.arity; c++) {
+      const condition = levels.levels[c]!;
+      const members = levels.counts[c]!;
+      if (members < options.minClassRows || n - members < options.minClassRows) {
+        skipped.push({
+          condition,
+          reason: `${members} of ${n} rows in the class: fewer than minClassRows (${options.minClassRows}) on one side`,
+        });
+        continue;
+      }
+      const a = Uint8Array.from(levels.codes, (code) => (code === c ? 1 : 0));
+      classes.push({ index, attribute: attr.name, condition, a, members });
+    }
+  }
+  return { classes, skipped };
 }
 
 /** Build the frame from the data, the model's probabilities of the favourable outcome and the options. */
@@ -80,25 +165,18 @@ export function buildFrame(
   dataset: Dataset,
   p: Float64Array,
   options: CbsOptions,
-  sensitive: number,
-  values: number[],
+  cls: ProtectedClassSpec,
 ): Frame {
-  const { n, d, x, schema } = dataset;
+  const { n, schema } = dataset;
   const favourable = schema.outcome.favorable;
-  const set = new Set(values);
-  const a = new Uint8Array(n);
-  const y = new Float64Array(n);
-  let members = 0;
-  for (let i = 0; i < n; i++) {
-    a[i] = set.has(x[i * d + sensitive]!) ? 1 : 0;
-    members += a[i]!;
-    y[i] = dataset.y[i] === favourable ? 1 : 0;
-  }
-  const attr = schema.attributes[sensitive]!.name;
+  const sensitive = cls.index;
+  const { a, members } = cls;
+  const y = Float64Array.from(dataset.y, (v) => (v === favourable ? 1 : 0));
+  const attr = cls.attribute;
   if (members === 0 || members === n) {
     throw new DataError(
       'DATA_EMPTY_GROUP',
-      `protected class ${attr} ∈ {${values}} has ${members} of ${n} rows: CBS needs rows in both classes`,
+      `protected class ${JSON.stringify(cls.condition)} has ${members} of ${n} rows: CBS needs rows in both classes`,
       { attribute: attr },
     );
   }
@@ -127,6 +205,7 @@ export function buildFrame(
     p,
     event,
     condition: z === null ? cond : null,
+    conditionAll: cond,
     kept,
     realEvent: type === 'separation-predictions',
   };

@@ -10,13 +10,15 @@ export type ScanType =
 export interface CbsOptions {
   scanType: ScanType;
   conditionValue: 0 | 1 | null;
-  direction: 'positive' | 'negative';
+  direction: 'positive' | 'negative' | 'both';
   protectedAttribute: string | null;
   protectedValues: number[] | null;
   threshold: number;
   iterations: number;
   penalty: number;
   permutations: number;
+  test: 'conditional-randomization' | 'permutation';
+  minClassRows: number;
   l2: number;
   maxValues: number;
   bins: number;
@@ -47,16 +49,16 @@ export const cbsOptionsSchema: OptionsSchema = {
     },
     direction: {
       type: 'string',
-      enum: ['positive', 'negative'],
-      default: 'positive',
+      enum: ['positive', 'negative', 'both'],
+      default: 'both',
       description:
-        '"positive": the event I (favourable outcome, prediction or recommendation) above its expectation under no bias for the protected subgroup (under-estimation bias, q > 1 or mu > 0); "negative": below it.',
+        '"positive": the event I (favourable outcome, prediction or recommendation) above its expectation under no bias for the protected subgroup (under-estimation bias, q > 1 or mu > 0); "negative": below it; "both": one scan each (p-values adjusted for both).',
     },
     protectedAttribute: {
       type: ['string', 'null'],
       default: null,
       description:
-        'The sensitive attribute that defines the protected class; null = the first attribute the schema marks protected. It is excluded from the subgroup attributes X.',
+        'The sensitive attribute that defines the protected class; it is excluded from the subgroup attributes X. null = every discrete attribute the schema marks protected (the first one when protectedValues is given).',
     },
     protectedValues: {
       type: ['array', 'null'],
@@ -64,7 +66,7 @@ export const cbsOptionsSchema: OptionsSchema = {
       minItems: 1,
       default: null,
       description:
-        'Values of the sensitive attribute that make a row a member of the protected class (A = 1); null = its least frequent value in the data.',
+        'Values of the sensitive attribute that make a row a member of the protected class (A = 1); null = every value in turn (quantile ranges for attributes with more than maxValues values) against the rest, with p-values adjusted for every class and direction scanned.',
     },
     threshold: {
       type: 'number',
@@ -93,7 +95,21 @@ export const cbsOptionsSchema: OptionsSchema = {
       minimum: 0,
       default: 99,
       description:
-        'Permutation test (Appendix A.3): datasets with A permuted, each re-estimated and rescanned; p = (1 + #null maxima >= observed) / (1 + permutations). 0 = no p-value.',
+        'Resamples of the protected class for the p-value (see test), each re-estimated and rescanned; p = (1 + #null maxima >= observed) / (1 + permutations). 0 = no p-value.',
+    },
+    test: {
+      type: 'string',
+      enum: ['conditional-randomization', 'permutation'],
+      default: 'conditional-randomization',
+      description:
+        '"conditional-randomization": A is redrawn for every row from a logistic model of P(A = 1 | X, C) fitted on the data (valid when the protected class depends on the covariates); "permutation": A is permuted over all rows, as the paper (Appendix A.3), valid only when A is independent of X and C.',
+    },
+    minClassRows: {
+      type: 'integer',
+      minimum: 1,
+      default: 30,
+      description:
+        'Without protectedValues: classes with fewer rows than this, or fewer outside, are not scanned (listed in extras.skippedClasses).',
     },
     l2: {
       type: 'number',

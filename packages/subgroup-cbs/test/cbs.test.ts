@@ -168,3 +168,81 @@ describe('options', () => {
     });
   });
 });
+
+describe('protected classes and comparisons', () => {
+  const schema = defineSchema({
+    attributes: [
+      { name: 'sex', kind: 'categorical', protected: true, categories: ['m', 'f'] },
+      { name: 'race', kind: 'categorical', protected: true, categories: ['a', 'b', 'c'] },
+      { name: 'pregnant', kind: 'categorical', protected: false, categories: ['no', 'yes'] },
+      { name: 'level', kind: 'categorical', protected: false, categories: ['l0', 'l1', 'l2'] },
+    ],
+    outcome: { name: 'o', labels: ['0', '1'], favorable: 1 },
+  });
+
+  /** Only women are pregnant, and pregnant women are never recommended whatever their outcome. */
+  function data() {
+    const rng = createRng('positivity');
+    const n = 3000;
+    const x = new Float64Array(4 * n);
+    const y = new Int32Array(n);
+    const p = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const sex = rng.int(0, 1);
+      const pregnant = sex === 1 && rng.bernoulli(0.3) ? 1 : 0;
+      const level = rng.int(0, 2);
+      x.set([sex, rng.int(0, 2), pregnant, level], 4 * i);
+      y[i] = rng.bernoulli(0.3 + 0.2 * level) ? 1 : 0;
+      p[i] = pregnant ? 0.1 : rng.uniform(0, 1) < 0.3 + 0.2 * level ? 0.8 : 0.2;
+    }
+    return { dataset: createDataset({ schema, x, y }), p };
+  }
+
+  it('reports a null comparison rate and a positivity warning when no comparable row exists', async () => {
+    const { dataset, p } = data();
+    const options = cbs.resolveOptions({
+      protectedAttribute: 'sex',
+      protectedValues: [1],
+      direction: 'negative',
+      permutations: 0,
+    });
+    const { subgroups, extras } = await conditionalBiasScan(
+      dataset,
+      p,
+      options,
+      new RunController({ seed: 1 }),
+    );
+    const found = subgroups[0]!;
+    expect(found.conditions).toContainEqual({ attribute: 'pregnant', values: [1] });
+    // No man is pregnant: nothing to compare with (not a rate of 0).
+    expect(found.details.comparisonSize).toBe(0);
+    expect(found.details.comparisonRate).toBeNull();
+    expect(found.details.positivity).toBe(false);
+    expect((extras.warnings as string[]).some((w) => w.startsWith('positivity'))).toBe(true);
+  });
+
+  it('scans every value of every protected attribute in both directions by default, adjusting the p-values', async () => {
+    const { dataset, p } = data();
+    const options = cbs.resolveOptions({ permutations: 9, iterations: 2 });
+    const { subgroups, extras } = await conditionalBiasScan(
+      dataset,
+      p,
+      options,
+      new RunController({ seed: 1 }),
+    );
+    // sex: 2 classes, race: 3 classes; two directions each.
+    expect(extras.classesPlanned).toBe(5);
+    expect(extras.scansPlanned).toBe(10);
+    expect((extras.scans as unknown[]).length).toBe(10);
+    const classes = new Set(subgroups.map((s) => JSON.stringify(s.conditions[0])));
+    expect(classes.size).toBeGreaterThan(1);
+    for (const s of subgroups) {
+      expect(s.pValue).toBeCloseTo(Math.min(1, (s.details.unadjustedPValue as number) * 10), 12);
+    }
+    // The women's negative scan finds the pregnant women (adjusted p = 10 · 0.1 = 1 at most with 9 resamples).
+    const women = subgroups.find(
+      (s) => s.conditions[0]!.attribute === 'sex' && s.details.scanDirection === 'negative',
+    );
+    expect(women?.conditions).toContainEqual({ attribute: 'pregnant', values: [1] });
+  });
+});

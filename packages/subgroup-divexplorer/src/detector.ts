@@ -1,14 +1,13 @@
-/// <reference path="./jstat.d.ts" />
 import {
   type Dataset,
   type Detector,
   defineSubgroupDetector,
   favourableProbabilities,
   ModelError,
+  normalUpperTail,
   OptionsError,
   type SubgroupFinding,
 } from '@fb/core';
-import jStat from 'jstat';
 import pkg from '../package.json' with { type: 'json' };
 import { outcomeRate, tValue } from './divergence.js';
 import { fpGrowth } from './fp-growth.js';
@@ -190,7 +189,8 @@ export const divexplorer: Detector<Options> = defineSubgroupDetector<Options>({
           size: patterns.support[p]!,
           score: key(p),
           effect: deltas[p]!,
-          pValue: 2 * (1 - jStat.normal.cdf(t, 0, 1)),
+          // The upper tail itself: 1 − Φ(t) rounds to 0 beyond t ≈ 8.3.
+          pValue: Math.min(1, 2 * normalUpperTail(Math.abs(t))),
           direction: FAVOURABLE.includes(metric) ? (deltas[p]! > 0 ? 'higher' : 'lower') : null,
           details,
         });

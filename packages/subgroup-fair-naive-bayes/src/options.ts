@@ -8,6 +8,7 @@ export interface Options {
   smoothing: number;
   maxLevels: number;
   bins: number;
+  minSupport: number;
 }
 
 export const optionsSchema: OptionsSchema = {
@@ -49,13 +50,22 @@ export const optionsSchema: OptionsSchema = {
       minimum: 2,
       default: 12,
       description:
-        'A discrete attribute with more distinct values than this is binned like a continuous one.',
+        'An ordinal attribute with more distinct values than this is binned like a continuous one (categorical attributes never are).',
     },
     bins: {
       type: 'integer',
       minimum: 2,
       default: 2,
-      description: 'Quantile bins for continuous attributes (2: the median split of the paper).',
+      description:
+        'Quantile bins for ordered attributes that are continuous or have more than maxLevels values (2: the median split of the paper). Categorical attributes are never binned.',
+    },
+    minSupport: {
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+      default: 0.01,
+      description:
+        "Smallest share of the data's rows a pattern must match (at least one row when above 0): patterns of the model's probabilities that describe almost no one are not reported. 0 reports any pattern, as the paper.",
     },
   },
 };

@@ -21,12 +21,19 @@ export async function discriminationPatterns({
   const decision = new Uint8Array(n);
   for (let i = 0; i < n; i++) decision[i] = decisions[i] === favourable ? 1 : 0;
 
-  const { variables, codes } = discretise(dataset, options.maxLevels, options.bins);
+  const { variables, codes, dropped } = discretise(dataset, options.maxLevels, options.bins);
+  // At least one row when minSupport > 0; never more patterns than rows.
+  const minRows = options.minSupport > 0 ? Math.max(1, Math.ceil(options.minSupport * n)) : 0;
   const nb = fitNaiveBayes(variables, codes, decision, options.smoothing);
   const outcome = await findPatterns(
     nb,
     variables,
-    { ranking: options.ranking, delta: options.delta, k: options.k },
+    {
+      ranking: options.ranking,
+      delta: options.delta,
+      k: Math.min(options.k, n),
+      support: minRows > 0 ? { codes, minRows } : undefined,
+    },
     () => ctl.shouldStop() !== null,
     async (nodes) => {
       await ctl.checkpoint({ phase: 'branch-and-bound', done: nodes });
@@ -84,6 +91,8 @@ export async function discriminationPatterns({
       prunedNodes: outcome.pruned,
       complete: outcome.complete,
       prior: nb.prior,
+      minRows,
+      droppedSingleLevel: dropped,
       variables: variables.map((v) => ({
         attribute: v.attribute,
         sensitive: v.sensitive,

@@ -20,6 +20,11 @@ export interface SearchSettings {
   ranking: 'diff' | 'kld';
   delta: number;
   k: number;
+  /**
+   * The data's level codes (n × variables, row-major) and the smallest number of rows a pattern must
+   * match: patterns matching fewer rows, and their extensions (which match no more), are skipped.
+   */
+  support?: { codes: Int32Array; minRows: number };
 }
 
 export interface SearchOutcome {
@@ -81,6 +86,10 @@ export function extensionBound(
 
 /** A depth-first frame: the pattern so far and the next child to try. */
 interface Frame {
+  /** Rows matching the pattern (null when support is not checked). */
+  rows: Int32Array | null;
+  /** Rows of the child last computed, shared by its two roles. */
+  childRows: Int32Array | null;
   variable: number;
   level: number;
   role: Role;
@@ -111,7 +120,10 @@ export async function findPatterns(
   const xs = suffixRatios(nb, variables, true);
   const best: Pattern[] = [];
   const stack: Frame[] = [];
+  const support = s.support;
   const root: Frame = {
+    rows: support ? Int32Array.from({ length: support.codes.length / Math.max(1, v) }, (_, i) => i) : null,
+    childRows: null,
     variable: -1,
     level: -1,
     role: 'y',
@@ -141,6 +153,18 @@ export async function findPatterns(
     const roles = variables[c]!.sensitive ? 2 : 1;
     const level = f.nextLevel;
     const role: Role = f.nextRole === 0 ? 'y' : 'x';
+    // The rows matching the child (both roles match the same rows).
+    if (support && f.nextRole === 0) {
+      const parent = f.rows!;
+      const out = new Int32Array(parent.length);
+      let m = 0;
+      for (let r = 0; r < parent.length; r++) {
+        const i = parent[r]!;
+        if (support.codes[i * v + c] === level) out[m++] = i;
+      }
+      f.childRows = out.subarray(0, m);
+    }
+    const rows = f.childRows;
     if (++f.nextRole >= roles) {
       f.nextRole = 0;
       if (++f.nextLevel >= levels) {
@@ -150,6 +174,10 @@ export async function findPatterns(
     }
 
     nodes++;
+    if (support && rows!.length < support.minRows) {
+      pruned++;
+      continue;
+    }
     if ((nodes & 4095) === 0) {
       if (shouldStop()) {
         complete = false;
@@ -187,7 +215,18 @@ export async function findPatterns(
       pruned++;
       continue;
     }
-    stack.push({ variable: c, level, role, mass, xCount, nextVariable: c + 1, nextLevel: 0, nextRole: 0 });
+    stack.push({
+      rows,
+      childRows: null,
+      variable: c,
+      level,
+      role,
+      mass,
+      xCount,
+      nextVariable: c + 1,
+      nextLevel: 0,
+      nextRole: 0,
+    });
   }
   return { patterns: best, nodesVisited: nodes, pruned, complete };
 }

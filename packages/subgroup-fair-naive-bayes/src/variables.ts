@@ -12,22 +12,41 @@ export interface Discretised {
   variables: Variable[];
   /** n × v level codes, row-major. */
   codes: Int32Array;
+  /** Attributes left out because they take a single level in the data. */
+  dropped: string[];
 }
 
 /**
- * Turn every attribute into a discrete variable with core's `discretiseDataset`: a discrete attribute
- * with at most `maxLevels` distinct values keeps one level per value present in the data; any other
- * attribute is cut at quantiles into at most `bins` levels [cut, next cut) (bins = 2 is the median split
- * of the paper's data).
+ * Turn every attribute into a discrete variable with core's `discretiseDataset`: a categorical attribute
+ * keeps one level per value present in the data, however many; another discrete attribute with at most
+ * `maxLevels` distinct values also keeps one level per value; any other (ordered) attribute is cut at
+ * quantiles into at most `bins` levels [cut, next cut) (bins = 2 is the median split of the paper's
+ * data). A variable left with a single level says nothing about the decision and is dropped (listed in
+ * `dropped`).
  */
 export function discretise(dataset: Dataset, maxLevels: number, bins: number): Discretised {
-  const { attributes, codes } = discretiseDataset(dataset, { maxLevels, bins, method: 'cuts' });
-  const variables = attributes.map(
-    (a): Variable => ({
+  const { attributes, codes } = discretiseDataset(dataset, {
+    maxLevels,
+    bins,
+    method: 'cuts',
+    binCategorical: false,
+  });
+  const kept = attributes.flatMap((a, j) => (a.levels.length >= 2 ? [j] : []));
+  const variables = kept.map((j): Variable => {
+    const a = attributes[j]!;
+    return {
       attribute: a.attribute,
       sensitive: dataset.schema.attributes[a.column]!.protected,
       levels: [...a.levels],
-    }),
-  );
-  return { variables, codes };
+    };
+  });
+  const n = dataset.n;
+  const w = attributes.length;
+  const v = kept.length;
+  const keptCodes = new Int32Array(n * v);
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < v; k++) keptCodes[i * v + k] = codes[i * w + kept[k]!]!;
+  }
+  const dropped = attributes.filter((a) => a.levels.length < 2).map((a) => a.attribute);
+  return { variables, codes: keptCodes, dropped };
 }

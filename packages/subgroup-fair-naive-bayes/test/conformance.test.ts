@@ -7,5 +7,5 @@ import { wideFixture } from './wide-fixture.js';
 describeConformance(detector, {
   fixture: () => wideFixture(6),
   quickOptions: {},
-  longOptions: { delta: 0, k: 5, bins: 64, ranking: 'kld' },
+  longOptions: { delta: 0, k: 5, bins: 64, ranking: 'kld', minSupport: 0 },
 });

@@ -224,3 +224,55 @@ describe('fairNaiveBayes detector', () => {
     expect(r.extras.complete).toBe(true);
   });
 });
+
+describe('variables and support', () => {
+  // race (6 categories, protected), region (5 categories), flag (constant), score (ordinal 0..9). Race
+  // e never occurs with region 4, and labels favour region 4 and disfavour race e: the naive Bayes
+  // model then ranks "race e in region 4", which describes no one, among its strongest patterns.
+  const schema = defineSchema({
+    attributes: [
+      { name: 'race', kind: 'categorical', protected: true, categories: ['a', 'b', 'c', 'd', 'e', 'f'] },
+      { name: 'region', kind: 'categorical', protected: false, categories: ['r0', 'r1', 'r2', 'r3', 'r4'] },
+      { name: 'flag', kind: 'categorical', protected: false, categories: ['off', 'on'] },
+      { name: 'score', kind: 'ordinal', protected: false, min: 0, max: 9, step: 1 },
+    ],
+    outcome: { name: 'o', labels: ['no', 'yes'], favorable: 1 },
+  });
+  function data(n: number) {
+    const rng = createRng('fnb-support');
+    const x: number[] = [];
+    const y: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const race = rng.int(0, 5);
+      const region = race === 4 ? rng.int(0, 3) : rng.int(0, 4);
+      x.push(race, region, 0, rng.int(0, 9));
+      y.push(rng.bernoulli(0.3 + (region === 4 ? 0.5 : 0) - (race === 4 ? 0.25 : 0)) ? 1 : 0);
+    }
+    return createDataset({ schema, x, y });
+  }
+
+  it('keeps one level per category of a many-valued categorical and drops single-level variables', () => {
+    const { variables, dropped } = discretise(data(600), 4, 2);
+    const race = variables.find((v) => v.attribute === 'race')!;
+    expect(race.levels).toEqual([0, 1, 2, 3, 4, 5].map((v) => ({ attribute: 'race', values: [v] })));
+    expect(variables.map((v) => v.attribute)).not.toContain('flag');
+    expect(dropped).toEqual(['flag']);
+  });
+
+  it('reports only patterns matching at least minSupport of the rows', async () => {
+    const dataset = data(2000);
+    const loose = await fairNaiveBayes.run({ dataset }, { k: 20, minSupport: 0 });
+    const subgroups = (r: typeof loose) => (r.findings.kind === 'subgroup' ? r.findings.subgroups : []);
+    // Without a minimum, patterns that describe no row are reported.
+    expect(subgroups(loose).some((s) => s.size === 0)).toBe(true);
+    const strict = await fairNaiveBayes.run({ dataset }, { k: 20 });
+    expect(subgroups(strict).length).toBeGreaterThan(0);
+    for (const s of subgroups(strict)) expect(s.size).toBeGreaterThanOrEqual(20);
+  });
+
+  it('never reports more patterns than rows', async () => {
+    const result = await fairNaiveBayes.run({ dataset: data(12) }, { k: 50, minSupport: 0, delta: 0 });
+    expect(result.metrics.dsn).toBeLessThanOrEqual(12);
+    expect(result.metrics.sur).toBeLessThanOrEqual(1);
+  });
+});

@@ -4,6 +4,7 @@ import {
   type Detector,
   defineSubgroupDetector,
   favourableProbabilities,
+  maskRows,
   type RunController,
   type SubgroupFinding,
 } from '@fb/core';
@@ -83,6 +84,12 @@ export async function gerryfairAudit(
   const group = groupDesign(dataset, options.groupAttributes);
   const auditor = new Auditor(group.design, group.p, rows);
   const audit = auditor.audit(values, options.direction);
+  // The two sides of the fitted threshold partition the audited rows and tie in gamma, so 'both'
+  // reports each, labelled by its side (the group with the error rate above the baseline first).
+  const audits =
+    options.direction === 'both'
+      ? (['higher', 'lower'] as const).map((side) => auditor.audit(values, side))
+      : [audit];
   const auditSeconds = seconds(t0);
 
   const tPerm = performance.now();
@@ -103,12 +110,28 @@ export async function gerryfairAudit(
   }
   const permutationSeconds = seconds(tPerm);
 
-  const members = reportable ? auditor.members(audit) : new Uint8Array(n);
-  let memberCount = 0;
-  for (let i = 0; i < n; i++) memberCount += members[i]!;
-  const box = memberCount > 0 ? groupConditions(dataset, group.attributes, members) : null;
-  const subgroups = box ? [finding(box, memberCount, audit, options, atLeast, completed)] : [];
-  const rule = rawRule(group.encoder, audit.weights, audit.intercept);
+  const found: Omit<SubgroupFinding, 'rank'>[] = [];
+  let members: Uint8Array = new Uint8Array(n);
+  let first = audit;
+  for (const a of audits) {
+    if (!reportable || !(a.chosen.gamma > 0) || a.chosen.gamma < options.gamma) continue;
+    const mask = auditor.members(a);
+    const rows = maskRows(mask);
+    if (rows.length === 0) continue;
+    if (found.length === 0) {
+      members = mask;
+      first = a;
+    }
+    const box = groupConditions(dataset, group.attributes, mask);
+    const text = ruleText(rawRule(group.encoder, a.weights, a.intercept));
+    found.push(finding(box, rows, text, a, options, atLeast, completed));
+  }
+  // Larger gamma first; a tie (up to rounding) keeps the order above.
+  const tol = 1 + 1e-9;
+  found.sort((u, v) => (v.score > u.score * tol ? 1 : u.score > v.score * tol ? -1 : 0));
+  const subgroups = found.map((f, i) => ({ rank: i + 1, ...f }));
+  const box = subgroups.length > 0 ? groupConditions(dataset, group.attributes, members) : null;
+  const rule = rawRule(group.encoder, first.weights, first.intercept);
   const sideExtras = (s: Audit['higher']) => ({
     auditedMembers: s.auditedMembers,
     rate: s.rate,
@@ -124,7 +147,7 @@ export async function gerryfairAudit(
       groupAttributes: group.attributes.map((j) => schema.attributes[j]!.name),
       auditedRows: rows.length,
       baseline: audit.baseline,
-      side: audit.chosen.side,
+      side: first.chosen.side,
       sides: { higher: sideExtras(audit.higher), lower: sideExtras(audit.lower) },
       group: { rule: 'member iff intercept + Σ weight·column < 0', ...rule, cells: box?.cells ?? null },
       permutationsCompleted: completed,
@@ -133,22 +156,34 @@ export async function gerryfairAudit(
   };
 }
 
+/** The threshold rule in the data's labels: `intercept + Σ weight·column < 0`, zero weights left out. */
+function ruleText(rule: ReturnType<typeof rawRule>): string {
+  const terms = rule.terms
+    .filter((t) => t.weight !== 0)
+    .map((t) => `${t.weight < 0 ? '- ' : '+ '}${Math.abs(t.weight).toPrecision(4)}·[${t.column}]`);
+  return `${rule.intercept.toPrecision(4)} ${terms.join(' ')} < 0`;
+}
+
 function finding(
   box: GroupConditions,
-  memberCount: number,
+  rows: number[],
+  rule: string,
   audit: Audit,
   options: Options,
   atLeast: number,
   completed: number,
-): SubgroupFinding {
+): Omit<SubgroupFinding, 'rank'> {
   const { chosen, baseline } = audit;
+  const memberCount = rows.length;
   // Favourable-prediction rate gap: FP rate itself, or 1 − FN rate.
   const gap = chosen.rate - baseline;
   const effect = options.fairnessDefinition === 'FP' ? gap : -gap;
   return {
-    rank: 1,
-    conditions: box.conditions,
-    size: box.size,
+    // A bounding box is not the group: conditions only when they are exactly its members.
+    conditions: box.exact ? box.conditions : [],
+    members: rows,
+    rule,
+    size: memberCount,
     score: chosen.gamma,
     effect,
     pValue: completed === 0 ? null : (1 + atLeast) / (1 + completed),

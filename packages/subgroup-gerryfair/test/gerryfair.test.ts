@@ -5,6 +5,7 @@ import {
   type Dataset,
   defineSchema,
   ModelError,
+  maskRows,
   memberMask,
   OptionsError,
   RunController,
@@ -70,12 +71,45 @@ describe('gerryfair auditor', () => {
     expect(lower.subgroups[0]!.conditions).toEqual([{ attribute: 'sex', values: [1] }]);
     expect(lower.subgroups[0]!.details.groupRate).toBeCloseTo(0.2, 12);
     // Both sides are equally unfair (they always are when they split the audited rows); the reference
-    // then keeps the lower side.
+    // keeps the lower side, the complement of the group with the raised error rate. By default both
+    // are reported, labelled, the raised side first.
     const both = await gerryfairAudit(dataset, p, opts(), new RunController());
-    expect(both.subgroups[0]!.details.side).toBe('lower');
-    expect(both.subgroups[0]!.score).toBeCloseTo(h!.score, 12);
+    expect(both.subgroups.map((s) => s.details.side)).toEqual(['higher', 'lower']);
+    expect(both.subgroups[0]!.conditions).toEqual(h!.conditions);
+    expect(both.subgroups[1]!.score).toBeCloseTo(h!.score, 12);
+    // Exact members and the threshold rule in the data's labels.
+    expect(h!.members).toEqual(maskRows(memberMask(dataset, h!.conditions)));
+    expect(h!.rule).toMatch(/\[sex=.+\] < 0$|\[sex=.+\].* < 0$/);
     // The member mask is the group on every row, outcome-favourable rows included.
     expect(Array.from(higher.members)).toEqual(Array.from(memberMask(dataset, h!.conditions)));
+  });
+
+  it('lists the members of a threshold group that no conjunction states, with empty conditions', async () => {
+    // Predictions raised for age + 3·sex > 9: a diagonal threshold, not a box over sex and age.
+    const rng = createRng('diagonal');
+    const n = 800;
+    const x = new Float64Array(n * 3);
+    const y = new Int32Array(n);
+    const p = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      x.set([rng.int(0, 1), rng.int(0, 2), rng.int(0, 9)], 3 * i);
+      y[i] = 0;
+      p[i] = x[3 * i + 2]! + 3 * x[3 * i]! > 9 ? 1 : rng.bernoulli(0.2) ? 1 : 0;
+    }
+    const data = createDataset({ schema, x, y });
+    const res = await gerryfairAudit(
+      data,
+      p,
+      opts({ direction: 'higher', groupAttributes: ['sex', 'score'] }),
+      new RunController(),
+    );
+    const [g] = res.subgroups;
+    expect(g!.details.exact).toBe(false);
+    expect(g!.members!.length).toBe(g!.size);
+    expect(g!.members).toEqual(maskRows(res.members));
+    if (g!.details.exact) expect(maskRows(memberMask(data, g!.conditions))).toEqual(g!.members);
+    else expect(g!.conditions).toEqual([]);
+    expect(typeof g!.rule).toBe('string');
   });
 
   it('audits FN as FP with the outcome and the predictions flipped', async () => {
@@ -219,7 +253,7 @@ describe('gerryfair auditor', () => {
     const r = await gerryfair.run({ dataset, model: thresholdModel }, { gamma: 0.07, permutations: 0 });
     expect(r.findings.kind === 'subgroup' && r.findings.subgroups).toEqual([]);
     const r2 = await gerryfair.run({ dataset, model: thresholdModel }, { gamma: 0.06, permutations: 0 });
-    expect(r2.metrics.dsn).toBe(1);
+    expect(r2.metrics.dsn).toBe(2); // both sides, labelled
   });
 
   it('audits the model probabilities when asked', async () => {
@@ -234,7 +268,7 @@ describe('gerryfair auditor', () => {
     expect(s!.details.baseline).toBeCloseTo(0.42, 12);
   });
 
-  it('describes a group that is not a box by its bounding box and its cells', async () => {
+  it('describes its group by its members and cells, with conditions only when exact', async () => {
     // Excess FP for (m, a) and (f, b): an additive rule cannot pick both cells alone.
     const x: number[] = [];
     const y: number[] = [];
@@ -259,9 +293,11 @@ describe('gerryfair auditor', () => {
     const cells = (res.extras.group as { cells: number[][] }).cells;
     const members = res.members.reduce((a, v) => a + v, 0);
     expect(s!.details.members).toBe(members);
-    expect(s!.size).toBe(memberMask(dataset, s!.conditions).reduce((a, v) => a + v, 0));
-    expect(s!.size).toBeGreaterThanOrEqual(members);
-    expect(s!.details.exact).toBe(s!.size === members);
+    // Conditions only when they are exactly the group; never a bounding box holding other rows.
+    if (s!.details.exact) expect(maskRows(memberMask(dataset, s!.conditions))).toEqual(s!.members);
+    else expect(s!.conditions).toEqual([]);
+    expect(s!.size).toBe(members);
+    expect(s!.members).toEqual(maskRows(res.members));
     // Every member's cell is listed, and every listed cell holds members only.
     for (let i = 0; i < dataset.n; i++) {
       const listed = cells.some((c) => c[0] === x[3 * i] && c[1] === x[3 * i + 1]);

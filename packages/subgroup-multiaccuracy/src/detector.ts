@@ -4,11 +4,12 @@ import {
   type Detector,
   defineSubgroupDetector,
   favourableProbabilities,
+  maskRows,
   type RunController,
   type SubgroupFinding,
 } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
-import { Booster, type BoostRun } from './boost.js';
+import { Booster, type BoostRun, type PartitionName } from './boost.js';
 import { auditAttributeIndices, auditFeatures } from './features.js';
 import { type Options, optionsSchema } from './options.js';
 
@@ -116,6 +117,13 @@ export async function multiaccuracyAudit(
   };
 }
 
+/** Each partition's membership rule (p₀: the model's initial probability of the favourable outcome). */
+const PARTITION_RULES: Record<PartitionName, string> = {
+  'predicted-favourable': "the model's probability of the favourable outcome > 0.5",
+  'predicted-unfavourable': "the model's probability of the favourable outcome <= 0.5",
+  all: 'every row',
+};
+
 function finding(
   dataset: Dataset,
   members: Uint8Array,
@@ -127,6 +135,7 @@ function finding(
 ): SubgroupFinding {
   const best = run.best!;
   const box = boundingConditions(dataset, members);
+  const rows = maskRows(members);
   let count = 0;
   let predicted = 0;
   let observed = 0;
@@ -140,8 +149,11 @@ function finding(
   const effect = (predicted - observed) / count;
   return {
     rank: 1,
-    conditions: box.conditions,
-    size: box.size,
+    // A partition is defined by the predictions: conditions only when a conjunction is exactly it.
+    conditions: box.exact ? box.conditions : [],
+    members: rows,
+    rule: PARTITION_RULES[best.partition],
+    size: rows.length,
     score: best.score,
     effect,
     pValue: completed === 0 ? null : (1 + atLeast) / (1 + completed),

@@ -71,9 +71,46 @@ describe('multiaccuracy boost auditor', () => {
     expect(s!.score).toBeCloseTo(4, 10);
     expect(s!.conditions).toEqual([{ attribute: 'cell', values: [0] }]);
     expect(s!.details.exact).toBe(true);
+    expect(s!.members).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    expect(s!.rule).toBe("the model's probability of the favourable outcome > 0.5");
     expect(s!.effect).toBeCloseTo(0.8, 12);
     expect(s!.direction).toBe('higher');
     expect(s!.pValue).toBeNull();
+  });
+
+  it('reports a partition no conjunction states by its members and rule, with no conditions', async () => {
+    // Predicted favourable iff a + b > 9, while outcomes are favourable half the time everywhere: the
+    // over-estimated partition is a diagonal half of the grid, whose bounding box is the whole grid.
+    const grid = defineSchema({
+      attributes: [
+        { name: 'sex', kind: 'categorical', protected: true, categories: ['m', 'f'] },
+        { name: 'a', kind: 'ordinal', protected: false, min: 0, max: 9, step: 1 },
+        { name: 'b', kind: 'ordinal', protected: false, min: 0, max: 9, step: 1 },
+      ],
+      outcome: { name: 'o', labels: ['no', 'yes'], favorable: 1 },
+    });
+    const model = classifierFromFunction(
+      (x, n) => Float64Array.from({ length: n }, (_, i) => (x[3 * i + 1]! + x[3 * i + 2]! > 9 ? 0.9 : 0.3)),
+      { nFeatures: 3 },
+    );
+    const rng = createRng('diagonal');
+    const x: number[] = [];
+    const y: number[] = [];
+    for (let i = 0; i < 2000; i++) {
+      x.push(rng.int(0, 1), rng.int(0, 9), rng.int(0, 9));
+      y.push(rng.bernoulli(0.3) ? 1 : 0);
+    }
+    const dataset = createDataset({ schema: grid, x, y });
+    const result = await multiaccuracy.run({ dataset, model }, { replicas: 0 });
+    const [s] = result.findings.kind === 'subgroup' ? result.findings.subgroups : [];
+    expect(s!.details.partition).toBe('predicted-favourable');
+    expect(s!.details.exact).toBe(false);
+    expect(s!.conditions).toEqual([]);
+    const diagonal = Array.from({ length: 2000 }, (_, i) => i).filter(
+      (i) => x[3 * i + 1]! + x[3 * i + 2]! > 9,
+    );
+    expect(s!.members).toEqual(diagonal);
+    expect(s!.size).toBe(diagonal.length);
   });
 
   it('audits one direction as the CBS paper does, and its mirror image', async () => {

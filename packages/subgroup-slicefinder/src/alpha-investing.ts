@@ -1,9 +1,11 @@
 /**
- * α-investing (Foster & Stine 2008) over a stream of tests. The wealth starts at W₀ = α. Test j runs
+ * α-investing (Foster & Stine 2008) over a stream of tests. The wealth starts at W₀ (α unless given). Test j runs
  * at level αⱼ = min(W/(1 + j − k*), W/(1 + W)), where k* is the index of the last rejection (Foster
  * and Stine's policy: wealth is spread over the tests after each discovery instead of being spent on
  * the first). A rejection (a discovery) earns the payout ω = α; an acceptance costs αⱼ/(1 − αⱼ), which
- * the cap keeps within the wealth. This controls the marginal false discovery rate at α.
+ * the cap keeps within the wealth. When each p-value is valid given the earlier outcomes, the
+ * expected false discoveries are at most α·E[discoveries] + W₀ (Foster and Stine's mFDR bound), so
+ * under a global null at most W₀/(1 − α).
  */
 export class AlphaInvesting {
   readonly alpha: number;
@@ -12,9 +14,9 @@ export class AlphaInvesting {
   discoveries = 0;
   private lastRejection = 0;
 
-  constructor(alpha: number) {
+  constructor(alpha: number, initialWealth = alpha) {
     this.alpha = alpha;
-    this.wealth = alpha;
+    this.wealth = initialWealth;
   }
 
   /** The level the next test runs at. */

@@ -2,7 +2,6 @@ import type { RunController } from '@fb/core';
 import { AlphaInvesting } from './alpha-investing.js';
 import type { SliceColumn } from './columns.js';
 import { describeSlice, type EvaluatedSlice, moments, testInOrder } from './slice-stats.js';
-import type { LossMoments } from './statistics.js';
 
 export interface TreeParams {
   k: number;
@@ -10,12 +9,16 @@ export interface TreeParams {
   minSize: number;
   minEffectSize: number;
   alpha: number;
+  /** Initial α-investing wealth (α when absent). */
+  wealth?: number;
 }
 
-/** A node of the tree: its rows, and the codes each attribute is restricted to (null = any). */
+/** A node of the tree: its statistics (on the test rows), and the codes each attribute is restricted to (null = any). */
 export interface TreeSlice extends EvaluatedSlice {
   depth: number;
   allowed: (Int32Array | null)[];
+  /** Rows of the whole data set in the node (`size` counts the test rows its statistics come from). */
+  rowsInData: number;
 }
 
 export interface TreeResult {
@@ -27,7 +30,10 @@ export interface TreeResult {
 }
 
 interface Node {
+  /** Rows the tree is grown on. */
   rows: Int32Array;
+  /** Rows the node is tested on (the same array when the tree is not grown on a held-out half). */
+  testRows: Int32Array;
   depth: number;
   allowed: (Int32Array | null)[];
 }
@@ -108,33 +114,38 @@ function child(columns: SliceColumn[], node: Node, attribute: number, codes: Int
   for (const c of codes) member[c] = 1;
   const col = columns[attribute]!.codes;
   const rows = node.rows.filter((i) => member[col[i]!] === 1);
+  const testRows = node.testRows === node.rows ? rows : node.testRows.filter((i) => member[col[i]!] === 1);
   const allowed = node.allowed.slice();
   allowed[attribute] = codes;
-  return { rows, depth: node.depth + 1, allowed };
+  return { rows, testRows, depth: node.depth + 1, allowed };
 }
 
 /**
- * SliceFinder's decision-tree search: a CART tree of depth at most `maxDepth` splits the data by
+ * SliceFinder's decision-tree search: a CART tree of depth at most `maxDepth` splits the grow rows by
  * information gain on the model's errors (a child is kept when it has at least `minSize` rows), and
- * its nodes are visited breadth first — shallower, more interpretable slices first. A node is
- * recommended when its effect size reaches `minEffectSize` and Welch's test under α-investing finds
- * its loss significantly higher than the other rows'; the search stops after k recommendations.
+ * its nodes are visited breadth first — shallower, more interpretable slices first. Every node is
+ * tested under α-investing on the test rows: Welch's test of its loss against the other test rows.
+ * It is recommended when the test rejects and its effect size reaches `minEffectSize`; the search
+ * stops after k recommendations. `split` holds the grow rows and the test rows: disjoint halves, so
+ * that the splits, chosen on the errors, do not select the losses they are tested on; or the same
+ * rows (the paper's search, whose p-values are then not valid).
  */
 export async function treeSearch(
   columns: SliceColumn[],
   loss: Float64Array,
   errors: Uint8Array,
-  all: LossMoments,
+  split: { grow: Int32Array; test: Int32Array },
   params: TreeParams,
   ctl: Control,
 ): Promise<TreeResult> {
-  const n = loss.length;
+  const all = moments(loss, split.test);
   const root: Node = {
-    rows: Int32Array.from({ length: n }, (_, i) => i),
+    rows: split.grow,
+    testRows: split.test,
     depth: 0,
     allowed: columns.map(() => null),
   };
-  const investing = new AlphaInvesting(params.alpha);
+  const investing = new AlphaInvesting(params.alpha, params.wealth ?? params.alpha);
   const slices: TreeSlice[] = [];
   const queue: Node[] = [root];
   let nodes = 0;
@@ -149,11 +160,12 @@ export async function treeSearch(
     nodes++;
     if (node !== root) {
       const s: TreeSlice = {
-        ...describeSlice(all, moments(loss, node.rows)),
+        ...describeSlice(all, moments(loss, node.testRows)),
         depth: node.depth,
         allowed: node.allowed,
+        rowsInData: node.rows === node.testRows ? node.rows.length : node.rows.length + node.testRows.length,
       };
-      testInOrder([s], params.minEffectSize, investing);
+      testInOrder([s], params.minEffectSize, 2, investing);
       if (s.problematic) slices.push(s);
     }
     if (node.depth >= params.maxDepth) continue;

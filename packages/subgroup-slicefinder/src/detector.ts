@@ -1,4 +1,4 @@
-import { type Detector, defineSubgroupDetector, type SubgroupFinding } from '@fb/core';
+import { type Detector, defineSubgroupDetector, type RunController, type SubgroupFinding } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
 import { type SliceColumn, sliceColumns } from './columns.js';
 import { treeSearch } from './decision-tree.js';
@@ -14,10 +14,11 @@ function finding(
   s: EvaluatedSlice,
   conditions: SubgroupFinding['conditions'],
   details: SubgroupFinding['details'],
+  size = s.size,
 ): Omit<SubgroupFinding, 'rank'> {
   return {
     conditions,
-    size: s.size,
+    size,
     // φ is +∞ when both sides have constant losses; the score stays finite for JSON.
     score: finite(s.effectSize) ?? Number.MAX_VALUE,
     effect: s.meanLoss - s.counterpartMeanLoss,
@@ -41,6 +42,22 @@ function treeConditions(columns: SliceColumn[], allowed: (Int32Array | null)[]) 
     if (codes !== null) out.push(columns[j]!.condition(codes));
   });
   return out;
+}
+
+/**
+ * The rows the decision tree is grown on and those its nodes are tested on: a seeded random half
+ * each (`holdout`), or all rows for both (`none`, the paper's search).
+ */
+function treeRows(
+  n: number,
+  mode: Options['treeSplit'],
+  ctl: RunController,
+): { grow: Int32Array; test: Int32Array } {
+  const all = Int32Array.from({ length: n }, (_, i) => i);
+  if (mode === 'none') return { grow: all, test: all };
+  ctl.rng.fork('tree-holdout').shuffle(all);
+  const half = n >> 1;
+  return { grow: all.slice(0, half).sort(), test: all.slice(half).sort() };
 }
 
 /**
@@ -75,9 +92,12 @@ export const slicefinder: Detector<Options> = defineSubgroupDetector<Options>({
       meanLoss: sum / n,
       attributes: columns.map((c) => ({ attribute: c.attribute, codes: c.arity, binned: c.binned })),
     };
+    // Both searches: each starts with half the wealth, so that the bound on false discoveries
+    // (W₀/(1 − α) under a global null) covers everything reported.
+    const wealth = options.approach === 'both' ? options.alpha / 2 : options.alpha;
     const tLattice = performance.now();
     if (options.approach !== 'decision-tree') {
-      const res = await latticeSearch(columns, loss, all, options, ctl);
+      const res = await latticeSearch(columns, loss, all, { ...options, wealth }, ctl);
       for (const s of res.slices) {
         const conditions = s.attributes.map((j, t) => columns[j]!.condition([s.codes[t]!]));
         found.push(finding(s, conditions, { approach: 'lattice', degree: s.degree }));
@@ -99,19 +119,25 @@ export const slicefinder: Detector<Options> = defineSubgroupDetector<Options>({
         columns,
         loss,
         errors,
-        all,
+        treeRows(n, options.treeSplit, ctl),
         {
-          k: options.k,
+          k: options.treeK,
           maxDepth: options.maxDepth,
           minSize: options.minSize,
           minEffectSize: options.minEffectSize,
           alpha: options.alpha,
+          wealth,
         },
         ctl,
       );
       for (const s of res.slices) {
         found.push(
-          finding(s, treeConditions(columns, s.allowed), { approach: 'decision-tree', depth: s.depth }),
+          finding(
+            s,
+            treeConditions(columns, s.allowed),
+            { approach: 'decision-tree', depth: s.depth, testedRows: s.size },
+            s.rowsInData,
+          ),
         );
       }
       extras.decisionTree = {

@@ -17,7 +17,11 @@ export interface LatticeParams {
   k: number;
   epsilon: number;
   alpha: number;
+  /** Initial α-investing wealth (α when absent). */
+  wealth?: number;
   degree: number;
+  /** Smallest slice evaluated and tested. */
+  minSize: number;
 }
 
 export interface LatticeResult {
@@ -71,8 +75,8 @@ function hasProblematicParent(attributes: number[], codes: number[], problematic
   return false;
 }
 
-/** Base slices: one per observed code of every attribute, with its rows ascending. */
-function baseSlices(columns: SliceColumn[], n: number): Candidate[] {
+/** Base slices: one per code of every attribute with at least `minSize` rows, with its rows ascending. */
+function baseSlices(columns: SliceColumn[], n: number, minSize: number): Candidate[] {
   const out: Candidate[] = [];
   columns.forEach((col, j) => {
     const rows = Array.from({ length: col.arity }, (_, c) => new Int32Array(col.counts[c]!));
@@ -82,7 +86,7 @@ function baseSlices(columns: SliceColumn[], n: number): Candidate[] {
       rows[c]![fill[c]!++] = i;
     }
     for (let c = 0; c < col.arity; c++) {
-      if (col.counts[c]! > 0) out.push({ attributes: [j], codes: [c], rows: rows[c]! });
+      if (col.counts[c]! >= Math.max(1, minSize)) out.push({ attributes: [j], codes: [c], rows: rows[c]! });
     }
   });
   return out;
@@ -90,9 +94,9 @@ function baseSlices(columns: SliceColumn[], n: number): Candidate[] {
 
 /**
  * SliceFinder's lattice search (Chung et al., ICDE 2019). Degree 1 holds one slice per attribute
- * value (or bin). Each slice is compared with its counterpart (the other rows): it is problematic when
- * its effect size reaches ε and Welch's one-sided test, run under α-investing, finds its loss
- * significantly higher. Problematic slices are recommended and not expanded; the others are crossed
+ * value (or bin). Each slice of at least `minSize` rows is compared with its counterpart (the other
+ * rows) by Welch's one-sided test under α-investing; it is problematic when the test finds its loss
+ * significantly higher and its effect size reaches ε. Problematic slices are recommended and not expanded; the others are crossed
  * with the non-problematic base slices of other attributes into the next degree, leaving out every
  * crossing that extends a problematic slice. The search stops
  * once k slices are recommended or at `degree`; the recommendation is the k largest.
@@ -105,8 +109,8 @@ export async function latticeSearch(
   ctl: Control,
 ): Promise<LatticeResult> {
   const n = loss.length;
-  const investing = new AlphaInvesting(params.alpha);
-  const base = baseSlices(columns, n);
+  const investing = new AlphaInvesting(params.alpha, params.wealth ?? params.alpha);
+  const base = baseSlices(columns, n, params.minSize);
   const recommended: LatticeSlice[] = [];
   const evaluated: number[] = [];
   let plainBase: Candidate[] = [];
@@ -132,11 +136,13 @@ export async function latticeSearch(
       });
     }
     evaluated.push(stats.length);
-    // α-investing spends its wealth on larger slices first (stable: candidate order among equal sizes).
+    // Every evaluated slice is tested, larger slices first (stable: candidate order among equal
+    // sizes); the order depends on sizes only, never on the losses.
     const order = stats.map((_, t) => t).sort((p, q) => stats[q]!.size - stats[p]!.size);
     testInOrder(
       order.map((t) => stats[t]!),
       params.epsilon,
+      params.minSize,
       investing,
     );
     const plain: Candidate[] = [];
@@ -152,16 +158,18 @@ export async function latticeSearch(
     // Cross: each non-problematic slice with each non-problematic base slice of another attribute.
     const next: Candidate[] = [];
     const seen = new Set<string>();
-    for (let t = 0; t < plain.length; t++) {
-      if (
-        t % 16 === 0 &&
-        (await ctl.checkpoint({ phase: `cross-${degree + 1}`, done: t, total: plain.length }))
-      ) {
-        complete = false;
-        break;
-      }
+    let crossings = 0;
+    for (let t = 0; t < plain.length && complete; t++) {
       const s = plain[t]!;
       for (const b of plainBase) {
+        // Checked every 256 crossings: with many base slices one slice alone crosses hundreds.
+        if (
+          crossings++ % 256 === 0 &&
+          (await ctl.checkpoint({ phase: `cross-${degree + 1}`, done: t, total: plain.length }))
+        ) {
+          complete = false;
+          break;
+        }
         const j = b.attributes[0]!;
         if (s.attributes.includes(j)) continue;
         const at = s.attributes.findIndex((a) => a > j);
@@ -173,7 +181,7 @@ export async function latticeSearch(
         seen.add(key);
         if (hasProblematicParent(attributes, codes, problematicKeys)) continue;
         const rows = intersect(s.rows, b.rows);
-        if (rows.length > 0) next.push({ attributes, codes, rows });
+        if (rows.length >= Math.max(1, params.minSize)) next.push({ attributes, codes, rows });
       }
     }
     if (!complete) break;

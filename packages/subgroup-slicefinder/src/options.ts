@@ -5,11 +5,13 @@ export interface Options {
   approach: 'lattice' | 'decision-tree' | 'both';
   loss: LossKind;
   k: number;
+  treeK: number;
   epsilon: number;
   alpha: number;
   degree: number;
   maxDepth: number;
   minSize: number;
+  treeSplit: 'holdout' | 'none';
   minEffectSize: number;
   maxValues: number;
   bins: number;
@@ -37,7 +39,13 @@ export const optionsSchema: OptionsSchema = {
       type: 'integer',
       minimum: 1,
       default: 50,
-      description: 'Number of slices each search recommends (the lattice search stops once it has k).',
+      description: 'Lattice search: number of slices recommended (the search stops once it has k).',
+    },
+    treeK: {
+      type: 'integer',
+      minimum: 1,
+      default: 20,
+      description: 'Decision-tree search: number of slices recommended (the search stops once it has treeK).',
     },
     epsilon: {
       type: 'number',
@@ -51,7 +59,7 @@ export const optionsSchema: OptionsSchema = {
       exclusiveMaximum: 1,
       default: 0.05,
       description:
-        'Significance level of the one-sided Welch tests and initial wealth (and payout) of α-investing, which controls false discoveries over the stream of tests.',
+        'Initial wealth and payout of α-investing over the one-sided Welch tests of every slice evaluated (split in halves between the two searches when both run).',
     },
     degree: {
       type: 'integer',
@@ -69,12 +77,20 @@ export const optionsSchema: OptionsSchema = {
       type: 'integer',
       minimum: 1,
       default: 10,
-      description: 'Decision-tree search: a child node is kept only if it has at least this many rows.',
+      description:
+        'Smallest slice: the lattice search evaluates (and tests) only slices with at least this many rows, and the decision-tree search keeps a child node only if it has at least this many grow rows.',
+    },
+    treeSplit: {
+      type: 'string',
+      enum: ['holdout', 'none'],
+      default: 'holdout',
+      description:
+        'Decision-tree search: "holdout" grows the tree on a seeded random half of the rows and tests its nodes on the other half (valid p-values); "none" grows and tests on all rows, as the paper does (the splits select on the errors, so the p-values are not valid).',
     },
     minEffectSize: {
       type: 'number',
       minimum: 0,
-      default: 0.5,
+      default: 0.3,
       description: 'Decision-tree search: smallest effect size φ for a node to be recommended.',
     },
     maxValues: {

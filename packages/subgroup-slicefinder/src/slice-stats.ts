@@ -11,8 +11,10 @@ export interface EvaluatedSlice {
   t: number | null;
   df: number | null;
   pValue: number | null;
-  /** Level αⱼ the slice was tested at (null when it was not tested: φ < ε). */
+  /** Level αⱼ the slice was tested at (null when it was not tested: too small, or no p-value). */
   level: number | null;
+  /** Significant under α-investing (whatever its effect size). */
+  rejected: boolean;
   /** φ ≥ ε and significant under α-investing. */
   problematic: boolean;
 }
@@ -42,19 +44,31 @@ export function describeSlice(all: LossMoments, slice: LossMoments): EvaluatedSl
     df: test?.df ?? null,
     pValue: test?.pValue ?? null,
     level: null,
+    rejected: false,
     problematic: false,
   };
 }
 
 /**
- * Decide which slices are problematic: φ ≥ ε, then significance under α-investing, tested in the
- * given order. Slices below ε are not tested (they spend no wealth).
+ * Decide which slices are problematic. Every slice of at least `minSize` rows with a p-value is tested
+ * under α-investing in the given order, whatever its effect size: choosing the slices to test by their
+ * φ, computed from the same losses, invalidates their p-values (under a loss independent of every
+ * attribute most runs then report slices). Smaller slices are not tested: Welch's t is a large-sample
+ * test, and a handful of rows sharing one loss value has a sample variance of 0 and a p-value of 0.
+ * A slice is problematic when its test rejects and φ ≥ ε; a rejection with a smaller effect still
+ * counts as a discovery for the wealth.
  */
-export function testInOrder(slices: EvaluatedSlice[], epsilon: number, investing: AlphaInvesting): void {
+export function testInOrder(
+  slices: EvaluatedSlice[],
+  epsilon: number,
+  minSize: number,
+  investing: AlphaInvesting,
+): void {
   for (const s of slices) {
-    if (s.effectSize === null || !(s.effectSize >= epsilon)) continue;
-    const { level, rejected } = investing.test(s.pValue ?? 1);
+    if (s.pValue === null || s.size < minSize) continue;
+    const { level, rejected } = investing.test(s.pValue);
     s.level = level;
-    s.problematic = rejected;
+    s.rejected = rejected;
+    s.problematic = rejected && s.effectSize !== null && s.effectSize >= epsilon;
   }
 }

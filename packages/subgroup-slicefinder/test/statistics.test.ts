@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { AlphaInvesting, effectSize, type LossMoments, welchTest } from '../src/index.js';
+import {
+  AlphaInvesting,
+  type EvaluatedSlice,
+  effectSize,
+  type LossMoments,
+  slicefinder,
+  testInOrder,
+  welchTest,
+} from '../src/index.js';
 
 const momentsOf = (xs: number[]): LossMoments => ({
   n: xs.length,
@@ -69,5 +77,50 @@ describe('α-investing', () => {
     for (let j = 0; j < 1000; j++) ai.test(1);
     expect(ai.wealth).toBeGreaterThanOrEqual(0);
     expect(ai.nextLevel()).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('p-values far in the tail', () => {
+  it('keep their size instead of rounding 1 − CDF to 0', () => {
+    // Two samples of 50 with variance 1 and means 5 apart: t ≈ 25 on ≈ 98 df, P(T > t) ≈ 1e-44.
+    const a = Array.from({ length: 50 }, (_, i) => 5 + (i % 2 ? 1 : -1));
+    const b = Array.from({ length: 50 }, (_, i) => (i % 2 ? 1 : -1));
+    const res = welchTest(momentsOf(a), momentsOf(b))!;
+    expect(res.pValue).toBeGreaterThan(0);
+    expect(res.pValue).toBeLessThan(1e-30);
+  });
+});
+
+describe('testing order', () => {
+  const slice = (size: number, effectSize: number, pValue: number): EvaluatedSlice => ({
+    size,
+    meanLoss: 0,
+    counterpartMeanLoss: 0,
+    effectSize,
+    t: 0,
+    df: 10,
+    pValue,
+    level: null,
+    rejected: false,
+    problematic: false,
+  });
+
+  it('tests every slice, whatever its effect size, and recommends only rejections with φ ≥ ε', () => {
+    const ai = new AlphaInvesting(0.05);
+    const slices = [slice(100, 0.1, 0.5), slice(100, 0.1, 1e-9), slice(100, 0.9, 1e-9), slice(5, 2, 0)];
+    testInOrder(slices, 0.5, 10, ai);
+    // The first three are tested in turn (the small effect sizes spend and earn wealth too); the slice
+    // of 5 rows is below the smallest size and is not tested.
+    expect(ai.tests).toBe(3);
+    expect(slices.map((s) => s.rejected)).toEqual([false, true, true, false]);
+    expect(slices.map((s) => s.problematic)).toEqual([false, false, true, false]);
+    expect(slices[3]!.level).toBeNull();
+  });
+
+  it("defaults to the original's recommend_slices(k=20, min_effect_size=0.3) and find_slice(k=50, epsilon=0.2)", () => {
+    const o = slicefinder.resolveOptions({});
+    expect([o.k, o.epsilon, o.treeK, o.minEffectSize, o.alpha, o.degree]).toEqual([
+      50, 0.2, 20, 0.3, 0.05, 3,
+    ]);
   });
 });

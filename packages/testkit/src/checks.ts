@@ -8,6 +8,7 @@ import {
   type ErrorCode,
   type FairbenchError,
   ModelError,
+  memberMask,
   OptionsError,
   type RunContextInit,
   readResult,
@@ -409,6 +410,27 @@ export function conformanceChecks<O extends object>(
             ensure(names.has(c.attribute), `subgroup ${k} constrains unknown attribute "${c.attribute}"`);
             ensure(!seen.has(c.attribute), `subgroup ${k} constrains "${c.attribute}" twice`);
             seen.add(c.attribute);
+          }
+          if (s.members !== undefined) {
+            // Explicit members define the subgroup; conditions, when given, must be exact.
+            const rows = s.members;
+            ensure(
+              rows.length === s.size,
+              `subgroup ${k} reports size ${s.size} but lists ${rows.length} members`,
+            );
+            ensure(
+              rows.every(
+                (r, q) => Number.isInteger(r) && r >= 0 && r < f.dataset.n && (q === 0 || r > rows[q - 1]!),
+              ),
+              `subgroup ${k} lists members that are not ascending row indices of the data`,
+            );
+            if (s.conditions.length === 0) return;
+            const mask = memberMask(f.dataset, s.conditions);
+            ensure(
+              rows.length === countMembers(f.dataset, s.conditions) && rows.every((r) => mask[r] === 1),
+              `subgroup ${k} lists members that are not exactly the rows satisfying its conditions`,
+            );
+            return;
           }
           const size = countMembers(f.dataset, s.conditions);
           ensure(

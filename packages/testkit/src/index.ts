@@ -9,6 +9,15 @@ export {
   readCensus13,
 } from './bench.js';
 export {
+  formatRejectionRate,
+  type NullWorld,
+  type NullWorldOptions,
+  nullSchema,
+  nullWorld,
+  type RejectionRate,
+  rejectionRate,
+} from './calibration.js';
+export {
   type ConformanceCheck,
   type ConformanceConfig,
   ConformanceError,
