@@ -128,7 +128,7 @@ export class CountingClassifier implements Classifier {
     for (let i = 0; i < n; i++) {
       const at = ids[i]! * stride;
       const v = store[at]!;
-      if (v === UNSET || v !== v) {
+      if (v === UNSET || Number.isNaN(v)) {
         store[at] = ASKED;
         pending[fresh++] = i;
       }

@@ -49,7 +49,7 @@ export class RowIndex {
       const v = f[at + j]!;
       let lo = 0;
       let hi = 0;
-      if (v !== v)
+      if (Number.isNaN(v))
         hi = 0x7ff80000; // every NaN alike
       else if (v !== 0) {
         lo = u[w + 2 * j]!; // -0 and 0 both hash as zero words
@@ -69,7 +69,7 @@ export class RowIndex {
     for (let j = 0; j < this.width; j++) {
       const a = rows[base + j]!;
       const b = f[at + j]!;
-      if (a !== b && (a === a || b === b)) return false;
+      if (a !== b && !(Number.isNaN(a) && Number.isNaN(b))) return false;
     }
     return true;
   }

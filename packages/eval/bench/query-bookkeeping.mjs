@@ -49,13 +49,18 @@ for (let round = 0; round < 3; round++) {
     }
   }
 }
-console.log(`query bookkeeping: ${model.description}, ${N.toLocaleString('en')} rows x ${d} attributes; best of 3`);
+console.log(
+  `query bookkeeping: ${model.description}, ${N.toLocaleString('en')} rows x ${d} attributes; best of 3`,
+);
 for (const kind of ['distinct', '3 repeats']) {
   const bare = best[`${kind}|bare`];
   const rows = kind === 'distinct' ? N : Math.floor(N / 3);
   for (const name of Object.keys(stacks)) {
     const s = best[`${kind}|${name}`];
-    const extra = name === 'bare' ? '' : `, ${(((s - bare) / rows) * 1e6).toFixed(3)} us per distinct row over bare`;
-    console.log(`  ${kind.padEnd(9)} ${name.padEnd(16)} ${s.toFixed(3)} s = ${(s / bare).toFixed(2)}x bare${extra}`);
+    const extra =
+      name === 'bare' ? '' : `, ${(((s - bare) / rows) * 1e6).toFixed(3)} us per distinct row over bare`;
+    console.log(
+      `  ${kind.padEnd(9)} ${name.padEnd(16)} ${s.toFixed(3)} s = ${(s / bare).toFixed(2)}x bare${extra}`,
+    );
   }
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Rng } from '@fb/core';
 import { loadAdult } from '@fb/datasets';
-import { evaluate, fit, loadTensorflow, predictionThreads, setPredictionThreads } from '../dist/index.js';
+import { evaluate, fit, predictionThreads, setPredictionThreads } from '../dist/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dataDir = process.env.FB_DATA_DIR ?? path.resolve(here, '../../../../shared/datasets');
@@ -86,18 +86,7 @@ const ours = {};
     `linear SVM (one-hot, Platt on 5 folds): fit ${s(fitS)} (6 solves), test accuracy ${ours.svm.accuracy}, converged=${svm.converged}`,
   );
 }
-{
-  const { backend } = await loadTensorflow();
-  const [fitS, mlp] = await bestOf(1, () =>
-    fit(train, { model: 'mlp', epochs: 20, earlyStopping: false, learningRate: 0.001, seed: 0 }),
-  );
-  const rows = big.subarray(0, 10_000 * d);
-  const [gradS] = await bestOf(3, () => mlp.scoreGradient(rows));
-  console.log(
-    `MLP 64-32-16-8-4 (${backend} backend), 20 epochs: fit ${s(fitS)}, test accuracy ${acc(mlp)}, ` +
-      `scoreGradient 10,000 rows ${s(gradS)}`,
-  );
-}
+// The MLP against scikit-learn's MLPClassifier: bench/mlp.mjs.
 console.log(`peak resident memory: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 
 const python = ['python3', '/usr/bin/python3'].find((p) => {

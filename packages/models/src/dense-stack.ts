@@ -307,7 +307,7 @@ function sparseAccumulate(
 }
 
 function activate(x: Float64Array, len: number, act: Activation): void {
-  if (act === 'relu') for (let i = 0; i < len; i++) x[i] = x[i]! > 0 ? x[i]! : 0;
+  if (act === 'relu') for (let i = 0; i < len; i++) x[i] = Math.max(x[i]!, 0);
   else if (act === 'tanh') for (let i = 0; i < len; i++) x[i] = Math.tanh(x[i]!);
   else for (let i = 0; i < len; i++) x[i] = 1 / (1 + Math.exp(-x[i]!));
 }

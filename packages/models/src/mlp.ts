@@ -472,7 +472,7 @@ export async function fitMlp(
       bestWeights = params.map((p) => p.slice());
     } else if (++stale >= opts.patience) break;
   }
-  if (bestWeights) params.forEach((p, q) => p.set(bestWeights![q]!));
+  if (bestWeights) for (let q = 0; q < params.length; q++) params[q]!.set(bestWeights[q]!);
   return new Mlp({
     schema,
     options: opts,

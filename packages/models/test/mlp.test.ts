@@ -123,7 +123,7 @@ describe('fitMlp', async () => {
       weights: f32.map((w) => ({ length: w.length, data: Buffer.from(w.buffer).toString('base64') })),
     };
     const old = await Mlp.fromJSON(v1);
-    old.weights.forEach((w, l) => expect(w).toEqual(Float64Array.from(f32[l]!)));
+    for (const [l, w] of old.weights.entries()) expect(w).toEqual(Float64Array.from(f32[l]!));
     const rows = test.x.subarray(0, 50 * 4);
     const ref = forward(old, rows);
     const proba = old.predictProba(rows);
