@@ -82,11 +82,16 @@ if (sk) {
 
 const rows = test.x.subarray(0, 10_000 * d);
 let gradBest = Number.POSITIVE_INFINITY;
+let gradCpu = Number.POSITIVE_INFINITY;
 for (let r = 0; r < 5; r++) {
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   mlp.scoreGradient(rows);
   gradBest = Math.min(gradBest, (performance.now() - t0) / 1000);
+  const c = process.cpuUsage(c0);
+  gradCpu = Math.min(gradCpu, (c.user + c.system) / 1e6);
 }
 console.log(
-  `  scoreGradient, 10,000 rows: ${gradBest.toFixed(3)} s (best of 5; load average ${loadavg()[0].toFixed(1)})`,
+  `  scoreGradient, 10,000 rows: ${gradBest.toFixed(3)} s wall, ${gradCpu.toFixed(3)} s CPU ` +
+    `(best of 5; load average ${loadavg()[0].toFixed(1)})`,
 );
