@@ -4,12 +4,13 @@
 // rows. Prints figures; not a test. Run after `pnpm build`: node bench/mlp.mjs (FB_DATA_DIR, else
 // ../shared/datasets next to the repository).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAdult } from '@fb/datasets';
 import { evaluate, fitMlp } from '../dist/index.js';
+import { findPython, writeSplits } from './sklearn.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dataDir = process.env.FB_DATA_DIR ?? path.resolve(here, '../../../../shared/datasets');
@@ -19,22 +20,14 @@ const d = train.d;
 const epochs = 20;
 const options = { epochs, earlyStopping: false, learningRate: 0.001, seed: 0 };
 
-const python = ['python3', '/usr/bin/python3'].find((p) => {
-  try {
-    execFileSync(p, ['-c', 'import sklearn'], { stdio: 'ignore' });
+const python = findPython();
     return true;
   } catch {
     return false;
   }
 });
 const dir = mkdtempSync(path.join(tmpdir(), 'fb-mlp-bench-'));
-const csv = (ds) => {
-  const lines = [];
-  for (let i = 0; i < ds.n; i++) lines.push([...ds.x.subarray(i * d, i * d + d), ds.y[i]].join(','));
-  return `${lines.join('\n')}\n`;
-};
-writeFileSync(path.join(dir, 'train.csv'), csv(train));
-writeFileSync(path.join(dir, 'test.csv'), csv(test));
+writeSplits(dir, train, test);
 
 console.log(
   `MLP 64-32-16-8-4 on Adult (${train.n} training rows, ${test.n} test rows), ${epochs} epochs; ` +

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Rng } from '@fb/core';
 import { loadAdult } from '@fb/datasets';
 import { evaluate, fit, predictionThreads, setPredictionThreads } from '../dist/index.js';
+import { findPython, writeSplits } from './sklearn.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dataDir = process.env.FB_DATA_DIR ?? path.resolve(here, '../../../../shared/datasets');
@@ -89,9 +90,7 @@ const ours = {};
 // The MLP against scikit-learn's MLPClassifier: bench/mlp.mjs.
 console.log(`peak resident memory: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 
-const python = ['python3', '/usr/bin/python3'].find((p) => {
-  try {
-    execFileSync(p, ['-c', 'import sklearn'], { stdio: 'ignore' });
+const python = findPython();
     return true;
   } catch {
     return false;
@@ -101,13 +100,7 @@ if (!python) {
   console.log('scikit-learn: not available (no python3 with sklearn), comparison skipped');
 } else {
   const dir = mkdtempSync(path.join(tmpdir(), 'fb-models-bench-'));
-  const csv = (ds) => {
-    const lines = [];
-    for (let i = 0; i < ds.n; i++) lines.push([...ds.x.subarray(i * d, i * d + d), ds.y[i]].join(','));
-    return `${lines.join('\n')}\n`;
-  };
-  writeFileSync(path.join(dir, 'train.csv'), csv(train));
-  writeFileSync(path.join(dir, 'test.csv'), csv(test));
+  writeSplits(dir, train, test);
   const queries = [];
   for (let i = 0; i < 100_000; i++) queries.push(big.subarray(i * d, i * d + d).join(','));
   writeFileSync(path.join(dir, 'queries.csv'), `${queries.join('\n')}\n`);

@@ -142,14 +142,7 @@ export class DenseStack {
       const db = this.deltas[l - 1]!;
       const { nzAt, nzValue } = this;
       for (let r = 0; r < m; r++) {
-        let nz = 0;
-        for (let u = 0; u < outW; u++) {
-          const g = delta[r * outW + u]!;
-          if (g !== 0) {
-            nzAt[nz] = u * inW;
-            nzValue[nz++] = g;
-          }
-        }
+        const nz = nonZeros(delta, r * outW, outW, inW, nzAt, nzValue);
         sumRows(nzAt, nzValue, nz, Wt, this.zeros, inW, db, r * inW);
         for (let k = 0; k < inW; k++)
           db[r * inW + k] = db[r * inW + k]! * derivative(below[r * inW + k]!, this.activation);
@@ -160,6 +153,29 @@ export class DenseStack {
     if (grads) sparseAccumulate(input, rows, r0, m, delta0, h, grads.kernels[0]!, grads.biases[0]!);
     return delta0.subarray(0, m * h);
   }
+}
+
+/**
+ * The non-zero values of `src[off .. off+len)` into `value`, and for each its position times `stride`
+ * (the offset of its row in a [len][stride] matrix) into `at`. Returns how many.
+ */
+function nonZeros(
+  src: Float64Array,
+  off: number,
+  len: number,
+  stride: number,
+  at: Int32Array,
+  value: Float64Array,
+): number {
+  let nz = 0;
+  for (let k = 0; k < len; k++) {
+    const a = src[off + k]!;
+    if (a !== 0) {
+      at[nz] = k * stride;
+      value[nz++] = a;
+    }
+  }
+  return nz;
 }
 
 /**
@@ -178,14 +194,7 @@ function dense(
   nzValue: Float64Array,
 ): void {
   for (let r = 0; r < m; r++) {
-    let nz = 0;
-    for (let k = 0; k < inW; k++) {
-      const a = x[r * inW + k]!;
-      if (a !== 0) {
-        nzAt[nz] = k * outW;
-        nzValue[nz++] = a;
-      }
-    }
+    const nz = nonZeros(x, r * inW, inW, outW, nzAt, nzValue);
     sumRows(nzAt, nzValue, nz, W, b, outW, out, r * outW);
   }
 }
