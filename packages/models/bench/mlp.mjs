@@ -21,11 +21,6 @@ const epochs = 20;
 const options = { epochs, earlyStopping: false, learningRate: 0.001, seed: 0 };
 
 const python = findPython();
-    return true;
-  } catch {
-    return false;
-  }
-});
 const dir = mkdtempSync(path.join(tmpdir(), 'fb-mlp-bench-'));
 writeSplits(dir, train, test);
 

@@ -91,11 +91,6 @@ const ours = {};
 console.log(`peak resident memory: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 
 const python = findPython();
-    return true;
-  } catch {
-    return false;
-  }
-});
 if (!python) {
   console.log('scikit-learn: not available (no python3 with sklearn), comparison skipped');
 } else {
