@@ -42,17 +42,22 @@ export interface QueryStats {
 /**
  * Wraps a model so that every query is counted and no identical row is sent twice: labels and
  * probabilities are cached per distinct row, and each batch forwards only its unseen rows, once.
+ * One row index serves both caches: each row of a batch is hashed once, and a row counts as a
+ * distinct query the first time it is sent for either.
  */
 export class CountingClassifier implements Classifier {
   readonly nFeatures: number;
   readonly nClasses: number;
   readonly description?: string;
   readonly inner: Classifier;
-  private readonly labelIndex: RowIndex;
-  private readonly labels = new GrowableArray((n) => new Int32Array(n));
-  private probaIndex: RowIndex | null = null;
-  private readonly probas = new GrowableArray((n) => new Float64Array(n));
+  private readonly index: RowIndex;
+  /** Per row id: its label, -1 while not asked. */
+  private readonly labels = new GrowableArray((n) => new Int32Array(n).fill(-1));
+  /** Per row id: nClasses probabilities, NaN while not asked. */
+  private readonly probas = new GrowableArray((n) => new Float64Array(n).fill(Number.NaN));
   private readonly stats: QueryStats = { queries: 0, distinctQueries: 0, batches: 0 };
+  private ids = new Int32Array(0);
+  private pending = new Int32Array(0);
 
   constructor(inner: Classifier) {
     if (!inner || typeof inner.predict !== 'function') {
@@ -71,7 +76,7 @@ export class CountingClassifier implements Classifier {
     this.nFeatures = inner.nFeatures;
     this.nClasses = inner.nClasses;
     if (inner.description !== undefined) this.description = inner.description;
-    this.labelIndex = new RowIndex(inner.nFeatures);
+    this.index = new RowIndex(inner.nFeatures);
   }
 
   /** Counts so far. */
@@ -96,59 +101,91 @@ export class CountingClassifier implements Classifier {
     return x.length / d;
   }
 
-  /** Collect the rows not yet in `index` (first occurrence only) into one batch. */
-  private unseen(
+  /**
+   * Index the batch's rows (their ids in `this.ids`) and collect each row whose cached value (at
+   * `id * stride` in `cache`) is unset, once, in order of first occurrence, into one batch for the
+   * model. Their positions in x go to `this.pending[0 .. fresh)`; they are marked ASKED until answered.
+   */
+  private unseen<T extends Int32Array | Float64Array>(
     x: Float64Array,
     n: number,
-    index: RowIndex,
-    other: RowIndex | null,
-  ): { batch: Float64Array; ids: Int32Array } {
+    cache: GrowableArray<T>,
+    stride: number,
+  ): Float64Array {
     const d = this.nFeatures;
-    const ids = new Int32Array(n);
-    const before = index.size;
+    if (this.ids.length < n) {
+      this.ids = new Int32Array(n);
+      this.pending = new Int32Array(n);
+    }
+    const ids = this.ids;
+    const pending = this.pending;
+    this.stats.queries += n;
+    const before = this.index.size;
+    const added = this.index.getOrAddAll(x, n, ids);
+    this.stats.distinctQueries += added;
+    const store = cache.ensure(this.index.size * stride);
     let fresh = 0;
     for (let i = 0; i < n; i++) {
-      const id = index.getOrAdd(x, i * d);
-      ids[i] = id;
-      if (id >= before + fresh) fresh++;
+      const at = ids[i]! * stride;
+      const v = store[at]!;
+      if (v === UNSET || Number.isNaN(v)) {
+        store[at] = ASKED;
+        pending[fresh++] = i;
+      }
     }
+    if (fresh > 0) this.stats.batches++;
+    // Only rows new to the index: they are stored in this order already, so the batch is a view.
+    if (fresh === added) return this.index.rowsView(before, before + added);
     const batch = new Float64Array(fresh * d);
-    for (let k = 0; k < fresh; k++) batch.set(index.row(before + k), k * d);
-    this.stats.queries += n;
-    if (fresh > 0) {
-      this.stats.batches++;
-      // A row is distinct unless the other cache (labels vs probabilities) already sent it.
-      for (let k = 0; k < fresh; k++)
-        if (!other || other.find(batch, k * d) < 0) this.stats.distinctQueries++;
+    for (let k = 0; k < fresh; k++) {
+      const from = pending[k]! * d;
+      for (let j = 0; j < d; j++) batch[k * d + j] = x[from + j]!;
     }
-    return { batch, ids };
+    return batch;
+  }
+
+  /** Unmark rows collected by `unseen` when the model failed to answer them. */
+  private release<T extends Int32Array | Float64Array>(
+    cache: GrowableArray<T>,
+    stride: number,
+    fresh: number,
+    unset: number,
+  ): void {
+    const store = cache.array;
+    for (let k = 0; k < fresh; k++) store[this.ids[this.pending[k]!]! * stride] = unset;
   }
 
   predict(x: Float64Array): Int32Array {
     const n = this.rows(x);
-    const before = this.labelIndex.size;
-    const { batch, ids } = this.unseen(x, n, this.labelIndex, this.probaIndex);
+    const batch = this.unseen(x, n, this.labels, 1);
     const fresh = batch.length / this.nFeatures;
-    const store = this.labels.ensure(before + fresh);
     if (fresh > 0) {
-      const out = this.inner.predict(batch);
-      if (!out || out.length !== fresh) {
-        throw new ModelError(
-          'MODEL_OUTPUT',
-          `model.predict returned ${out?.length} labels for ${fresh} rows`,
-        );
-      }
-      for (let k = 0; k < fresh; k++) {
-        const v = out[k]!;
-        if (!Number.isInteger(v) || v < 0 || v >= this.nClasses) {
+      try {
+        const out = this.inner.predict(batch);
+        if (!out || out.length !== fresh) {
           throw new ModelError(
             'MODEL_OUTPUT',
-            `model.predict returned ${v}, not a class code 0..${this.nClasses - 1}`,
+            `model.predict returned ${out?.length} labels for ${fresh} rows`,
           );
         }
-        store[before + k] = v;
+        for (let k = 0; k < fresh; k++) {
+          const v = out[k]!;
+          if (!Number.isInteger(v) || v < 0 || v >= this.nClasses) {
+            throw new ModelError(
+              'MODEL_OUTPUT',
+              `model.predict returned ${v}, not a class code 0..${this.nClasses - 1}`,
+            );
+          }
+        }
+        const store = this.labels.array;
+        for (let k = 0; k < fresh; k++) store[this.ids[this.pending[k]!]!] = out[k]!;
+      } catch (e) {
+        this.release(this.labels, 1, fresh, UNSET);
+        throw e;
       }
     }
+    const store = this.labels.array;
+    const ids = this.ids;
     const result = new Int32Array(n);
     for (let i = 0; i < n; i++) result[i] = store[ids[i]!]!;
     return result;
@@ -163,26 +200,34 @@ export class CountingClassifier implements Classifier {
     }
     const n = this.rows(x);
     const c = this.nClasses;
-    this.probaIndex ??= new RowIndex(this.nFeatures);
-    const before = this.probaIndex.size;
-    const { batch, ids } = this.unseen(x, n, this.probaIndex, this.labelIndex);
+    const batch = this.unseen(x, n, this.probas, c);
     const fresh = batch.length / this.nFeatures;
-    const store = this.probas.ensure((before + fresh) * c);
     if (fresh > 0) {
-      const out = this.inner.predictProba(batch);
-      if (!out || out.length !== fresh * c) {
-        throw new ModelError(
-          'MODEL_OUTPUT',
-          `model.predictProba returned ${out?.length} values for ${fresh} rows x ${c}`,
-        );
-      }
-      for (let k = 0; k < fresh * c; k++) {
-        const p = out[k]!;
-        if (!(p >= 0 && p <= 1))
-          throw new ModelError('MODEL_OUTPUT', `model.predictProba returned ${p}, not in [0, 1]`);
-        store[before * c + k] = p;
+      try {
+        const out = this.inner.predictProba(batch);
+        if (!out || out.length !== fresh * c) {
+          throw new ModelError(
+            'MODEL_OUTPUT',
+            `model.predictProba returned ${out?.length} values for ${fresh} rows x ${c}`,
+          );
+        }
+        for (let k = 0; k < fresh * c; k++) {
+          const p = out[k]!;
+          if (!(p >= 0 && p <= 1))
+            throw new ModelError('MODEL_OUTPUT', `model.predictProba returned ${p}, not in [0, 1]`);
+        }
+        const store = this.probas.array;
+        for (let k = 0; k < fresh; k++) {
+          const at = this.ids[this.pending[k]!]! * c;
+          for (let m = 0; m < c; m++) store[at + m] = out[k * c + m]!;
+        }
+      } catch (e) {
+        this.release(this.probas, c, fresh, Number.NaN);
+        throw e;
       }
     }
+    const store = this.probas.array;
+    const ids = this.ids;
     const result = new Float64Array(n * c);
     for (let i = 0; i < n; i++) {
       const base = ids[i]! * c;
@@ -191,3 +236,7 @@ export class CountingClassifier implements Classifier {
     return result;
   }
 }
+
+/** Cache markers: a label not yet asked (probabilities use NaN), and a value asked in this batch. */
+const UNSET = -1;
+const ASKED = -2;

@@ -48,6 +48,7 @@ export class CounterfactualChecker {
   private readonly pairSamples = new GrowableArray((n) => new Float64Array(n));
   private readonly pairCounterfactuals = new GrowableArray((n) => new Float64Array(n));
   private readonly pairOutcomes = new GrowableArray((n) => new Int32Array(n));
+  private readonly queryRows = new GrowableArray((n) => new Float64Array(n));
   private nPairs = 0;
   private nDiscriminatory = 0;
   private readonly dsnByValue: Int32Array[];
@@ -177,7 +178,8 @@ export class CounterfactualChecker {
   ): void {
     const { d, prot } = this;
     const block = perInput + 1;
-    const batch = new Float64Array(rows.length * block * d);
+    // Reused across calls: the counting wrapper keeps its own copy of every row it is sent.
+    const batch = this.queryRows.ensure(rows.length * block * d).subarray(0, rows.length * block * d);
     const counts = new Int32Array(rows.length);
     for (let r = 0; r < rows.length; r++) {
       const off = rows[r]! * d;
@@ -225,8 +227,12 @@ export class CounterfactualChecker {
   private recordPair(batch: Float64Array, sOff: number, cOff: number, own: number, lab: number): void {
     const { d } = this;
     const i = this.nPairs++;
-    this.pairSamples.ensure((i + 1) * d).set(batch.subarray(sOff, sOff + d), i * d);
-    this.pairCounterfactuals.ensure((i + 1) * d).set(batch.subarray(cOff, cOff + d), i * d);
+    const samples = this.pairSamples.ensure((i + 1) * d);
+    const counterfactuals = this.pairCounterfactuals.ensure((i + 1) * d);
+    for (let j = 0; j < d; j++) {
+      samples[i * d + j] = batch[sOff + j]!;
+      counterfactuals[i * d + j] = batch[cOff + j]!;
+    }
     const outs = this.pairOutcomes.ensure((i + 1) * 2);
     outs[2 * i] = own;
     outs[2 * i + 1] = lab;

@@ -97,19 +97,16 @@ export class ProtectedVariants {
     for (let j = 0; j < k; j++) own[j] = this.domainIndex(j, x[off + prot[j]!]!);
     let m = 0;
     if (this.mode === 'all-combinations') {
+      // The input's own combination, in the same mixed radix as `combos` (last attribute fastest).
+      let ownCombo = 0;
+      for (let j = 0; j < k; j++) ownCombo = ownCombo * domains[j]!.length + own[j]!;
+      const combos = this.combos;
       for (let c = 0; c < this.nCombos; c++) {
-        let same = true;
-        for (let j = 0; j < k; j++) {
-          if (this.combos[c * k + j] !== own[j]) {
-            same = false;
-            break;
-          }
-        }
-        if (same) continue;
+        if (c === ownCombo) continue;
         const base = outOff + m * d;
-        out.set(x.subarray(off, off + d), base);
+        for (let t = 0; t < d; t++) out[base + t] = x[off + t]!;
         for (let j = 0; j < k; j++) {
-          const v = this.combos[c * k + j]!;
+          const v = combos[c * k + j]!;
           if (v !== own[j]) out[base + prot[j]!] = domains[j]![v]!;
         }
         m++;
@@ -120,7 +117,7 @@ export class ProtectedVariants {
         for (let v = 0; v < dom.length; v++) {
           if (v === own[j]) continue;
           const base = outOff + m * d;
-          out.set(x.subarray(off, off + d), base);
+          for (let t = 0; t < d; t++) out[base + t] = x[off + t]!;
           out[base + prot[j]!] = dom[v]!;
           m++;
         }

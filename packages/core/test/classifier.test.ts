@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type Classifier, CountingClassifier, isDifferentiable, ModelError } from '../src/index.js';
+import {
+  type Classifier,
+  CountingClassifier,
+  createRng,
+  isDifferentiable,
+  ModelError,
+} from '../src/index.js';
 import { expectError, rowsOf, SpyModel } from './helpers.js';
 
 const label = (r: ArrayLike<number>) => (r[0]! + r[1]! > 2 ? 1 : 0);
@@ -93,6 +99,90 @@ describe('CountingClassifier', () => {
     m.predictProba(rowsOf([E]));
     expect(probaBatches.length).toBe(1);
     expect(spy.batches.length).toBe(1);
+  });
+
+  // Counts against a brute force over row strings (String(-0) is "0", every NaN is "NaN"), with the
+  // inner model asked for each row at most once per kind and every answer equal to the model's own.
+  it.each<[string, (rng: ReturnType<typeof createRng>) => number]>([
+    ['random reals', (rng) => rng.uniform(-1, 1)],
+    ['few distinct values (many repeats)', (rng) => rng.int(0, 2)],
+    ['-0, 0, NaN and two other values', (rng) => [0, -0, Number.NaN, 0 / 0, 1, 0.1][rng.int(0, 5)]!],
+  ])('counts like a Set of row strings on %s', (_, draw) => {
+    const d = 3;
+    const rng = createRng(7);
+    const seen = { label: [] as string[], proba: [] as string[] };
+    const key = (x: Float64Array, i: number) => Array.from(x.subarray(i * d, (i + 1) * d), String).join();
+    const score = (x: Float64Array, i: number) => {
+      let s = 0;
+      for (let j = 0; j < d; j++) s += Number.isNaN(x[i * d + j]) ? 0.5 : x[i * d + j]!;
+      return 1 / (1 + Math.exp(-s));
+    };
+    const inner: Classifier = {
+      nFeatures: d,
+      nClasses: 2,
+      predict(x) {
+        const out = new Int32Array(x.length / d);
+        for (let i = 0; i < out.length; i++) {
+          seen.label.push(key(x, i));
+          out[i] = score(x, i) > 0.5 ? 1 : 0;
+        }
+        return out;
+      },
+      predictProba(x) {
+        const out = new Float64Array((2 * x.length) / d);
+        for (let i = 0; i < x.length / d; i++) {
+          seen.proba.push(key(x, i));
+          out[2 * i + 1] = score(x, i);
+          out[2 * i] = 1 - out[2 * i + 1]!;
+        }
+        return out;
+      },
+    };
+    const m = new CountingClassifier(inner);
+    const all = new Set<string>();
+    let queries = 0;
+    let batches = 0;
+    for (let t = 0; t < 300; t++) {
+      const n = rng.int(1, 40);
+      const x = new Float64Array(n * d);
+      for (let k = 0; k < x.length; k++) x[k] = draw(rng);
+      const proba = t % 3 === 2;
+      const asked = new Set(proba ? seen.proba : seen.label);
+      const fresh = new Set<string>();
+      for (let i = 0; i < n; i++) {
+        all.add(key(x, i));
+        if (!asked.has(key(x, i))) fresh.add(key(x, i));
+      }
+      if (fresh.size > 0) batches++;
+      queries += n;
+      if (proba) {
+        const p = m.predictProba(x);
+        for (let i = 0; i < n; i++) expect(p[2 * i + 1]).toBe(score(x, i));
+      } else {
+        const y = m.predict(x);
+        for (let i = 0; i < n; i++) expect(y[i]).toBe(score(x, i) > 0.5 ? 1 : 0);
+      }
+    }
+    expect(new Set(seen.label).size).toBe(seen.label.length);
+    expect(new Set(seen.proba).size).toBe(seen.proba.length);
+    expect(m.queryStats).toEqual({ queries, distinctQueries: all.size, batches });
+  });
+
+  it('asks again for the rows of a batch the model failed on', () => {
+    let fail = true;
+    const spy = new SpyModel(2, label);
+    const m = new CountingClassifier({
+      nFeatures: 2,
+      nClasses: 2,
+      predict: (x) => {
+        if (fail) throw new Error('model down');
+        return spy.predict(x);
+      },
+    });
+    expect(() => m.predict(rowsOf([A, B]))).toThrow('model down');
+    fail = false;
+    expect(Array.from(m.predict(rowsOf([B, A, B])))).toEqual([B, A, B].map(label));
+    expect(spy.rowsSeen).toEqual([B, A]);
   });
 
   it('keeps the inner model description and dimensions', () => {

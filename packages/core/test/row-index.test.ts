@@ -81,6 +81,51 @@ describe('RowIndex', () => {
   });
 });
 
+describe('RowIndex.getOrAddAll', () => {
+  it.each<[string, (rng: ReturnType<typeof createRng>) => number]>([
+    ['random reals', (rng) => rng.uniform(-5, 5)],
+    ['few values (many repeats)', (rng) => rng.int(0, 3)],
+    [
+      '-0, 0, NaNs of two payloads and others',
+      (rng) => [-0, 0, Number.NaN, Math.sqrt(-1), 2, 1e-300][rng.int(0, 5)]!,
+    ],
+  ])('numbers batches like a Map of row strings on %s', (_, draw) => {
+    const width = 4;
+    const rng = createRng(5);
+    // A batch at an offset in a larger buffer, so that its 32-bit view starts past the buffer's start.
+    const buffer = new Float64Array(1 + 200 * width);
+    const idx = new RowIndex(width, 2);
+    const oracle = new Map<string, number>();
+    const ids = new Int32Array(200);
+    let mismatches = 0;
+    for (let t = 0; t < 300; t++) {
+      const n = rng.int(1, 200);
+      const x = buffer.subarray(1, 1 + n * width);
+      for (let k = 0; k < x.length; k++) x[k] = draw(rng);
+      const before = oracle.size;
+      const added = idx.getOrAddAll(x, n, ids);
+      for (let i = 0; i < n; i++) {
+        const key = Array.from(x.subarray(i * width, (i + 1) * width), String).join();
+        if (!oracle.has(key)) oracle.set(key, oracle.size);
+        if (ids[i] !== oracle.get(key)) mismatches++;
+        if (idx.find(x, i * width) !== ids[i]) mismatches++;
+      }
+      if (added !== oracle.size - before) mismatches++;
+    }
+    expect(mismatches).toBe(0);
+    expect(idx.size).toBe(oracle.size);
+  });
+
+  it('views stored rows that keep their values after the store grows', () => {
+    const idx = new RowIndex(2, 1);
+    idx.getOrAddAll(Float64Array.of(1, 2, 3, 4), 2, new Int32Array(2));
+    const view = idx.rowsView(0, 2);
+    for (let i = 0; i < 100; i++) idx.getOrAdd([i, -i - 1]);
+    expect(Array.from(view)).toEqual([1, 2, 3, 4]);
+    expect(Array.from(idx.rowsView(1, 2))).toEqual([3, 4]);
+  });
+});
+
 describe('GrowableArray', () => {
   it('keeps its contents when it grows', () => {
     const g = new GrowableArray((n) => new Int32Array(n), 2);

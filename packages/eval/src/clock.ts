@@ -24,6 +24,7 @@ export class QueryClock {
   private readonly seconds = new GrowableArray((n) => new Float64Array(n));
   private started = performance.now();
   private readonly width: number;
+  private ids = new Int32Array(0);
 
   constructor(inner: Classifier) {
     this.width = inner.nFeatures;
@@ -70,11 +71,10 @@ export class QueryClock {
   private record(x: Float64Array): void {
     const now = (performance.now() - this.started) / 1000;
     const n = x.length / this.width;
-    for (let i = 0; i < n; i++) {
-      const before = this.index.size;
-      const id = this.index.getOrAdd(x, i * this.width);
-      if (id === before) this.seconds.ensure(id + 1)[id] = now;
-    }
+    if (this.ids.length < n) this.ids = new Int32Array(n);
+    const before = this.index.size;
+    const added = this.index.getOrAddAll(x, n, this.ids);
+    this.seconds.ensure(before + added).fill(now, before, before + added);
   }
 
   /** Stamp of one row (null if never queried). */

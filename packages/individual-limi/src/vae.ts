@@ -1,5 +1,5 @@
 import type { Dataset, Rng, RunController } from '@fb/core';
-import { loadTensorflow, type TensorflowApi } from '@fb/models';
+import { loadTensorflow, type TensorflowApi } from '@fb/tensorflow';
 import type { TabularCodec } from './codec.js';
 import type { LatentGenerator } from './generator.js';
 

@@ -1,6 +1,7 @@
 import { type Classifier, DataError, type Dataset, RunController } from '@fb/core';
 import { type Subgroups, subgroupsOf } from '@fb/metrics';
-import { type FeatureEncoder, loadTensorflow } from '@fb/models';
+import type { FeatureEncoder } from '@fb/models';
+import { loadTensorflow } from '@fb/tensorflow';
 import {
   type Dense,
   type EncodedRows,

@@ -1,5 +1,6 @@
 import { DataError, type Dataset, type Rng } from '@fb/core';
-import { FeatureEncoder, type Tensorflow } from '@fb/models';
+import { FeatureEncoder } from '@fb/models';
+import type { Tensorflow } from '@fb/tensorflow';
 
 export type Tf = Tensorflow['tf'];
 export type Tensor = ReturnType<Tf['tensor']>;

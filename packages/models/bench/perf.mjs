@@ -9,7 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Rng } from '@fb/core';
 import { loadAdult } from '@fb/datasets';
-import { evaluate, fit, loadTensorflow, predictionThreads, setPredictionThreads } from '../dist/index.js';
+import { evaluate, fit, predictionThreads, setPredictionThreads } from '../dist/index.js';
+import { findPython, writeSplits } from './sklearn.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dataDir = process.env.FB_DATA_DIR ?? path.resolve(here, '../../../../shared/datasets');
@@ -86,39 +87,15 @@ const ours = {};
     `linear SVM (one-hot, Platt on 5 folds): fit ${s(fitS)} (6 solves), test accuracy ${ours.svm.accuracy}, converged=${svm.converged}`,
   );
 }
-{
-  const { backend } = await loadTensorflow();
-  const [fitS, mlp] = await bestOf(1, () =>
-    fit(train, { model: 'mlp', epochs: 20, earlyStopping: false, learningRate: 0.001, seed: 0 }),
-  );
-  const rows = big.subarray(0, 10_000 * d);
-  const [gradS] = await bestOf(3, () => mlp.scoreGradient(rows));
-  console.log(
-    `MLP 64-32-16-8-4 (${backend} backend), 20 epochs: fit ${s(fitS)}, test accuracy ${acc(mlp)}, ` +
-      `scoreGradient 10,000 rows ${s(gradS)}`,
-  );
-}
+// The MLP against scikit-learn's MLPClassifier: bench/mlp.mjs.
 console.log(`peak resident memory: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 
-const python = ['python3', '/usr/bin/python3'].find((p) => {
-  try {
-    execFileSync(p, ['-c', 'import sklearn'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-});
+const python = findPython();
 if (!python) {
   console.log('scikit-learn: not available (no python3 with sklearn), comparison skipped');
 } else {
   const dir = mkdtempSync(path.join(tmpdir(), 'fb-models-bench-'));
-  const csv = (ds) => {
-    const lines = [];
-    for (let i = 0; i < ds.n; i++) lines.push([...ds.x.subarray(i * d, i * d + d), ds.y[i]].join(','));
-    return `${lines.join('\n')}\n`;
-  };
-  writeFileSync(path.join(dir, 'train.csv'), csv(train));
-  writeFileSync(path.join(dir, 'test.csv'), csv(test));
+  writeSplits(dir, train, test);
   const queries = [];
   for (let i = 0; i < 100_000; i++) queries.push(big.subarray(i * d, i * d + d).join(','));
   writeFileSync(path.join(dir, 'queries.csv'), `${queries.join('\n')}\n`);

@@ -74,7 +74,6 @@ export {
   trainTestSplit,
   trainTestSplitOptionsSchema,
 } from './split.js';
-export { loadTensorflow, type Tensorflow, type TensorflowApi, type TensorflowBackend } from './tensorflow.js';
 export type { Criterion } from './tree-builder.js';
 export type { ClassWeight, MaxFeatures, Seed, TreeOptions } from './tree-options.js';
 export { predictionThreads, setPredictionThreads } from './tree-threads.js';

@@ -11,11 +11,10 @@ import {
   resolveOptions,
   type Schema,
 } from '@fb/core';
-import type { LayersModel, Sequential } from '@tensorflow/tfjs-layers';
 import { batchRows } from './batch.js';
-import { decodeFloat32, encodeArray, readStored, storedError } from './codec.js';
+import { decodeFloat32, decodeFloat64, encodeArray, storedError } from './codec.js';
+import { Adam, DenseStack, type SparseInput, softmaxRows } from './dense-stack.js';
 import { type CategoricalEncoding, FeatureEncoder } from './encoder.js';
-import { loadTensorflow, type Tensorflow, type TensorflowBackend } from './tensorflow.js';
 import { type Seed, seedSchema } from './tree-options.js';
 import { checkWeights } from './weights.js';
 
@@ -108,9 +107,10 @@ export const mlpOptionsSchema = {
 } satisfies OptionsSchema;
 
 const FORMAT = 'fairbench/mlp';
-const VERSION = 1;
+/** 2: float64 weights of the typed-array network. 1 (TensorFlow.js, float32 weights) still loads. */
+const VERSION = 2;
 // Rows per forward pass at prediction time.
-const PREDICT_BATCH = 8192;
+const PREDICT_BATCH = 4096;
 
 export interface MlpTraining {
   /** Epochs run and the epoch whose weights were kept (1-based). */
@@ -127,9 +127,8 @@ export interface MlpJSON {
   readonly schema: Schema;
   readonly options: MlpOptions;
   readonly encoder: ReturnType<FeatureEncoder['toJSON']>;
-  /** Kernels and biases, layer by layer, float32 as base64, with their lengths. */
+  /** Kernels ([inputs][units], row-major) and biases, layer by layer, float64 as base64, with their lengths. */
   readonly weights: readonly { readonly length: number; readonly data: string }[];
-  readonly backend: TensorflowBackend;
   readonly training: MlpTraining;
 }
 
@@ -137,15 +136,14 @@ interface MlpInit {
   schema: Schema;
   options: MlpOptions;
   encoder: FeatureEncoder;
-  handle: Tensorflow;
-  network: LayersModel;
+  network: DenseStack;
   training: MlpTraining;
 }
 
 /**
- * A multilayer perceptron on TensorFlow.js over the model's own input encoding. Predictions are
- * synchronous (the backend's `dataSync`, batched). `scoreGradient` differentiates the score through the
- * network and the encoder back to the raw inputs.
+ * A multilayer perceptron on typed arrays over the model's own input encoding: dense layers, then a
+ * softmax over the classes. `scoreGradient` differentiates the score exactly through the network and
+ * the encoder back to the raw inputs.
  */
 export class Mlp implements DifferentiableClassifier {
   readonly nFeatures: number;
@@ -154,11 +152,8 @@ export class Mlp implements DifferentiableClassifier {
   readonly schema: Schema;
   readonly options: Readonly<MlpOptions>;
   readonly encoder: FeatureEncoder;
-  /** Backend the model was fitted (or loaded) on. */
-  readonly backend: TensorflowBackend;
   readonly training: MlpTraining;
-  private readonly tf: Tensorflow['tf'];
-  private readonly network: LayersModel;
+  private readonly network: DenseStack;
 
   /** @internal Use `fitMlp` or `Mlp.fromJSON`. */
   constructor(init: MlpInit) {
@@ -167,34 +162,30 @@ export class Mlp implements DifferentiableClassifier {
     this.encoder = init.encoder;
     this.nFeatures = init.schema.attributes.length;
     this.nClasses = init.schema.outcome.labels.length;
-    this.backend = init.handle.backend;
-    this.tf = init.handle.tf;
     this.network = init.network;
     this.training = init.training;
     this.description = `mlp(${init.options.layers.join('-')},${init.options.activation})`;
   }
 
-  /** Layer weights (kernel, bias per layer) as float32 copies. */
-  get weights(): Float32Array[] {
-    return this.network
-      .getWeights()
-      .map((w) => w.dataSync() as Float32Array)
-      .map((a) => a.slice());
+  /** Layer weights (kernel [inputs][units] row-major, then bias, per layer) as copies. */
+  get weights(): Float64Array[] {
+    const { kernels, biases } = this.network;
+    return kernels.flatMap((k, l) => [k.slice(), biases[l]!.slice()]);
+  }
+
+  private sparse(x: Float64Array, lo: number, hi: number): SparseInput {
+    const d = this.nFeatures;
+    return { ...this.encoder.encodeSparse(x.subarray(lo * d, hi * d), hi - lo), d };
   }
 
   predictProba(x: Float64Array): Float64Array {
     const n = batchRows(this.schema, x);
     const K = this.nClasses;
     const out = new Float64Array(n * K);
-    const { tf } = this;
     for (let lo = 0; lo < n; lo += PREDICT_BATCH) {
       const hi = Math.min(n, lo + PREDICT_BATCH);
-      const z = this.encodeBatch(x, lo, hi);
-      const probs = tf.tidy(() =>
-        tf.softmax(this.network.apply(tf.tensor2d(z, [hi - lo, this.encoder.encodedWidth])) as TfTensor),
-      );
-      out.set(probs.dataSync(), lo * K);
-      probs.dispose();
+      const logits = this.network.forward(this.sparse(x, lo, hi), null, 0, hi - lo);
+      softmaxRows(logits, hi - lo, K, out, lo * K);
     }
     return out;
   }
@@ -209,38 +200,41 @@ export class Mlp implements DifferentiableClassifier {
    */
   scoreGradient(x: Float64Array): { score: Float64Array; gradient: Float64Array } {
     const n = batchRows(this.schema, x);
-    const p = this.encoder.encodedWidth;
-    const c = this.nClasses === 2 ? 1 : this.schema.outcome.favorable;
+    const d = this.nFeatures;
+    const K = this.nClasses;
+    const c = K === 2 ? 1 : this.schema.outcome.favorable;
     const score = new Float64Array(n);
-    const gradEncoded = new Float64Array(n * p);
-    const { tf } = this;
-    const grad = tf.grad((z: TfTensor) =>
-      tf.sum(tf.slice(tf.softmax(this.network.apply(z) as TfTensor), [0, c], [-1, 1])),
-    );
+    const gradient = new Float64Array(n * d);
+    const h = this.network.sizes[1]!;
+    const w0 = this.network.kernels[0]!;
+    const { offset, slope } = this.encoder;
+    const probs = new Float64Array(Math.min(n, PREDICT_BATCH) * K);
     for (let lo = 0; lo < n; lo += PREDICT_BATCH) {
       const hi = Math.min(n, lo + PREDICT_BATCH);
-      const z = this.encodeBatch(x, lo, hi);
-      const [s, g] = tf.tidy(() => {
-        const input = tf.tensor2d(z, [hi - lo, p]);
-        const probs = tf.slice(tf.softmax(this.network.apply(input) as TfTensor), [0, c], [-1, 1]);
-        return [probs, grad(input)];
-      });
-      score.set(s.dataSync(), lo);
-      gradEncoded.set(g.dataSync(), lo * p);
-      s.dispose();
-      g.dispose();
+      const m = hi - lo;
+      const input = this.sparse(x, lo, hi);
+      softmaxRows(this.network.forward(input, null, 0, m), m, K, probs);
+      // d p_c / d logit_k = p_c (1[k = c] − p_k)
+      for (let r = 0; r < m; r++) {
+        const pc = probs[r * K + c]!;
+        score[lo + r] = pc;
+        for (let k = 0; k < K; k++) probs[r * K + k] = pc * ((k === c ? 1 : 0) - probs[r * K + k]!);
+      }
+      const delta0 = this.network.backward(input, null, 0, m, probs, null);
+      // Through the first kernel to the encoded column of each standardised attribute, then its slope
+      // (the encoder's chain rule; one-hot columns have slope 0).
+      for (let r = 0; r < m; r++) {
+        for (let j = 0; j < d; j++) {
+          const sj = slope[j]!;
+          if (sj === 0) continue;
+          const wk = offset[j]! * h;
+          let s = 0;
+          for (let u = 0; u < h; u++) s += delta0[r * h + u]! * w0[wk + u]!;
+          gradient[(lo + r) * d + j] = s * sj;
+        }
+      }
     }
-    return { score, gradient: this.encoder.backpropagate(gradEncoded, n) };
-  }
-
-  private encodeBatch(x: Float64Array, lo: number, hi: number): Float32Array {
-    const d = this.nFeatures;
-    return Float32Array.from(this.encoder.encode(x.subarray(lo * d, hi * d), hi - lo));
-  }
-
-  /** Release the network's tensors; the model cannot predict afterwards. */
-  dispose(): void {
-    this.network.dispose();
+    return { score, gradient };
   }
 
   toJSON(): MlpJSON {
@@ -251,76 +245,102 @@ export class Mlp implements DifferentiableClassifier {
       options: { ...this.options, layers: [...this.options.layers] },
       encoder: this.encoder.toJSON(),
       weights: this.weights.map((w) => ({ length: w.length, data: encodeArray(w) })),
-      backend: this.backend,
       training: this.training,
     };
   }
 
-  /** Rebuild from `toJSON()` output on this process's backend (async: TensorFlow.js loads lazily). */
+  /**
+   * Rebuild from `toJSON()` output. Version 1 files (float32 weights of the earlier TensorFlow.js
+   * network, same layout) load too; they then predict in float64 from the float32 weights.
+   */
   static async fromJSON(json: unknown): Promise<Mlp> {
     const bad = storedError('MLP');
-    const j = readStored<MlpJSON>(json, FORMAT, VERSION, 'MLP');
+    const j = json as Partial<Omit<MlpJSON, 'version'>> & { version?: unknown };
+    if (j === null || typeof j !== 'object' || j.format !== FORMAT || (j.version !== 1 && j.version !== 2)) {
+      bad(`expected format "${FORMAT}" version 1 or ${VERSION}`);
+    }
     const schema = defineSchema(j.schema as Schema);
     const options = resolveOptions<MlpOptions>(mlpOptionsSchema, j.options);
     const encoder = FeatureEncoder.fromJSON(j.encoder);
     if (encoder.nFeatures !== schema.attributes.length) bad('the encoder does not match the schema');
-    const handle = await loadTensorflow();
-    const network = buildNetwork(
-      handle,
-      options,
-      encoder.encodedWidth,
-      schema.outcome.labels.length,
-      Rng.create(0),
-    );
-    const shapes = network.getWeights().map((w) => w.size);
+    const sizes = [encoder.encodedWidth, ...options.layers, schema.outcome.labels.length];
+    const shapes = sizes.slice(1).flatMap((units, l) => [sizes[l]! * units, units]);
     if (!Array.isArray(j.weights) || j.weights.length !== shapes.length)
       bad(`expected ${shapes.length} weight arrays`);
-    const tensors = j.weights!.map((w, i) => {
+    const arrays = j.weights!.map((w, i) => {
       if (w?.length !== shapes[i]) bad(`weight array ${i} must hold ${shapes[i]} values`);
-      return handle.tf.tensor(
-        decodeFloat32(w.data, w.length, `weights[${i}]`),
-        network.getWeights()[i]!.shape,
-      );
+      return j.version === 1
+        ? Float64Array.from(decodeFloat32(w.data, w.length, `weights[${i}]`))
+        : decodeFloat64(w.data, w.length, `weights[${i}]`);
     });
-    network.setWeights(tensors);
-    for (const t of tensors) t.dispose();
     const training = j.training as MlpTraining;
     if (!training || !Number.isInteger(training.epochs)) bad('training record missing');
-    return new Mlp({ schema, options, encoder, handle, network, training });
+    const network = new DenseStack(
+      sizes,
+      arrays.filter((_, i) => i % 2 === 0),
+      arrays.filter((_, i) => i % 2 === 1),
+      options.activation,
+    );
+    return new Mlp({ schema, options, encoder, network, training });
   }
 }
 
-type TfTensor = ReturnType<Tensorflow['tf']['tensor']>;
-
-function buildNetwork(
-  handle: Tensorflow,
-  options: MlpOptions,
-  inputWidth: number,
-  nClasses: number,
-  rng: Rng,
-): Sequential {
-  const { tf } = handle;
-  const seedOf = (label: string) => rng.fork(label).int(0, 0x7fffffff);
-  const model = tf.sequential();
-  const sizes = [...options.layers, nClasses];
-  sizes.forEach((units, i) => {
-    model.add(
-      tf.layers.dense({
-        units,
-        ...(i === 0 ? { inputShape: [inputWidth] } : {}),
-        activation: i < sizes.length - 1 ? options.activation : 'linear',
-        kernelInitializer: tf.initializers.glorotUniform({ seed: seedOf(`kernel-${i}`) }),
-        biasInitializer: 'zeros',
-      }),
-    );
-  });
-  return model;
+/** Glorot-uniform kernels (each layer from its own fork of `rng`) and zero biases. */
+function initialNetwork(sizes: readonly number[], options: MlpOptions, rng: Rng): DenseStack {
+  const kernels: Float64Array[] = [];
+  const biases: Float64Array[] = [];
+  for (let l = 0; l + 1 < sizes.length; l++) {
+    const fanIn = sizes[l]!;
+    const fanOut = sizes[l + 1]!;
+    const limit = Math.sqrt(6 / (fanIn + fanOut));
+    const draw = rng.fork(`kernel-${l}`);
+    const k = new Float64Array(fanIn * fanOut);
+    for (let i = 0; i < k.length; i++) k[i] = draw.uniform(-limit, limit);
+    kernels.push(k);
+    biases.push(new Float64Array(fanOut));
+  }
+  return new DenseStack(sizes, kernels, biases, options.activation);
 }
 
 /**
- * Fit an MLP (hidden layers, then a softmax over the classes) with Adam on the weighted cross-entropy.
- * Initialisation, the validation hold-out and the epoch shuffles all come from `seed`, so one seed gives
- * one model on a given backend.
+ * Weighted mean cross-entropy of m rows from their logits; when `grad` is given, also writes the
+ * gradient of that mean w.r.t. the logits, (softmax − onehot)·w/total.
+ */
+function crossEntropy(
+  logits: Float64Array,
+  rows: Int32Array | null,
+  r0: number,
+  m: number,
+  K: number,
+  y: Int32Array,
+  weights: Float64Array,
+  total: number,
+  grad: Float64Array | null,
+): number {
+  let loss = 0;
+  for (let r = 0; r < m; r++) {
+    const i = rows ? rows[r0 + r]! : r0 + r;
+    let top = Number.NEGATIVE_INFINITY;
+    for (let k = 0; k < K; k++) top = Math.max(top, logits[r * K + k]!);
+    let sum = 0;
+    for (let k = 0; k < K; k++) sum += Math.exp(logits[r * K + k]! - top);
+    const yi = y[i]!;
+    const wi = weights[i]! / total;
+    loss += wi * (top + Math.log(sum) - logits[r * K + yi]!);
+    if (grad) {
+      for (let k = 0; k < K; k++) {
+        const p = Math.exp(logits[r * K + k]! - top) / sum;
+        grad[r * K + k] = (p - (k === yi ? 1 : 0)) * wi;
+      }
+    }
+  }
+  return loss;
+}
+
+/**
+ * Fit an MLP (hidden layers, then a softmax over the classes) with Adam on the weighted cross-entropy
+ * (plus (l2/2)·‖W‖² on the kernels), in mini-batches of the shuffled training rows. Initialisation, the
+ * validation hold-out and the epoch shuffles all come from `seed`: one seed gives one model.
  */
 export async function fitMlp(
   dataset: Dataset,
@@ -329,7 +349,7 @@ export async function fitMlp(
 ): Promise<Mlp> {
   const opts = resolveOptions<MlpOptions>(mlpOptionsSchema, options);
   const ds = checkDataset(dataset);
-  const { n, schema } = ds;
+  const { n, d, schema } = ds;
   if (sampleWeight !== undefined) checkWeights(sampleWeight, n);
   const K = schema.outcome.labels.length;
   const rng = Rng.create(opts.seed).fork('mlp');
@@ -363,65 +383,40 @@ export async function fitMlp(
     categorical: opts.categorical,
     ...(sampleWeight ? { weights: sampleWeight } : {}),
   });
-  const p = encoder.encodedWidth;
-  const z = Float32Array.from(encoder.encode(ds.x, n));
-  const handle = await loadTensorflow();
-  const { tf } = handle;
-  const network = buildNetwork(handle, opts, p, K, rng.fork('init'));
-  const optimizer = tf.train.adam(opts.learningRate);
-  const kernels = network.layers.map((l) => l.trainableWeights[0]!);
-  const biases = network.layers.map((l) => l.trainableWeights[1]!);
-  const last = network.layers.length - 1;
-  // The dense stack as fused matMul + bias + activation ops on the layers' own variables: fewer kernel
-  // calls per step than LayersModel.apply, same weights.
-  type Matrix = ReturnType<typeof tf.tensor2d>;
-  const forward = (input: Matrix): Matrix => {
-    let h = input;
-    for (let l = 0; l <= last; l++) {
-      const fusable = l === last || opts.activation !== 'tanh';
-      h = tf.fused.matMul({
-        a: h,
-        b: kernels[l]!.read() as Matrix,
-        bias: biases[l]!.read(),
-        activation: l < last && fusable ? (opts.activation as 'relu' | 'sigmoid') : 'linear',
-      }) as Matrix;
-      if (!fusable) h = tf.tanh(h) as Matrix;
-    }
-    return h;
+  const input: SparseInput = { ...encoder.encodeSparse(ds.x, n), d };
+  const sizes = [encoder.encodedWidth, ...opts.layers, K];
+  const network = initialNetwork(sizes, opts, rng.fork('init'));
+  const { kernels, biases } = network;
+  const params = [...kernels, ...biases];
+  const grads = {
+    kernels: kernels.map((k) => new Float64Array(k.length)),
+    biases: biases.map((b) => new Float64Array(b.length)),
   };
+  const gradList = [...grads.kernels, ...grads.biases];
+  const adam = new Adam(params, opts.learningRate);
+  const gradOut = new Float64Array(opts.batchSize * K);
 
-  const gather = (rows: ArrayLike<number>, lo: number, hi: number) => {
-    const m = hi - lo;
-    const xb = new Float32Array(m * p);
-    const yb = new Float32Array(m * K);
-    const wb = new Float32Array(m);
-    let total = 0;
-    for (let r = 0; r < m; r++) {
-      const i = rows[lo + r]!;
-      xb.set(z.subarray(i * p, i * p + p), r * p);
-      yb[r * K + ds.y[i]!] = 1;
-      wb[r] = weights[i]!;
-      total += weights[i]!;
+  const validation = Int32Array.from(validRows);
+  let validationTotal = 0;
+  for (const i of validRows) validationTotal += weights[i]!;
+  const validationLossNow = (): number => {
+    let loss = 0;
+    for (let lo = 0; lo < validation.length; lo += PREDICT_BATCH) {
+      const m = Math.min(validation.length, lo + PREDICT_BATCH) - lo;
+      const logits = network.forward(input, validation, lo, m);
+      loss += crossEntropy(
+        logits,
+        validation,
+        lo,
+        m,
+        K,
+        ds.y,
+        weights,
+        Math.max(validationTotal, 1e-12),
+        null,
+      );
     }
-    return { xb, yb, wb, m, total };
-  };
-  // Weighted mean cross-entropy of a batch (plus the penalty when training); yb is one-hot.
-  type Batch = ReturnType<typeof gather>;
-  const batchLoss = ({ xb, yb, wb, m, total }: Batch, penalty: boolean) => {
-    const logits = forward(tf.tensor2d(xb, [m, p]));
-    const sum = tf.losses.softmaxCrossEntropy(
-      tf.tensor2d(yb, [m, K]),
-      logits,
-      tf.tensor1d(wb),
-      0,
-      tf.Reduction.SUM,
-    );
-    let loss = tf.mul(sum, 1 / Math.max(total, 1e-12));
-    if (penalty && opts.l2 > 0) {
-      for (const kernel of kernels)
-        loss = tf.add(loss, tf.mul(opts.l2 / 2, tf.sum(tf.square(kernel.read()))));
-    }
-    return loss as ReturnType<typeof tf.scalar>;
+    return loss;
   };
 
   const order = Int32Array.from(trainRows);
@@ -430,50 +425,58 @@ export async function fitMlp(
   const validationLoss: number[] = [];
   let best = Number.POSITIVE_INFINITY;
   let bestEpoch = 0;
-  let bestWeights: TfTensor[] | null = null;
+  let bestWeights: Float64Array[] | null = null;
   let stale = 0;
   let epoch = 0;
-  try {
-    while (epoch < opts.epochs) {
-      epoch++;
-      shuffle.shuffle(order);
-      let sum = 0;
-      for (let lo = 0; lo < order.length; lo += opts.batchSize) {
-        const hi = Math.min(order.length, lo + opts.batchSize);
-        const batch = gather(order, lo, hi);
-        const cost = optimizer.minimize(() => batchLoss(batch, true), true);
-        sum += cost!.dataSync()[0]! * batch.m;
-        cost!.dispose();
+  while (epoch < opts.epochs) {
+    epoch++;
+    shuffle.shuffle(order);
+    let sum = 0;
+    for (let lo = 0; lo < order.length; lo += opts.batchSize) {
+      const m = Math.min(order.length, lo + opts.batchSize) - lo;
+      let total = 0;
+      for (let r = 0; r < m; r++) total += weights[order[lo + r]!]!;
+      const logits = network.forward(input, order, lo, m);
+      let loss = crossEntropy(logits, order, lo, m, K, ds.y, weights, Math.max(total, 1e-12), gradOut);
+      for (const g of gradList) g.fill(0);
+      network.backward(input, order, lo, m, gradOut, grads);
+      if (opts.l2 > 0) {
+        for (let l = 0; l < kernels.length; l++) {
+          const k = kernels[l]!;
+          const g = grads.kernels[l]!;
+          let sq = 0;
+          for (let i = 0; i < k.length; i++) {
+            sq += k[i]! * k[i]!;
+            g[i] += opts.l2 * k[i]!;
+          }
+          loss += (opts.l2 / 2) * sq;
+        }
       }
-      trainLoss.push(sum / order.length);
-      if (!Number.isFinite(trainLoss[trainLoss.length - 1]!)) {
-        throw new ModelError(
-          'MODEL_OUTPUT',
-          `the training loss diverged at epoch ${epoch}; lower learningRate`,
-        );
-      }
-      if (!opts.earlyStopping) continue;
-      const held = gather(validRows, 0, validRows.length);
-      const v = tf.tidy(() => batchLoss(held, false).dataSync()[0]!);
-      validationLoss.push(v);
-      if (v < best - opts.tol) {
-        best = v;
-        bestEpoch = epoch;
-        stale = 0;
-        for (const t of bestWeights ?? []) t.dispose();
-        bestWeights = network.getWeights().map((w) => w.clone());
-      } else if (++stale >= opts.patience) break;
+      adam.step(params, gradList);
+      sum += loss * m;
     }
-    if (bestWeights) network.setWeights(bestWeights);
-  } finally {
-    for (const t of bestWeights ?? []) t.dispose();
-    optimizer.dispose();
+    trainLoss.push(sum / order.length);
+    if (!Number.isFinite(trainLoss[trainLoss.length - 1]!)) {
+      throw new ModelError(
+        'MODEL_OUTPUT',
+        `the training loss diverged at epoch ${epoch}; lower learningRate`,
+      );
+    }
+    if (!opts.earlyStopping) continue;
+    const v = validationLossNow();
+    validationLoss.push(v);
+    if (v < best - opts.tol) {
+      best = v;
+      bestEpoch = epoch;
+      stale = 0;
+      bestWeights = params.map((p) => p.slice());
+    } else if (++stale >= opts.patience) break;
   }
+  if (bestWeights) for (let q = 0; q < params.length; q++) params[q]!.set(bestWeights[q]!);
   return new Mlp({
     schema,
     options: opts,
     encoder,
-    handle,
     network,
     training: { epochs: epoch, bestEpoch: opts.earlyStopping ? bestEpoch : epoch, trainLoss, validationLoss },
   });

@@ -1,0 +1,45 @@
+import { type Classifier, CountingClassifier, createRng } from '@fb/core';
+import { describe, expect, it } from 'vitest';
+import { QueryClock } from '../src/index.js';
+
+const d = 3;
+const model: Classifier = {
+  nFeatures: d,
+  nClasses: 2,
+  predict: (x) => new Int32Array(x.length / d).map((_, i) => (x[i * d]! > 0.5 ? 1 : 0)),
+};
+
+describe('QueryClock', () => {
+  it.each<[string, (rng: ReturnType<typeof createRng>) => number]>([
+    ['random reals', (rng) => rng.uniform(0, 1)],
+    ['few values (many repeats)', (rng) => rng.int(0, 2)],
+    ['-0, 0 and NaN', (rng) => [-0, 0, Number.NaN, 1][rng.int(0, 3)]!],
+  ])('stamps each distinct row with the count of distinct rows at its first query, on %s', (_, draw) => {
+    const rng = createRng(3);
+    const clock = new QueryClock(model);
+    clock.start();
+    // Directly and through a counting wrapper, as the study does.
+    const counted = new CountingClassifier(clock.model);
+    const order = new Map<string, number>();
+    const key = (x: Float64Array, i: number) => Array.from(x.subarray(i * d, (i + 1) * d), String).join();
+    const rows: Float64Array[] = [];
+    for (let t = 0; t < 200; t++) {
+      const n = rng.int(1, 30);
+      const x = new Float64Array(n * d);
+      for (let k = 0; k < x.length; k++) x[k] = draw(rng);
+      (t % 2 ? counted : clock.model).predict(x);
+      for (let i = 0; i < n; i++) {
+        if (!order.has(key(x, i))) order.set(key(x, i), order.size + 1);
+        rows.push(x.slice(i * d, (i + 1) * d));
+      }
+    }
+    expect(clock.queries).toBe(order.size);
+    let mismatches = 0;
+    for (const row of rows) {
+      const stamp = clock.stampOf(row);
+      if (stamp?.queries !== order.get(key(row, 0))) mismatches++;
+    }
+    expect(mismatches).toBe(0);
+    expect(clock.stampOf([9, 9, 9])).toBeNull();
+  });
+});
