@@ -4,10 +4,11 @@ import {
   defineSubgroupDetector,
   domainValues,
   isDiscrete,
+  normalUpperTail,
   type SubgroupFinding,
   type SubgroupScan,
+  studentTUpperTail,
 } from '@fb/core';
-import { normalCdf, studentTCdf } from '@fb/eval';
 
 export interface ValueDisparityOptions {
   /** Smallest subgroup tested. */
@@ -81,7 +82,7 @@ function scoreZ(r: Float64Array, variance: Float64Array, mask: Uint8Array) {
   }
   if (n1 === 0 || !(v > 0)) return null;
   const z = s / Math.sqrt(v);
-  return { size: n1, effect: s / n1 - (restN ? rest / restN : 0), t: z, p: 2 * normalCdf(-Math.abs(z)) };
+  return { size: n1, effect: s / n1 - (restN ? rest / restN : 0), t: z, p: 2 * normalUpperTail(Math.abs(z)) };
 }
 
 /**
@@ -120,7 +121,7 @@ function welchZ(r: Float64Array, mask: Uint8Array) {
   if (!(se > 0)) return null;
   const t = (m1 - m0) / se;
   const df = (a + b) ** 2 / ((a * a) / (n1 - 1) + (b * b) / (n0 - 1));
-  return { size: n1, effect: m1 - m0, t, p: 2 * studentTCdf(-Math.abs(t), df) };
+  return { size: n1, effect: m1 - m0, t, p: 2 * studentTUpperTail(Math.abs(t), df) };
 }
 
 /** A candidate subgroup: attribute positions and the value each must take. */

@@ -1,66 +1,12 @@
-/** Log of the gamma function (Lanczos, g = 7, n = 9; relative error below 1e-13 for x > 0). */
-export function logGamma(x: number): number {
-  const c = [
-    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
-  ];
-  if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - logGamma(1 - x);
-  const z = x - 1;
-  let a = c[0]!;
-  const t = z + 7.5;
-  for (let i = 1; i < 9; i++) a += c[i]! / (z + i);
-  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
-}
+import { incompleteBeta, logGamma, normalUpperTail, studentTUpperTail } from '@fb/core';
 
-/** Continued fraction of the regularised incomplete beta function (modified Lentz). */
-function betaFraction(a: number, b: number, x: number): number {
-  const tiny = 1e-300;
-  let c = 1;
-  let d = 1 - ((a + b) * x) / (a + 1);
-  if (Math.abs(d) < tiny) d = tiny;
-  d = 1 / d;
-  let h = d;
-  for (let m = 1; m <= 300; m++) {
-    const m2 = 2 * m;
-    let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
-    d = 1 + aa * d;
-    if (Math.abs(d) < tiny) d = tiny;
-    c = 1 + aa / c;
-    if (Math.abs(c) < tiny) c = tiny;
-    d = 1 / d;
-    h *= d * c;
-    aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
-    d = 1 + aa * d;
-    if (Math.abs(d) < tiny) d = tiny;
-    c = 1 + aa / c;
-    if (Math.abs(c) < tiny) c = tiny;
-    d = 1 / d;
-    const delta = d * c;
-    h *= delta;
-    if (Math.abs(delta - 1) < 1e-15) break;
-  }
-  return h;
-}
+// The distribution tails live in @fb/core (one home for the statistics every package uses); the
+// study's names for them are kept here.
+export { incompleteBeta, logGamma };
 
-/** Regularised incomplete beta function I_x(a, b). */
-export function incompleteBeta(x: number, a: number, b: number): number {
-  if (x <= 0) return 0;
-  if (x >= 1) return 1;
-  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
-  return x < (a + 1) / (a + b + 2)
-    ? (front * betaFraction(a, b, x)) / a
-    : 1 - (front * betaFraction(b, a, 1 - x)) / b;
-}
-
-/** CDF of Student's t distribution with `df` degrees of freedom. */
+/** CDF of Student's t distribution with `df` degrees of freedom (lower tails exact in relative terms). */
 export function studentTCdf(t: number, df: number): number {
-  // Near 0 the complementary form keeps full precision: P(|T| < |t|) = I_{t²/(df+t²)}(1/2, df/2).
-  const t2 = t * t;
-  const tail =
-    t2 < df
-      ? 0.5 * (1 - incompleteBeta(t2 / (df + t2), 0.5, df / 2))
-      : 0.5 * incompleteBeta(df / (df + t2), df / 2, 0.5);
-  return t >= 0 ? 1 - tail : tail;
+  return t < 0 ? studentTUpperTail(-t, df) : 1 - studentTUpperTail(t, df);
 }
 
 /** Quantile of Student's t distribution (bisection on the CDF; |error| < 1e-10). */
@@ -78,27 +24,9 @@ export function studentTQuantile(p: number, df: number): number {
   return (lo + hi) / 2;
 }
 
-/** CDF of the standard normal distribution: Φ(z) = ½ erfc(−z/√2). */
+/** CDF of the standard normal distribution (lower tails exact in relative terms). */
 export function normalCdf(z: number): number {
-  // erfc by its continued fraction for large |x| and the series of erf otherwise (|error| < 1e-14).
-  const x = Math.abs(z) / Math.SQRT2;
-  let erfc: number;
-  if (x < 3) {
-    let sum = x;
-    let term = x;
-    for (let n = 1; n < 200; n++) {
-      term *= (-x * x) / n;
-      const add = term / (2 * n + 1);
-      sum += add;
-      if (Math.abs(add) < 1e-17 * Math.abs(sum)) break;
-    }
-    erfc = 1 - (2 / Math.sqrt(Math.PI)) * sum;
-  } else {
-    let f = 0;
-    for (let n = 60; n >= 1; n--) f = n / 2 / (x + f);
-    erfc = Math.exp(-x * x) / Math.sqrt(Math.PI) / (x + f);
-  }
-  return z >= 0 ? 1 - erfc / 2 : erfc / 2;
+  return z < 0 ? normalUpperTail(-z) : 1 - normalUpperTail(z);
 }
 
 export interface MeanInterval {
