@@ -1,7 +1,7 @@
 import { type Attribute, createDataset, DataError, resolveOptions, type Schema } from '@fb/core';
 import { categoryCoder, type LoadedDataset, numberCell, withMetadata } from './columns.js';
-import { type ResolvedSource, resolveSource, type SourceOptions } from './source-file.js';
 import { ADULT_OPTIONS } from './options.js';
+import { type ResolvedSource, resolveSource, type SourceOptions } from './source-file.js';
 import { SOURCES } from './sources.js';
 
 export interface AdultOptions extends SourceOptions {

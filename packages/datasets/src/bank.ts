@@ -2,8 +2,8 @@ import { type Attribute, createDataset, DataError, resolveOptions, type Schema }
 import { pick } from './adult.js';
 import { categoryCoder, type LoadedDataset, numberCell, withMetadata } from './columns.js';
 import { headerIndex, parseDelimited } from './delimited.js';
-import { type ResolvedSource, resolveSource, type SourceOptions } from './source-file.js';
 import { SOURCE_OPTIONS } from './options.js';
+import { type ResolvedSource, resolveSource, type SourceOptions } from './source-file.js';
 import { SOURCES } from './sources.js';
 
 export const BANK_CITATION =

@@ -2,8 +2,8 @@ import { type Attribute, createDataset, DataError, resolveOptions, type Schema }
 import { pick } from './adult.js';
 import { categoryCoder, type LoadedDataset, numberCell, withMetadata } from './columns.js';
 import { headerIndex, parseDelimited } from './delimited.js';
-import { resolveSource, type SourceOptions } from './source-file.js';
 import { COMPAS_OPTIONS } from './options.js';
+import { resolveSource, type SourceOptions } from './source-file.js';
 import { SOURCES } from './sources.js';
 
 export interface CompasOptions extends SourceOptions {

@@ -76,7 +76,9 @@ function readSource(source: string): { text: string; origin: string } {
  */
 export function loadCsv(source: string, schema: CsvSchema, given: CsvOptions = {}): LoadedDataset {
   if (typeof source !== 'string') {
-    throw new OptionsError('OPTIONS_INVALID', 'the CSV source must be a path or CSV text', { option: '/source' });
+    throw new OptionsError('OPTIONS_INVALID', 'the CSV source must be a path or CSV text', {
+      option: '/source',
+    });
   }
   const declared = resolveOptions<CsvSchema>(CSV_SCHEMA, schema);
   const options = resolveOptions<CsvOptions>(CSV_OPTIONS, given);

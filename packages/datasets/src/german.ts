@@ -1,8 +1,8 @@
 import { type Attribute, createDataset, DataError, resolveOptions, type Schema } from '@fb/core';
 import { pick } from './adult.js';
 import { categoryCoder, type LoadedDataset, numberCell, withMetadata } from './columns.js';
-import { type ResolvedSource, resolveSource, type SourceOptions } from './source-file.js';
 import { SOURCE_OPTIONS } from './options.js';
+import { type ResolvedSource, resolveSource, type SourceOptions } from './source-file.js';
 import { SOURCES } from './sources.js';
 
 export const GERMAN_CITATION =

@@ -3,8 +3,8 @@ import { ADULT_CATEGORIES, ADULT_CITATION, type AdultOptions, pick, readAdultRec
 import { BANK_CATEGORIES, BANK_CITATION, readBankRecords } from './bank.js';
 import { categoryCoder, type LoadedDataset, numberCell, withMetadata } from './columns.js';
 import { GERMAN_CITATION, GERMAN_FEMALE, germanCodes, readGermanRecords } from './german.js';
-import type { SourceOptions } from './source-file.js';
 import { CENSUS13_OPTIONS, SOURCE_OPTIONS } from './options.js';
+import type { SourceOptions } from './source-file.js';
 import { SOURCES } from './sources.js';
 
 /**

@@ -13,7 +13,10 @@ const SOURCE_PROPERTIES = {
   mirror: text('Base URL mirroring the reference layout.'),
 } satisfies OptionsSchema['properties'];
 
-const split = { enum: ['train', 'test'], description: 'Adult file: train (adult.data) or test (adult.test).' };
+const split = {
+  enum: ['train', 'test'],
+  description: 'Adult file: train (adult.data) or test (adult.test).',
+};
 
 export const SOURCE_OPTIONS: OptionsSchema = { type: 'object', properties: SOURCE_PROPERTIES };
 

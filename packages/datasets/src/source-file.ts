@@ -45,7 +45,8 @@ export function readFileBytes(path: string): Buffer {
     return readFileSync(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'EISDIR' ? 'is a directory, not a file' : `cannot be read (${code ?? (e as Error).message})`;
+    const why =
+      code === 'EISDIR' ? 'is a directory, not a file' : `cannot be read (${code ?? (e as Error).message})`;
     throw new InteropError('INTEROP_PARSE', `${path} ${why}`, { reason: 'unreadable', file: path });
   }
 }

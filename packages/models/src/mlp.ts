@@ -13,7 +13,7 @@ import {
 } from '@fb/core';
 import type { LayersModel, Sequential } from '@tensorflow/tfjs-layers';
 import { batchRows } from './batch.js';
-import { decodeFloat32, encodeArray, readStored, storedError } from './codec.js';
+import { assertFinite, decodeFloat32, encodeArray, readStored, storedError } from './codec.js';
 import { type CategoricalEncoding, FeatureEncoder } from './encoder.js';
 import { loadTensorflow, type Tensorflow, type TensorflowBackend } from './tensorflow.js';
 import { type Seed, seedSchema } from './tree-options.js';
@@ -278,7 +278,7 @@ export class Mlp implements DifferentiableClassifier {
     const tensors = j.weights!.map((w, i) => {
       if (w?.length !== shapes[i]) bad(`weight array ${i} must hold ${shapes[i]} values`);
       return handle.tf.tensor(
-        decodeFloat32(w.data, w.length, `weights[${i}]`),
+        assertFinite(decodeFloat32(w.data, w.length, `weights[${i}]`), `stored MLP: weights[${i}]`),
         network.getWeights()[i]!.shape,
       );
     });
