@@ -8,6 +8,7 @@ import { connectRedis, RedisUnreachableError } from '../src/redis.js';
 import { type CellJob, type JobPayload, signJob, signResult } from '../src/signed.js';
 import { startQueueWorker } from '../src/worker.js';
 import {
+  byKey,
   cleanTempDirs,
   hasRedis,
   quiet,
@@ -20,12 +21,6 @@ import {
   threadUrl,
   until,
 } from './helpers.js';
-
-const comparable = (r: CellRecord) => {
-  const { dss: _dss, ...metrics } = r.metrics ?? { dss: null };
-  return { key: r.key, status: r.status, error: r.error, metrics, implicated: r.implicated };
-};
-const byKey = (rs: CellRecord[]) => rs.map(comparable).sort((a, b) => (a.key < b.key ? -1 : 1));
 
 describe.skipIf(!hasRedis)('a queue whose Redis others can write (needs redis-server)', () => {
   let redis: TestRedis;

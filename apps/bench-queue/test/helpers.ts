@@ -136,3 +136,21 @@ export async function storedRecords(outDir: string): Promise<CellRecord[]> {
     store.close();
   }
 }
+
+/** What must not depend on where a cell ran (wall times and seconds per finding do). */
+export function comparable(r: CellRecord) {
+  const { dss: _dss, ...metrics } = r.metrics ?? { dss: null };
+  return {
+    key: r.key,
+    method: r.plan.method,
+    label: r.plan.label,
+    status: r.status,
+    error: r.error,
+    modelFingerprint: r.modelFingerprint,
+    metrics,
+    recall: r.score?.recall ?? null,
+    precision: r.score?.precision ?? null,
+    implicated: r.implicated,
+  };
+}
+export const byKey = (rs: CellRecord[]) => rs.map(comparable).sort((a, b) => (a.key < b.key ? -1 : 1));

@@ -8,6 +8,7 @@ import { clearQueue } from '../src/queue.js';
 import { type CellJob, type JobPayload, openJob, signJob, signResult } from '../src/signed.js';
 import { startQueueWorker } from '../src/worker.js';
 import {
+  byKey,
   cleanTempDirs,
   hasRedis,
   killWorkers,
@@ -22,24 +23,6 @@ import {
   threadUrl,
   until,
 } from './helpers.js';
-
-/** What must not depend on where a cell ran (wall times and seconds per finding do). */
-function comparable(r: CellRecord) {
-  const { dss: _dss, ...metrics } = r.metrics ?? { dss: null };
-  return {
-    key: r.key,
-    method: r.plan.method,
-    label: r.plan.label,
-    status: r.status,
-    error: r.error,
-    modelFingerprint: r.modelFingerprint,
-    metrics,
-    recall: r.score?.recall ?? null,
-    precision: r.score?.precision ?? null,
-    implicated: r.implicated,
-  };
-}
-const byKey = (rs: CellRecord[]) => rs.map(comparable).sort((a, b) => (a.key < b.key ? -1 : 1));
 
 /** A finished record of `cell` with no findings. */
 const done = (cell: JobPayload['cell']): CellRecord => ({

@@ -18,33 +18,24 @@ const split = {
   description: 'Adult file: train (adult.data) or test (adult.test).',
 };
 
-export const SOURCE_OPTIONS: OptionsSchema = { type: 'object', properties: SOURCE_PROPERTIES };
-
-export const ADULT_OPTIONS: OptionsSchema = {
+/** A loader's options: where it finds its file, plus its own. */
+const loader = (own: OptionsSchema['properties'] = {}): OptionsSchema => ({
   type: 'object',
-  properties: {
-    ...SOURCE_PROPERTIES,
-    split,
-    missing: { enum: ['drop', 'keep'], description: 'Rows with `?`: drop them or keep `?` as a category.' },
-  },
-};
+  properties: { ...SOURCE_PROPERTIES, ...own },
+});
 
-export const CENSUS13_OPTIONS: OptionsSchema = {
-  type: 'object',
-  properties: {
-    ...SOURCE_PROPERTIES,
-    split,
-    outOfBounds: { enum: ['drop', 'clip'], description: 'Rows outside the bounds: drop or clip them.' },
-  },
-};
-
-export const COMPAS_OPTIONS: OptionsSchema = {
-  type: 'object',
-  properties: {
-    ...SOURCE_PROPERTIES,
-    race: { enum: ['all', 'black-white'], description: 'All six race values or two.' },
-  },
-};
+export const SOURCE_OPTIONS = loader();
+export const ADULT_OPTIONS = loader({
+  split,
+  missing: { enum: ['drop', 'keep'], description: 'Rows with `?`: drop them or keep `?` as a category.' },
+});
+export const CENSUS13_OPTIONS = loader({
+  split,
+  outOfBounds: { enum: ['drop', 'clip'], description: 'Rows outside the bounds: drop or clip them.' },
+});
+export const COMPAS_OPTIONS = loader({
+  race: { enum: ['all', 'black-white'], description: 'All six race values or two.' },
+});
 
 export const CSV_OPTIONS: OptionsSchema = {
   type: 'object',

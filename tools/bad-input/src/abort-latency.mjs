@@ -9,7 +9,11 @@ import { makeFixture } from '@fb/testkit';
 
 const at = Number(process.argv[process.argv.indexOf('--at') + 1]) || 1.5;
 const { dataset, model } = makeFixture(5000);
-console.log(`abort at ${at} s; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `abort at ${at} s; load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 for (const det of methodRegistry) {
   const t0 = performance.now();
   // The lag is counted from when the abort event fires (a loaded machine fires timers late).
@@ -23,7 +27,7 @@ for (const det of methodRegistry) {
     const lag = r.run.aborted
       ? `returned ${((end - fired) / 1000).toFixed(3)} s after the abort fired (at ${((fired - t0) / 1000).toFixed(3)} s)`
       : `finished (${r.run.stopReason}) before the abort`;
-    const kept = r.findings.kind === "individual" ? `, ${r.findings.pairs.length} pairs kept` : "";
+    const kept = r.findings.kind === 'individual' ? `, ${r.findings.pairs.length} pairs kept` : '';
     console.log(`${det.id.padEnd(24)} ${wall.toFixed(3)} s  ${lag}${kept}`);
   } catch (e) {
     console.log(`${det.id.padEnd(24)} ${e.name}: ${e.message}`);
