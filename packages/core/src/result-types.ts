@@ -1,7 +1,7 @@
 import type { StopReason } from './run-control.js';
 
 /** Version of the result contract this package writes. Bumped per semver: a breaking change bumps the major. */
-export const RESULT_SCHEMA_VERSION = '1.0.0';
+export const RESULT_SCHEMA_VERSION = '1.1.0';
 
 export type DetectorKind = 'individual' | 'subgroup';
 export type Access = 'black-box' | 'white-box' | 'data-only';
