@@ -1,20 +1,25 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RunStudyOptions } from '@fb/bench';
 import { queueNameOf } from './jobs.js';
 import { clearQueue } from './queue.js';
 import { connectRedis, shownUrl } from './redis.js';
+import { queueSecret } from './signed.js';
 import { startQueueWorker } from './worker.js';
 
-const usage = `usage: fairbench-queue run --redis <url> [--study <name|file>] [--queue <name>] [--out <dir>]
-                           [--resume | --fresh] [--retry-failed] [--only <field>=<value>[,...]]
-       fairbench-queue worker --redis <url> (--study <name|file> | --queue <name>) [--concurrency <n>]
+const usage = `usage: fairbench-queue run --redis <url> [--secret-file <path>] [--study <name|file>] [--queue <name>]
+                           [--out <dir>] [--resume | --fresh] [--retry-failed] [--only <field>=<value>[,...]]
+       fairbench-queue worker --redis <url> [--secret-file <path>] (--study <name|file> | --queue <name>)
+                              [--concurrency <n>]
 
   run             the coordinator: queues the study's unfinished cells and stores their results
   worker          runs queued cells on this machine (start one per machine, as many as you like)
 
   --redis         redis://[user:password@]host[:port][/db], rediss://... (TLS) or unix:///path/redis.sock
+  --secret-file   file holding the secret shared by the coordinator and its workers (at least 32
+                  characters, e.g. \`openssl rand -hex 32\`); default: env FAIRBENCH_QUEUE_SECRET
   --study         a study of apps/bench/studies (default, smoke, full) or a JSON/YAML file (default: default)
   --queue         the queue (default: fairbench-<study name>); coordinator and workers must agree
   --out           result directory (default: results/<study name>)
@@ -39,6 +44,7 @@ function parse(args: string[]) {
       allowPositionals: true,
       options: {
         redis: { type: 'string' },
+        'secret-file': { type: 'string' },
         study: { type: 'string' },
         queue: { type: 'string' },
         out: { type: 'string' },
@@ -56,6 +62,28 @@ function parse(args: string[]) {
 }
 
 type Values = ReturnType<typeof parse>['values'];
+
+/** The shared secret: from --secret-file, else env FAIRBENCH_QUEUE_SECRET. */
+function secretOf(values: Values): string {
+  const file = values['secret-file'];
+  if (file === undefined) {
+    if (process.env.FAIRBENCH_QUEUE_SECRET === undefined) {
+      throw new UsageError(
+        'the queue needs a shared secret: --secret-file <path> or env FAIRBENCH_QUEUE_SECRET',
+      );
+    }
+    return queueSecret(process.env.FAIRBENCH_QUEUE_SECRET);
+  }
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(
+      `--secret-file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
+  }
+  return queueSecret(text);
+}
 
 /** Loaded on use: @fb/bench loads every method, which --help and argument errors need not wait for. */
 const loadBench = () => import('@fb/bench');
@@ -82,6 +110,7 @@ async function coordinate(values: Values): Promise<void> {
   const { queueExecutor } = await import('./executor.js');
   const study = loadStudy(values.study ?? 'default');
   const connection = await connectRedis(values.redis!);
+  const secret = secretOf(values);
   const queue = values.queue ?? queueNameOf(study.name);
   if (values.fresh) await clearQueue(connection, queue);
   process.stderr.write(
@@ -99,7 +128,7 @@ async function coordinate(values: Values): Promise<void> {
     fresh: values.fresh,
     retryFailed: values['retry-failed'],
     only,
-    executor: queueExecutor({ connection, queue, retryFailed: values['retry-failed'] }),
+    executor: queueExecutor({ connection, queue, secret, retryFailed: values['retry-failed'] }),
     signal: controller.signal,
   });
   if (controller.signal.aborted) process.exitCode = 130;
@@ -119,12 +148,14 @@ async function work(values: Values): Promise<void> {
   }
   const queue = values.queue ?? queueNameOf((await loadBench()).loadStudy(values.study!).name);
   const connection = await connectRedis(values.redis!);
+  const secret = secretOf(values);
   const worker = await startQueueWorker({
     connection,
     queue,
     ...(concurrency !== undefined ? { concurrency } : {}),
-    onCell: (job, outcome) => {
-      const { cell } = job.data;
+    secret,
+    onRejected: (job, why) => process.stderr.write(`rejected job ${job.id}: ${why}\n`),
+    onCell: (cell, outcome) => {
       const what = `${cell.plan.label} | ${cell.block}`;
       process.stderr.write('record' in outcome ? `done ${what}\n` : `failed ${what}: ${outcome.error}\n`);
     },

@@ -2,10 +2,18 @@ import { type Cell, type CellExecutor, type CellRecord, failedRecord, type PoolE
 import { type Job, Queue, QueueEvents, type RedisOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { type CellJob, type CellProgress, codeFingerprint, jobIdOf } from './jobs.js';
+import { openJob, openResult, RejectedError, type SignedResult, signJob } from './signed.js';
 
 export interface QueueExecutorOptions {
   connection: RedisOptions;
   queue: string;
+  /** The secret shared with the workers (see `queueSecret`): jobs are signed, results checked with it. */
+  secret: string;
+  /**
+   * Called when a job or result in Redis is refused (not signed with the secret, or ill-formed): the
+   * cell's job is replaced and the cell runs again. Default: a line on stderr.
+   */
+  onRejected?(cell: Cell, reason: string): void;
   /**
    * A cell whose job failed in an earlier run whose coordinator stopped before storing it is run
    * again (default: its failure is stored, like any other failed cell).
@@ -15,7 +23,7 @@ export interface QueueExecutorOptions {
   checkSeconds?: number;
 }
 
-type CellQueue = Queue<CellJob, CellRecord>;
+type CellQueue = Queue<CellJob, SignedResult>;
 
 interface Pending {
   cell: Cell;
@@ -36,16 +44,21 @@ async function lastEventId(connection: RedisOptions, key: string): Promise<strin
 
 const overrun = (seconds: number) => `overrun: still running after ${seconds} s`;
 
-/** The record of a finished job; a result that took longer than the timeout counts as an overrun. */
-function recordOf(job: Job<CellJob, CellRecord>, cell: Cell, state: 'completed' | 'failed'): CellRecord {
+/**
+ * The record of a finished job; a result that took longer than the timeout counts as an overrun.
+ * Throws `RejectedError` for a job this coordinator did not sign or a result no worker signed.
+ */
+function recordOf(
+  job: Job<CellJob, SignedResult>,
+  cell: Cell,
+  state: 'completed' | 'failed',
+  secret: string,
+): CellRecord {
+  const { cellTimeoutSeconds } = openJob(secret, job.id!, job.data);
   const wall = job.finishedOn && job.processedOn ? (job.finishedOn - job.processedOn) / 1000 : 0;
-  if (state === 'failed') return failedRecord(cell, job.failedReason, wall);
-  const timeout = job.data.cellTimeoutSeconds;
-  if (wall > timeout) return failedRecord(cell, overrun(timeout), wall);
-  const record = job.returnvalue;
-  return record?.key === cell.key
-    ? record
-    : failedRecord(cell, 'the worker returned no record of this cell', wall);
+  if (state === 'failed') return failedRecord(cell, String(job.failedReason), wall);
+  const record = openResult(secret, cell, job.returnvalue);
+  return wall > cellTimeoutSeconds ? failedRecord(cell, overrun(cellTimeoutSeconds), wall) : record;
 }
 
 /**
@@ -93,15 +106,20 @@ async function run(
   const pending = new Map<string, Pending>(
     cells.map((cell) => [jobIdOf(cell), { cell, started: false, timer: null }]),
   );
-  const data = (cell: Cell): CellJob => ({
-    cell,
-    cellTimeoutSeconds: opts.cellTimeoutSeconds,
-    code: codeFingerprint(),
-  });
+  const data = (cell: Cell): CellJob =>
+    signJob(options.secret, jobIdOf(cell), {
+      cell,
+      cellTimeoutSeconds: opts.cellTimeoutSeconds,
+      code: codeFingerprint(),
+    });
   const enqueue = (cells: readonly Cell[]) =>
     queue.addBulk(
       cells.map((cell) => ({ name: cell.plan.label, data: data(cell), opts: { jobId: jobIdOf(cell) } })),
     );
+  const rejected =
+    options.onRejected ??
+    ((cell: Cell, why: string) =>
+      process.stderr.write(`refused from Redis for ${cell.plan.label}: ${why}\n`));
 
   let writes = Promise.resolve();
   let stopped = false;
@@ -165,7 +183,19 @@ async function run(
       else if (state === 'active') start(id);
       else if (state === 'completed' || state === 'failed') {
         const job = await queue.getJob(id);
-        if (job) settle(id, recordOf(job, p.cell, state));
+        if (!job) return;
+        let record: CellRecord;
+        try {
+          record = recordOf(job, p.cell, state, options.secret);
+        } catch (e) {
+          if (!(e instanceof RejectedError)) throw e;
+          // Not this coordinator's job, or a result no worker signed: replace the job, run the cell again.
+          rejected(p.cell, e.message);
+          await queue.remove(id);
+          await enqueue([p.cell]);
+          return;
+        }
+        settle(id, record);
       }
     } catch {
       // Redis unavailable for a moment: the next check tries again.

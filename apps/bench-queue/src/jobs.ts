@@ -1,20 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Cell } from '@fb/bench';
-
-/** What a job carries: the cell, the timeout and the coordinator's code fingerprint. */
-export interface CellJob {
-  cell: Cell;
-  cellTimeoutSeconds: number;
-  code: string;
-}
 
 /** The progress a worker reports for a running cell (the local pool's progress message). */
 export type { CellProgress } from '@fb/bench';
-
-/** One job per cell: the id is the cell's content hash, so enqueuing a cell again adds nothing. */
-export const jobIdOf = (cell: Cell): string => `cell-${cell.key}`;
+export { type CellJob, type JobPayload, jobIdOf, type SignedResult } from './signed.js';
 
 /** The default queue of a study: one per study, so two studies never share jobs. */
 export const queueNameOf = (studyName: string): string => `fairbench-${studyName}`;

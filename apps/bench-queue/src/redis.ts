@@ -12,14 +12,15 @@ export class RedisUnreachableError extends Error {
 }
 
 const expected =
-  'expected redis://[user:password@]host[:port][/db], rediss://... or unix:///path/to/redis.sock';
+  'expected redis://[user:password@]host[:port][/db], rediss://... or unix:///path/to/redis.sock[?db=n&username=u&password=p]';
 
 /** The URL with its password masked, for messages. */
 export function shownUrl(url: string): string {
   try {
     const u = new URL(url);
-    if (!u.password) return url;
-    u.password = '***';
+    if (!u.password && !u.searchParams.has('password')) return url;
+    if (u.password) u.password = '***';
+    if (u.searchParams.has('password')) u.searchParams.set('password', '***');
     return u.toString();
   } catch {
     return url;
@@ -49,8 +50,17 @@ export function redisOptions(url: string): RedisOptions {
   };
   if (u.protocol === 'unix:') {
     const path = decodeURIComponent(u.pathname);
-    if (path === '' || path === '/') throw new RedisUrlError(`${url}: no socket path (${expected})`);
-    return { path, db: dbOf(u.searchParams.get('db') ?? '', url), ...auth };
+    if (path === '' || path === '/')
+      throw new RedisUrlError(`${shownUrl(url)}: no socket path (${expected})`);
+    // A socket URL has no host part to hold credentials: they come as query parameters.
+    const username = u.searchParams.get('username');
+    const password = u.searchParams.get('password');
+    return {
+      path,
+      db: dbOf(u.searchParams.get('db') ?? '', url),
+      ...(username ? { username } : {}),
+      ...(password ? { password } : {}),
+    };
   }
   if (u.protocol === 'redis:' || u.protocol === 'rediss:') {
     if (!u.hostname) throw new RedisUrlError(`${shownUrl(url)}: no host (${expected})`);

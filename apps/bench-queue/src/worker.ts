@@ -1,8 +1,9 @@
 import { availableParallelism } from 'node:os';
-import type { CellRecord } from '@fb/bench';
-import { type Job, type RedisOptions, WaitingError, Worker } from 'bullmq';
+import type { Cell, CellRecord } from '@fb/bench';
+import { type Job, type RedisOptions, UnrecoverableError, WaitingError, Worker } from 'bullmq';
 import { CellReleasedError, CellThreads } from './cell-threads.js';
 import { type CellJob, type CellProgress, codeFingerprint } from './jobs.js';
+import { openJob, RejectedError, type SignedResult, signResult } from './signed.js';
 
 /** At most one progress write to Redis per cell in this interval: progress is for display only. */
 const PROGRESS_INTERVAL_MS = 1000;
@@ -10,12 +11,16 @@ const PROGRESS_INTERVAL_MS = 1000;
 export interface QueueWorkerOptions {
   connection: RedisOptions;
   queue: string;
+  /** The secret shared with the coordinator (see `queueSecret`): jobs must carry its signature. */
+  secret: string;
   /** Cells run at once, each in its own thread (default: the number of cores). */
   concurrency?: number;
   /** The cell thread script (default: cell-thread.js next to this module, i.e. in dist). */
   threadUrl?: URL;
   /** Called when a cell's job ends here, with its outcome. */
-  onCell?(job: Job<CellJob>, outcome: { record: CellRecord } | { error: string }): void;
+  onCell?(cell: Cell, outcome: { record: CellRecord } | { error: string }): void;
+  /** Called for a job refused unopened (unsigned, signed with another secret, or ill-formed). */
+  onRejected?(job: Job<CellJob>, reason: string): void;
 }
 
 export interface QueueWorker {
@@ -53,11 +58,20 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
     return closing;
   };
 
-  const processor = async (job: Job<CellJob, CellRecord>, token?: string): Promise<CellRecord> => {
-    const { cell, cellTimeoutSeconds } = job.data;
+  const processor = async (job: Job<CellJob, SignedResult>, token?: string): Promise<SignedResult> => {
+    let payload: ReturnType<typeof openJob>;
     try {
-      if (job.data.code !== code) {
-        reason = `code differs from the coordinator's (worker ${code}, coordinator ${job.data.code}): build the same version on every machine`;
+      payload = openJob(opts.secret, job.id ?? '', job.data);
+    } catch (e) {
+      // Not the coordinator's job: fail it without running anything (no retry), and go on.
+      const why = e instanceof RejectedError ? e.message : String(e);
+      opts.onRejected?.(job, why);
+      throw new UnrecoverableError(`rejected: ${why}`);
+    }
+    const { cell, cellTimeoutSeconds } = payload;
+    try {
+      if (payload.code !== code) {
+        reason = `code differs from the coordinator's (worker ${code}, coordinator ${payload.code}): build the same version on every machine`;
         void close({ release: true });
         throw new CellReleasedError();
       }
@@ -70,19 +84,19 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
         written = job.updateProgress(p).catch(() => {});
       });
       await written;
-      opts.onCell?.(job, { record });
-      return record;
+      opts.onCell?.(cell, { record });
+      return signResult(opts.secret, job.id!, record);
     } catch (e) {
       if (e instanceof CellReleasedError) {
         await job.moveToWait(token);
         throw new WaitingError();
       }
-      opts.onCell?.(job, { error: e instanceof Error ? e.message : String(e) });
+      opts.onCell?.(cell, { error: e instanceof Error ? e.message : String(e) });
       throw e;
     }
   };
 
-  const worker = new Worker<CellJob, CellRecord>(opts.queue, processor, {
+  const worker = new Worker<CellJob, SignedResult>(opts.queue, processor, {
     connection: opts.connection,
     concurrency,
   });

@@ -14,6 +14,9 @@ export const quiet = { tty: false, write: () => {} };
 
 export const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
 
+/** The secret the tests' coordinators and workers share. */
+export const secret = 'queue-test-secret-0123456789abcdef';
+
 const dirs: string[] = [];
 export function tempDir(): string {
   const d = mkdtempSync(join(tmpdir(), 'fb-queue-'));
@@ -39,16 +42,28 @@ export interface TestRedis {
   stop(): Promise<void>;
 }
 
-/** A throwaway redis-server on a unix socket, without persistence. */
-export async function startRedis(): Promise<TestRedis> {
+/** A throwaway redis-server on a unix socket, without persistence; with `password`, AUTH is required. */
+export async function startRedis(password?: string): Promise<TestRedis> {
   const dir = tempDir();
   const socket = join(dir, 'redis.sock');
   const server = spawn(
     'redis-server',
-    ['--port', '0', '--unixsocket', socket, '--save', '', '--appendonly', 'no', '--dir', dir],
+    [
+      '--port',
+      '0',
+      '--unixsocket',
+      socket,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      ...(password ? ['--requirepass', password] : []),
+    ],
     { stdio: 'ignore' },
   );
-  const url = `unix://${socket}`;
+  const url = `unix://${socket}${password ? `?password=${encodeURIComponent(password)}` : ''}`;
   await until(() => existsSync(socket), 10);
   const connection = await connectRedis(url);
   return {
@@ -73,6 +88,7 @@ export function spawnWorkers(url: string, queue: string, n: number) {
   const workers = Array.from({ length: n }, () =>
     spawn(process.execPath, [cli, 'worker', '--redis', url, '--queue', queue, '--concurrency', '1'], {
       stdio: 'ignore',
+      env: { ...process.env, FAIRBENCH_QUEUE_SECRET: secret },
     }),
   );
   spawned.push(...workers);
@@ -120,3 +136,21 @@ export async function storedRecords(outDir: string): Promise<CellRecord[]> {
     store.close();
   }
 }
+
+/** What must not depend on where a cell ran (wall times and seconds per finding do). */
+export function comparable(r: CellRecord) {
+  const { dss: _dss, ...metrics } = r.metrics ?? { dss: null };
+  return {
+    key: r.key,
+    method: r.plan.method,
+    label: r.plan.label,
+    status: r.status,
+    error: r.error,
+    modelFingerprint: r.modelFingerprint,
+    metrics,
+    recall: r.score?.recall ?? null,
+    precision: r.score?.precision ?? null,
+    implicated: r.implicated,
+  };
+}
+export const byKey = (rs: CellRecord[]) => rs.map(comparable).sort((a, b) => (a.key < b.key ? -1 : 1));

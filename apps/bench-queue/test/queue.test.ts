@@ -3,14 +3,17 @@ import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueExecutor } from '../src/executor.js';
-import { type CellJob, codeFingerprint, jobIdOf } from '../src/jobs.js';
+import { codeFingerprint, jobIdOf } from '../src/jobs.js';
 import { clearQueue } from '../src/queue.js';
+import { type CellJob, type JobPayload, openJob, signJob, signResult } from '../src/signed.js';
 import { startQueueWorker } from '../src/worker.js';
 import {
+  byKey,
   cleanTempDirs,
   hasRedis,
   killWorkers,
   quiet,
+  secret,
   spawnWorkers,
   startRedis,
   storedRecords,
@@ -21,23 +24,13 @@ import {
   until,
 } from './helpers.js';
 
-/** What must not depend on where a cell ran (wall times and seconds per finding do). */
-function comparable(r: CellRecord) {
-  const { dss: _dss, ...metrics } = r.metrics ?? { dss: null };
-  return {
-    key: r.key,
-    method: r.plan.method,
-    label: r.plan.label,
-    status: r.status,
-    error: r.error,
-    modelFingerprint: r.modelFingerprint,
-    metrics,
-    recall: r.score?.recall ?? null,
-    precision: r.score?.precision ?? null,
-    implicated: r.implicated,
-  };
-}
-const byKey = (rs: CellRecord[]) => rs.map(comparable).sort((a, b) => (a.key < b.key ? -1 : 1));
+/** A finished record of `cell` with no findings. */
+const done = (cell: JobPayload['cell']): CellRecord => ({
+  ...failedRecord(cell, '', 0),
+  status: 'done',
+  error: null,
+  metrics: { tsn: 0, dsn: 0, sur: 0, dss: null, pairs: 0, queries: 0, distinctQueries: 0 },
+});
 
 /** How many times each job became active, from the queue's event stream. */
 async function activations(redis: TestRedis, queue: string): Promise<Map<string, number>> {
@@ -69,7 +62,7 @@ describe.skipIf(!hasRedis)('queue executor and workers (needs redis-server on th
     await runStudy(study, { outDir: local, workers: 2, report: false, progress: quiet });
 
     const workers = spawnWorkers(redis.url, 'same', 2);
-    const run = queueExecutor({ connection: redis.connection, queue: 'same' });
+    const run = queueExecutor({ connection: redis.connection, secret, queue: 'same' });
     const started: string[] = [];
     const ended: string[] = [];
     const finished: string[] = [];
@@ -120,7 +113,7 @@ describe.skipIf(!hasRedis)('queue executor and workers (needs redis-server on th
     const storedKeys: string[] = [];
     const first = await runStudy(study, {
       outDir,
-      executor: queueExecutor({ connection, queue: 'resume' }),
+      executor: queueExecutor({ connection, secret, queue: 'resume' }),
       signal: controller.signal,
       report: false,
       progress: quiet,
@@ -139,7 +132,7 @@ describe.skipIf(!hasRedis)('queue executor and workers (needs redis-server on th
 
     const second = await runStudy(study, {
       outDir,
-      executor: queueExecutor({ connection, queue: 'resume' }),
+      executor: queueExecutor({ connection, secret, queue: 'resume' }),
       report: false,
       progress: quiet,
       onStored: (r) => storedKeys.push(r.key),
@@ -162,17 +155,18 @@ describe.skipIf(!hasRedis)('queue executor and workers (needs redis-server on th
     let finishSlow!: () => void;
     const slowGate = new Promise<void>((r) => (finishSlow = r));
     // A stand-in for a worker that stops answering: the slow cell returns only after its overrun.
-    const worker = new Worker(
+    const worker = new Worker<CellJob>(
       'overrun',
       async (job) => {
-        if (job.data.cell.key === slow!.key) await slowGate;
-        return { ...failedRecord(job.data.cell, '', 0), status: 'done', error: null };
+        const { cell } = openJob(secret, job.id!, job.data);
+        if (cell.key === slow!.key) await slowGate;
+        return signResult(secret, job.id!, done(cell));
       },
       { connection, concurrency: 1 },
     );
     const records: CellRecord[] = [];
     const opts = { workers: 1, cellTimeoutSeconds: 1, workerUrl: threadUrl };
-    const run = queueExecutor({ connection, queue: 'overrun', checkSeconds: 0.2 });
+    const run = queueExecutor({ connection, secret, queue: 'overrun', checkSeconds: 0.2 });
     await run([slow!, quick!], opts, {
       onFinish: (record) => {
         records.push(record);
@@ -194,17 +188,17 @@ describe.skipIf(!hasRedis)('queue executor and workers (needs redis-server on th
   });
 
   /** A stand-in queue worker: each job's record comes from `answer` (throwing fails the job). */
-  function standIn(queue: string, answer: (cell: CellJob['cell']) => CellRecord) {
-    return new Worker(queue, async (job) => answer(job.data.cell), {
-      connection: redis.connection,
-      concurrency: 1,
-    });
+  function standIn(queue: string, answer: (cell: JobPayload['cell']) => CellRecord) {
+    return new Worker<CellJob>(
+      queue,
+      async (job) => signResult(secret, job.id!, answer(openJob(secret, job.id!, job.data).cell)),
+      { connection: redis.connection, concurrency: 1 },
+    );
   }
-  const done = (cell: CellJob['cell']): CellRecord => ({
-    ...failedRecord(cell, '', 0),
-    status: 'done',
-    error: null,
-  });
+  /** A job as the coordinator signs it. */
+  const signed = (cell: JobPayload['cell'], code = codeFingerprint()) =>
+    signJob(secret, jobIdOf(cell), { cell, cellTimeoutSeconds: 60, code });
+
   const opts = { workers: 1, cellTimeoutSeconds: 60, workerUrl: threadUrl };
 
   it('a job left failed by an earlier run is stored as that failure, or run again with retryFailed', async () => {
@@ -218,17 +212,13 @@ describe.skipIf(!hasRedis)('queue executor and workers (needs redis-server on th
     });
     const leaveFailed = async () => {
       attempts = 0;
-      await queue.add(
-        'cell',
-        { cell: cell!, cellTimeoutSeconds: 60, code: codeFingerprint() },
-        { jobId: jobIdOf(cell!) },
-      );
+      await queue.add('cell', signed(cell!), { jobId: jobIdOf(cell!) });
       await until(async () => (await queue.getJobState(jobIdOf(cell!))) === 'failed');
     };
 
     await leaveFailed();
     const plain: CellRecord[] = [];
-    await queueExecutor({ connection, queue: 'retry', checkSeconds: 0.2 })([cell!], opts, {
+    await queueExecutor({ connection, secret, queue: 'retry', checkSeconds: 0.2 })([cell!], opts, {
       onFinish: (r) => void plain.push(r),
     });
     expect(plain.map((r) => [r.status, r.error])).toEqual([['failed', 'first attempt breaks']]);
@@ -236,9 +226,13 @@ describe.skipIf(!hasRedis)('queue executor and workers (needs redis-server on th
 
     await leaveFailed();
     const retried: CellRecord[] = [];
-    await queueExecutor({ connection, queue: 'retry', checkSeconds: 0.2, retryFailed: true })([cell!], opts, {
-      onFinish: (r) => void retried.push(r),
-    });
+    await queueExecutor({ connection, secret, queue: 'retry', checkSeconds: 0.2, retryFailed: true })(
+      [cell!],
+      opts,
+      {
+        onFinish: (r) => void retried.push(r),
+      },
+    );
     expect(retried.map((r) => [r.status, r.error])).toEqual([['done', null]]);
     expect(attempts).toBe(2);
     await worker.close();
@@ -250,11 +244,7 @@ describe.skipIf(!hasRedis)('queue executor and workers (needs redis-server on th
     const [cell] = await expandCells(testStudy());
     const queue = new Queue('fresh', { connection });
     const stale = standIn('fresh', (c) => failedRecord(c, 'stale result', 0));
-    await queue.add(
-      'cell',
-      { cell: cell!, cellTimeoutSeconds: 60, code: codeFingerprint() },
-      { jobId: jobIdOf(cell!) },
-    );
+    await queue.add('cell', signed(cell!), { jobId: jobIdOf(cell!) });
     await until(async () => (await queue.getJobState(jobIdOf(cell!))) === 'completed');
     await stale.close();
 
@@ -262,7 +252,7 @@ describe.skipIf(!hasRedis)('queue executor and workers (needs redis-server on th
     expect(await queue.getJobState(jobIdOf(cell!))).toBe('unknown');
     const worker = standIn('fresh', done);
     const records: CellRecord[] = [];
-    await queueExecutor({ connection, queue: 'fresh', checkSeconds: 0.2 })([cell!], opts, {
+    await queueExecutor({ connection, secret, queue: 'fresh', checkSeconds: 0.2 })([cell!], opts, {
       onFinish: (r) => void records.push(r),
     });
     expect(records.map((r) => [r.status, r.error])).toEqual([['done', null]]);
@@ -286,12 +276,19 @@ describe.skipIf(!hasRedis)('queue executor and workers (needs redis-server on th
         budget: { maxSeconds: 20 },
       }),
     );
-    const worker = await startQueueWorker({ connection, queue: 'release', concurrency: 1, threadUrl });
-    await queue.add('long', { cell, cellTimeoutSeconds: 60, code: codeFingerprint() }, { jobId: 'long' });
-    await until(async () => (await queue.getJobState('long')) === 'active');
+    const worker = await startQueueWorker({
+      connection,
+      secret,
+      queue: 'release',
+      concurrency: 1,
+      threadUrl,
+    });
+    const long = jobIdOf(cell!);
+    await queue.add('long', signed(cell!), { jobId: long });
+    await until(async () => (await queue.getJobState(long)) === 'active');
     await worker.close({ release: true });
     expect(await worker.stopped).toBeNull();
-    expect(await queue.getJobState('long')).toBe('waiting');
+    expect(await queue.getJobState(long)).toBe('waiting');
     await queue.obliterate({ force: true });
     await queue.close();
   });
@@ -300,10 +297,16 @@ describe.skipIf(!hasRedis)('queue executor and workers (needs redis-server on th
     const connection = redis.connection;
     const queue = new Queue('mismatch', { connection });
     const [cell] = await expandCells(testStudy());
-    await queue.add('cell', { cell, cellTimeoutSeconds: 60, code: 'another-build' }, { jobId: 'cell' });
-    const worker = await startQueueWorker({ connection, queue: 'mismatch', concurrency: 1, threadUrl });
+    await queue.add('cell', signed(cell!, 'another-build'), { jobId: jobIdOf(cell!) });
+    const worker = await startQueueWorker({
+      connection,
+      secret,
+      queue: 'mismatch',
+      concurrency: 1,
+      threadUrl,
+    });
     expect(await worker.stopped).toMatch(/code differs from the coordinator's/);
-    expect(await queue.getJobState('cell')).toBe('waiting');
+    expect(await queue.getJobState(jobIdOf(cell!))).toBe('waiting');
     await queue.close();
   });
 });

@@ -20,6 +20,12 @@ describe('redis URLs', () => {
       path: '/run/redis/redis.sock',
       db: 3,
     });
+    expect(redisOptions('unix:///run/redis.sock?username=bench&password=p%40ss%20x')).toEqual({
+      path: '/run/redis.sock',
+      db: 0,
+      username: 'bench',
+      password: 'p@ss x',
+    });
   });
 
   it('rejects what is not a Redis URL', () => {
@@ -31,6 +37,9 @@ describe('redis URLs', () => {
   it('masks the password when showing a URL', () => {
     expect(shownUrl('redis://bench:secret@queue.lab:6379/1')).toBe('redis://bench:***@queue.lab:6379/1');
     expect(shownUrl('redis://queue.lab')).toBe('redis://queue.lab');
+    expect(shownUrl('unix:///run/redis.sock?db=1&password=secret')).toBe(
+      'unix:///run/redis.sock?db=1&password=***',
+    );
   });
 
   it('fails at once, naming the URL, when nothing listens there', async () => {

@@ -33,6 +33,9 @@ export interface RunStudyOptions {
   progress?: { tty?: boolean; write?: (text: string) => void };
 }
 
+/** The longest timeout a Node timer can hold, 2^31 - 1 ms, in whole seconds (24.8 days). */
+export const MAX_TIMER_SECONDS = 2_147_483;
+
 /** Runs cells, calling `events.onFinish` once per cell with its record (the signature of `runPool`). */
 export type CellExecutor = (cells: readonly Cell[], opts: PoolOptions, events: PoolEvents) => Promise<void>;
 
@@ -78,7 +81,8 @@ export async function runStudy(study: Study, opts: RunStudyOptions): Promise<Stu
       todo,
       {
         workers,
-        cellTimeoutSeconds: study.cellTimeoutSeconds,
+        // Node timers hold at most 2^31 - 1 ms; a longer timeout would fire at once (every cell an overrun).
+        cellTimeoutSeconds: Math.min(study.cellTimeoutSeconds, MAX_TIMER_SECONDS),
         workerUrl: opts.workerUrl ?? new URL('./worker.js', import.meta.url),
         ...(opts.signal ? { signal: opts.signal } : {}),
       },

@@ -36,6 +36,11 @@ const schema = [
   )`,
 ];
 
+/** The store's file is held by another process (another run of the study). */
+export class StoreInUseError extends Error {
+  override name = 'StoreInUseError';
+}
+
 /**
  * The study's store: an embedded DuckDB file written by one thread only. Each finished cell is one
  * transaction (its row in `cells` and its injected groups in `groups`), so a killed run loses no
@@ -52,11 +57,30 @@ export class ResultStore {
     this.db = db;
   }
 
+  /**
+   * Open (or create) the store, taking DuckDB's lock on the file: a store another process has open is
+   * a `StoreInUseError`. `fresh` empties the store after the lock is taken, so a fresh run can never
+   * delete the store of a run still going.
+   */
   static async open(path: string, opts: { fresh?: boolean } = {}): Promise<ResultStore> {
     mkdirSync(dirname(path), { recursive: true });
-    if (opts.fresh) for (const p of [path, `${path}.wal`]) if (existsSync(p)) rmSync(p);
-    const instance = await DuckDBInstance.create(path);
+    let instance: DuckDBInstance;
+    try {
+      instance = await DuckDBInstance.create(path);
+    } catch (e) {
+      const message = (e as Error).message;
+      if (/lock/i.test(message)) {
+        throw new StoreInUseError(
+          `the store ${path} is in use by another run; wait for it to finish or stop it first (${message})`,
+        );
+      }
+      // An unreadable file nobody holds: --fresh discards it (no lock to respect), a resume does not.
+      if (!opts.fresh || !existsSync(path)) throw e;
+      for (const p of [path, `${path}.wal`]) rmSync(p, { force: true });
+      instance = await DuckDBInstance.create(path);
+    }
     const db = await instance.connect();
+    if (opts.fresh) for (const table of ['groups', 'cells']) await db.run(`DROP TABLE IF EXISTS ${table}`);
     for (const sql of schema) await db.run(sql);
     return new ResultStore(path, instance, db);
   }

@@ -211,10 +211,22 @@ export class CountingClassifier implements Classifier {
             `model.predictProba returned ${out?.length} values for ${fresh} rows x ${c}`,
           );
         }
-        for (let k = 0; k < fresh * c; k++) {
-          const p = out[k]!;
-          if (!(p >= 0 && p <= 1))
-            throw new ModelError('MODEL_OUTPUT', `model.predictProba returned ${p}, not in [0, 1]`);
+        for (let r = 0; r < fresh; r++) {
+          let sum = 0;
+          for (let k = r * c; k < (r + 1) * c; k++) {
+            const p = out[k]!;
+            if (!(p >= 0 && p <= 1))
+              throw new ModelError('MODEL_OUTPUT', `model.predictProba returned ${p}, not in [0, 1]`);
+            sum += p;
+          }
+          // Rounding in a softmax or a forest's vote leaves ~1e-12; a row off by more is not a distribution.
+          if (!(Math.abs(sum - 1) <= 1e-6)) {
+            throw new ModelError(
+              'MODEL_OUTPUT',
+              `model.predictProba returned a row of probabilities summing to ${sum}, not 1`,
+              { row: r },
+            );
+          }
         }
         const store = this.probas.array;
         for (let k = 0; k < fresh; k++) {

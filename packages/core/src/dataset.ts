@@ -1,3 +1,4 @@
+import { parseDecimal } from './decimal.js';
 import { DataError } from './errors.js';
 import { Hasher } from './hash.js';
 import { bounds, defineSchema, inDomain, type Schema } from './schema.js';
@@ -151,7 +152,7 @@ export function datasetFromRecords(
         }
         v = code;
       } else if (typeof raw === 'number') v = raw;
-      else if (typeof raw === 'string' && raw.trim() !== '' && !codes) v = Number(raw);
+      else if (typeof raw === 'string' && !codes && Number.isFinite(parseDecimal(raw))) v = parseDecimal(raw);
       else {
         throw new DataError(
           'DATA_NOT_FINITE',
@@ -180,6 +181,14 @@ export function datasetFromRecords(
           attribute: schema.outcome.name,
           row: i,
         },
+      );
+    }
+    // Checked before the Int32Array store, which would truncate 1.5 to 1 and NaN to 0.
+    if (!Number.isInteger(code) || code < 0 || code >= schema.outcome.labels.length) {
+      throw new DataError(
+        'DATA_OUT_OF_DOMAIN',
+        `record ${i}: outcome ${code} is not a code of [${schema.outcome.labels}]`,
+        { attribute: schema.outcome.name, row: i },
       );
     }
     y[i] = code;

@@ -90,6 +90,13 @@ function prepareModel(
       `the model takes ${counted.nFeatures} features but the dataset has ${dataset.d} attributes`,
     );
   }
+  const labels = dataset.schema.outcome.labels;
+  if (counted.nClasses !== labels.length) {
+    throw new ModelError(
+      'MODEL_MISMATCH',
+      `the model predicts ${counted.nClasses} classes but outcome "${dataset.schema.outcome.name}" has ${labels.length} labels [${labels.join(', ')}]`,
+    );
+  }
   return counted;
 }
 
@@ -121,6 +128,7 @@ function envelope(
       maxSeconds: ctl.budget.maxSeconds ?? null,
       maxTested: ctl.budget.maxTested ?? null,
       maxQueries: ctl.budget.maxQueries ?? null,
+      ...(kind === 'individual' ? { maxPairs: ctl.maxPairs } : {}),
     },
   };
 }
@@ -183,6 +191,8 @@ export function defineIndividualDetector<O extends object>(spec: IndividualDetec
       const mode = (resolved as { variantMode?: VariantMode }).variantMode ?? 'all-combinations';
       const checker = new CounterfactualChecker(dataset.schema, model!, ctl, mode);
       const extras = (await spec.search({ dataset, model: model!, options: resolved, ctl, checker })) ?? {};
+      // Built before the clock is read, so that wallSeconds covers the (capped) result building.
+      const findings = checker.findings();
       const run = runInfo(ctl);
       const stats = model!.queryStats;
       const result: DiscoveryResult = {
@@ -197,7 +207,7 @@ export function defineIndividualDetector<O extends object>(spec: IndividualDetec
           queries: stats.queries,
           distinctQueries: stats.distinctQueries,
         },
-        findings: checker.findings(),
+        findings,
         extras,
       };
       assertValidResult(result);

@@ -6,8 +6,11 @@ export interface DomainGrid {
   readonly hi: Float64Array;
   /** Grid spacing of a discrete attribute (1 for codes); 0 for a continuous one without step. */
   readonly grid: Float64Array;
-  /** Number of values of a discrete attribute; 0 for a continuous one without step. */
-  readonly count: Int32Array;
+  /**
+   * Number of values of a discrete attribute; 0 for a continuous one without step. Float64 so that
+   * grids beyond 2^31 points keep their size (`defineSchema` caps it at 2^53).
+   */
+  readonly count: Float64Array;
 }
 
 export function domainGrid(schema: Schema): DomainGrid {
@@ -15,7 +18,7 @@ export function domainGrid(schema: Schema): DomainGrid {
   const lo = new Float64Array(d);
   const hi = new Float64Array(d);
   const grid = new Float64Array(d);
-  const count = new Int32Array(d);
+  const count = new Float64Array(d);
   schema.attributes.forEach((a, j) => {
     [lo[j], hi[j]] = bounds(a);
     const k = cardinality(a);

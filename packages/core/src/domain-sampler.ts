@@ -13,7 +13,7 @@ export class DomainSampler {
   private readonly hi: Float64Array;
   /** Grid spacing of a discrete attribute (1 for codes); 0 for a continuous one without step. */
   private readonly grid: Float64Array;
-  private readonly count: Int32Array;
+  private readonly count: Float64Array;
 
   constructor(schema: Schema) {
     this.d = schema.attributes.length;

@@ -5,6 +5,7 @@ export * from './classifier.js';
 export * from './counterfactual.js';
 export { parseCsv, toCsv } from './csv.js';
 export * from './dataset.js';
+export { parseDecimal } from './decimal.js';
 export * from './describe.js';
 export * from './detector.js';
 export * from './discretise.js';

@@ -1,4 +1,5 @@
 import { parseCsv, toCsv } from './csv.js';
+import { parseDecimal } from './decimal.js';
 import { describeSubgroup, labelRow, outcomeLabel } from './describe.js';
 import { InteropError } from './errors.js';
 import type { Condition, DiscoveryResult, SubgroupFinding } from './result-types.js';
@@ -135,17 +136,17 @@ function parseConditionCell(a: Attribute, cell: string, labels: boolean): Condit
   }
   const interval = /^\[([^,]+),([^\])]+)([\])])$/.exec(cell);
   if (interval) {
-    const min = Number(interval[1]);
-    const max = Number(interval[2]);
+    const min = parseDecimal(interval[1]!);
+    const max = parseDecimal(interval[2]!);
     if (!Number.isFinite(min) || !Number.isFinite(max)) {
       throw new InteropError('INTEROP_PARSE', `bad interval "${cell}" for "${attribute}"`, { attribute });
     }
     return { attribute, min, max, maxInclusive: interval[3] === ']' };
   }
   const parts = cell.split(';');
-  const values = parts.map(Number);
-  // Number('') is 0: an empty cell or set member must not read as the value 0.
-  if (parts.some((p) => p.trim() === '') || values.some((v) => !Number.isFinite(v))) {
+  // parseDecimal reads '' as NaN (Number('') is 0): an empty member must not read as the value 0.
+  const values = parts.map(parseDecimal);
+  if (values.some((v) => !Number.isFinite(v))) {
     throw new InteropError('INTEROP_PARSE', `bad subgroup cell "${cell}" for "${attribute}"`, { attribute });
   }
   return { attribute, values };
@@ -213,8 +214,8 @@ export interface IndividualTableContents {
 }
 
 function toNumber(cell: string | number | null | undefined, what: string): number {
-  const v = typeof cell === 'number' ? cell : Number(cell);
-  if (cell === '' || cell === null || cell === undefined || !Number.isFinite(v)) {
+  const v = typeof cell === 'number' ? cell : typeof cell === 'string' ? parseDecimal(cell) : Number.NaN;
+  if (!Number.isFinite(v)) {
     throw new InteropError('INTEROP_PARSE', `${what}: "${String(cell)}" is not a number`);
   }
   return v;

@@ -27,8 +27,17 @@ export function resolveOptions<T>(schema: OptionsSchema, options: unknown): T {
   if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) {
     throw new OptionsError('OPTIONS_INVALID', 'options must be an object');
   }
-  // structuredClone keeps the caller's object untouched while ajv writes defaults.
-  const copy = structuredClone(options ?? {}) as Record<string, unknown>;
+  // structuredClone keeps the caller's object untouched while ajv writes defaults; it refuses
+  // functions and symbols, which no option takes.
+  let copy: Record<string, unknown>;
+  try {
+    copy = structuredClone(options ?? {}) as Record<string, unknown>;
+  } catch {
+    const at = uncloneable(options, '');
+    throw new OptionsError('OPTIONS_INVALID', `option ${at || '/'} is a function or symbol, not data`, {
+      option: at || '/',
+    });
+  }
   if (!validate(copy)) {
     const errors = validate.errors ?? [];
     const unknown = errors.find((e) => e.keyword === 'additionalProperties');
@@ -45,4 +54,16 @@ export function resolveOptions<T>(schema: OptionsSchema, options: unknown): T {
     });
   }
   return copy as T;
+}
+
+/** JSON pointer of the first function or symbol inside `value` ('' when none is found). */
+function uncloneable(value: unknown, at: string, seen = new Set<object>()): string {
+  if (typeof value === 'function' || typeof value === 'symbol') return at;
+  if (value === null || typeof value !== 'object' || seen.has(value)) return '';
+  seen.add(value);
+  for (const [k, v] of Object.entries(value)) {
+    const found = uncloneable(v, `${at}/${k}`, seen);
+    if (found) return found;
+  }
+  return '';
 }

@@ -76,6 +76,8 @@ export const discoveryResultSchema = {
         maxSeconds: { type: ['number', 'null'], exclusiveMinimum: 0 },
         maxTested: { type: ['integer', 'null'], minimum: 1 },
         maxQueries: { type: ['integer', 'null'], minimum: 1 },
+        // Optional for results written before it existed; findings.pairs holds at most this many.
+        maxPairs: { type: ['integer', 'null'], minimum: 1 },
       },
     },
     run: {

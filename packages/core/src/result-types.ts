@@ -105,7 +105,13 @@ export interface DiscoveryResult {
   };
   model: { description: string | null; nFeatures: number; nClasses: number } | null;
   seed: number | string;
-  budget: { maxSeconds: number | null; maxTested: number | null; maxQueries: number | null };
+  budget: {
+    maxSeconds: number | null;
+    maxTested: number | null;
+    maxQueries: number | null;
+    /** Most pairs kept in `findings.pairs` (individual methods); `metrics.pairs` counts them all. */
+    maxPairs?: number | null;
+  };
   run: { startedAt: string; wallSeconds: number; stopReason: StopReason; aborted: boolean };
   metrics: RunMetrics;
   findings: IndividualFindings | SubgroupFindings;

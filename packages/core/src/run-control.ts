@@ -9,7 +9,17 @@ export interface Budget {
   maxTested?: number;
   /** Distinct model queries. */
   maxQueries?: number;
+  /**
+   * Discriminatory pairs kept in the result (default `DEFAULT_MAX_PAIRS`). Not a stopping rule: the
+   * search goes on and `metrics.pairs` counts every pair; `findings.pairs` holds the first ones found.
+   */
+  maxPairs?: number;
 }
+
+/** Pairs an individual result keeps unless `budget.maxPairs` says otherwise (about 80 MB of JSON). */
+export const DEFAULT_MAX_PAIRS = 100_000;
+
+const BUDGET_FIELDS = new Set(['maxSeconds', 'maxTested', 'maxQueries', 'maxPairs']);
 
 export type StopReason = 'completed' | 'time-budget' | 'tested-budget' | 'query-budget' | 'aborted';
 
@@ -40,7 +50,7 @@ function checkBudget(b: Budget | undefined): Budget {
   if (b === null || typeof b !== 'object')
     throw new OptionsError('OPTIONS_INVALID', 'budget must be an object');
   for (const key of Object.keys(b)) {
-    if (key !== 'maxSeconds' && key !== 'maxTested' && key !== 'maxQueries') {
+    if (!BUDGET_FIELDS.has(key)) {
       throw new OptionsError('OPTIONS_UNKNOWN', `unknown budget field "${key}"`, {
         option: `/budget/${key}`,
       });
@@ -75,6 +85,8 @@ export class RunController {
   readonly rng: Rng;
   readonly seed: number | string;
   readonly budget: Budget;
+  /** Most discriminatory pairs a result keeps. */
+  readonly maxPairs: number;
   readonly signal: AbortSignal | undefined;
   private readonly onProgress: ((p: Progress) => void) | undefined;
   private readonly progressIntervalMs: number;
@@ -87,6 +99,11 @@ export class RunController {
   tested = 0;
   discriminatory = 0;
   queries: () => number = () => 0;
+  /**
+   * Seconds that building and validating the result will take once the search stops; the time budget
+   * stops the search that much early so that the whole run fits in it. Kept up to date by the checker.
+   */
+  resultSeconds: () => number = () => 0;
   readonly startedAt = new Date();
 
   constructor(init: RunContextInit = {}) {
@@ -94,6 +111,7 @@ export class RunController {
     this.rng = Rng.create(seed);
     this.seed = seed;
     this.budget = checkBudget(init.budget);
+    this.maxPairs = this.budget.maxPairs ?? DEFAULT_MAX_PAIRS;
     this.signal = init.signal;
     this.onProgress = init.onProgress;
     this.progressIntervalMs = init.progressIntervalMs ?? 250;
@@ -109,7 +127,7 @@ export class RunController {
   shouldStop(): StopReason | null {
     if (this.stopped) return this.stopped;
     if (this.signal?.aborted) this.stopped = 'aborted';
-    else if (performance.now() >= this.deadline) this.stopped = 'time-budget';
+    else if (performance.now() + this.resultSeconds() * 1000 >= this.deadline) this.stopped = 'time-budget';
     else if (this.budget.maxTested !== undefined && this.tested >= this.budget.maxTested)
       this.stopped = 'tested-budget';
     else if (this.budget.maxQueries !== undefined && this.queries() >= this.budget.maxQueries) {
@@ -133,7 +151,7 @@ export class RunController {
 
   /** Seconds left before the time budget (Infinity without one). */
   remainingSeconds(): number {
-    return Math.max(0, (this.deadline - performance.now()) / 1000);
+    return Math.max(0, (this.deadline - performance.now()) / 1000 - this.resultSeconds());
   }
 
   /**

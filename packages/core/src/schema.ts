@@ -91,6 +91,10 @@ function checkAttribute(a: Attribute, index: number): Attribute {
     if (!(step > 0) || !Number.isFinite(step)) bad(`step must be positive, got ${step}`);
     const count = (a.max! - a.min!) / step;
     if (Math.abs(count - Math.round(count)) > 1e-9) bad(`(max - min) must be a multiple of step ${step}`);
+    // Beyond 2^53 grid points neither the count nor the points are exact doubles.
+    if (!(Math.round(count) < Number.MAX_SAFE_INTEGER)) {
+      bad(`${count} + 1 grid points is more than a number can count exactly (2^53); make it continuous`);
+    }
   };
   if (a.kind === 'ordinal') {
     const step = a.step ?? 1;
@@ -186,6 +190,9 @@ export function cardinality(a: Attribute): number {
   return Math.round((a.max! - a.min!) / a.step) + 1;
 }
 
+/** Most values `domainValues` lists (2^24): a longer list is a schema that wants a continuous attribute. */
+export const MAX_LISTED_VALUES = 16_777_216;
+
 /** All values of a discrete attribute, in order. Throws for a continuous attribute without step. */
 export function domainValues(a: Attribute): Float64Array {
   const k = cardinality(a);
@@ -196,6 +203,13 @@ export function domainValues(a: Attribute): Float64Array {
       {
         attribute: a.name,
       },
+    );
+  }
+  if (k > MAX_LISTED_VALUES) {
+    throw new SchemaError(
+      'SCHEMA_BAD_DOMAIN',
+      `attribute "${a.name}" has ${k} values, too many to list (at most ${MAX_LISTED_VALUES})`,
+      { attribute: a.name },
     );
   }
   const out = new Float64Array(k);

@@ -139,10 +139,25 @@ describe('defineIndividualDetector', () => {
     });
     expect(result.model).toEqual({ description: 'spy', nFeatures: 4, nClasses: 2 });
     expect(result.seed).toBe(5);
-    expect(result.budget).toEqual({ maxSeconds: null, maxTested: null, maxQueries: null });
+    expect(result.budget).toEqual({ maxSeconds: null, maxTested: null, maxQueries: null, maxPairs: 100_000 });
     expect(result.run.stopReason).toBe('completed');
     expect(result.run.aborted).toBe(false);
     expect(result.extras['batches']).toBe(8);
+  });
+
+  it('keeps the first budget.maxPairs pairs and counts every pair', async () => {
+    const input = { dataset: toyDataset(), model: model() };
+    const full = await toyIndividual.run(input, { sampleSize: 80 }, { seed: 1 });
+    const capped = await toyIndividual.run(input, { sampleSize: 80 }, { seed: 1, budget: { maxPairs: 3 } });
+    if (full.findings.kind !== 'individual' || capped.findings.kind !== 'individual') {
+      throw new Error('individual findings expected');
+    }
+    expect(full.metrics.pairs).toBeGreaterThan(3);
+    expect(capped.metrics).toEqual({ ...full.metrics, dss: capped.metrics.dss });
+    expect(capped.findings.pairs).toEqual(full.findings.pairs.slice(0, 3));
+    expect(capped.findings.byAttributeValue).toEqual(full.findings.byAttributeValue);
+    expect(capped.budget.maxPairs).toBe(3);
+    expect(capped.run.stopReason).toBe('completed');
   });
 
   it('every reported pair is a real counterfactual pair', async () => {

@@ -1,5 +1,6 @@
-import { type Attribute, createDataset, DataError, type Schema } from '@fb/core';
+import { type Attribute, createDataset, DataError, resolveOptions, type Schema } from '@fb/core';
 import { categoryCoder, type LoadedDataset, numberCell, withMetadata } from './columns.js';
+import { ADULT_OPTIONS } from './options.js';
 import { type ResolvedSource, resolveSource, type SourceOptions } from './source-file.js';
 import { SOURCES } from './sources.js';
 
@@ -165,7 +166,8 @@ export async function readAdultRecords(
  * UCI Adult (census income), train or test file. Protected: sex, race, age (years, 17..90).
  * Outcome `income`: `<=50K` = 0, `>50K` = 1 (favourable).
  */
-export async function loadAdult(options: AdultOptions = {}): Promise<LoadedDataset> {
+export async function loadAdult(given: AdultOptions = {}): Promise<LoadedDataset> {
+  const options = resolveOptions<AdultOptions>(ADULT_OPTIONS, given);
   const split = options.split ?? 'train';
   const keepMissing = options.missing === 'keep';
   const { records, lines, resolved } = await readAdultRecords(split, options);

@@ -1,7 +1,8 @@
-import { type Attribute, createDataset, DataError, type Schema } from '@fb/core';
+import { type Attribute, createDataset, DataError, resolveOptions, type Schema } from '@fb/core';
 import { pick } from './adult.js';
 import { categoryCoder, type LoadedDataset, numberCell, withMetadata } from './columns.js';
 import { headerIndex, parseDelimited } from './delimited.js';
+import { SOURCE_OPTIONS } from './options.js';
 import { type ResolvedSource, resolveSource, type SourceOptions } from './source-file.js';
 import { SOURCES } from './sources.js';
 
@@ -86,7 +87,8 @@ export async function readBankRecords(
  * Bank marketing (bank-full.csv, 45,211 rows). Protected: `age` in years (18..95) and `marital`.
  * Outcome `y`: no = 0, yes = 1 (favourable: the client subscribed a term deposit).
  */
-export async function loadBank(options: SourceOptions = {}): Promise<LoadedDataset> {
+export async function loadBank(given: SourceOptions = {}): Promise<LoadedDataset> {
+  const options = resolveOptions<SourceOptions>(SOURCE_OPTIONS, given);
   const { records, resolved } = await readBankRecords(options);
   const cat = (name: keyof typeof BANK_CATEGORIES, isProtected = false): Attribute => ({
     name,

@@ -1,4 +1,4 @@
-import { DataError, type Dataset } from '@fb/core';
+import { DataError, type Dataset, parseDecimal } from '@fb/core';
 
 /** Code of a category label; unknown labels are a `DataError` naming the column and line. */
 export function categoryCoder(
@@ -21,7 +21,7 @@ export function categoryCoder(
 
 /** A number cell; anything else is a `DataError` naming the column and line. */
 export function numberCell(column: string, value: string, line: number): number {
-  const v = value.trim() === '' ? Number.NaN : Number(value);
+  const v = parseDecimal(value);
   if (!Number.isFinite(v)) {
     throw new DataError('DATA_NOT_FINITE', `line ${line}, column "${column}": "${value}" is not a number`, {
       attribute: column,

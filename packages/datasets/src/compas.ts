@@ -1,7 +1,8 @@
-import { type Attribute, createDataset, DataError, type Schema } from '@fb/core';
+import { type Attribute, createDataset, DataError, resolveOptions, type Schema } from '@fb/core';
 import { pick } from './adult.js';
 import { categoryCoder, type LoadedDataset, numberCell, withMetadata } from './columns.js';
 import { headerIndex, parseDelimited } from './delimited.js';
+import { COMPAS_OPTIONS } from './options.js';
 import { resolveSource, type SourceOptions } from './source-file.js';
 import { SOURCES } from './sources.js';
 
@@ -31,7 +32,8 @@ const AGE_CATS = ['Less than 25', '25 - 45', 'Greater than 45'];
  * race, sex, age (age_cat's three bands). Outcome `two_year_recid`: 0 = no (favourable), 1 = yes.
  * Names and dates of birth are never read into the dataset.
  */
-export async function loadCompas(options: CompasOptions = {}): Promise<CompasDataset> {
+export async function loadCompas(given: CompasOptions = {}): Promise<CompasDataset> {
+  const options = resolveOptions<CompasOptions>(COMPAS_OPTIONS, given);
   const resolved = await resolveSource(SOURCES.compas, options);
   const [header, ...rows] = parseDelimited(resolved.text, ',');
   const index = headerIndex(header ?? []);

@@ -1,5 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import { existsSync } from 'node:fs';
 import {
   type Attribute,
   type AttributeKind,
@@ -7,11 +6,14 @@ import {
   DataError,
   InteropError,
   OptionsError,
+  parseDecimal,
+  resolveOptions,
   SchemaError,
 } from '@fb/core';
 import { type LoadedDataset, withMetadata } from './columns.js';
 import { parseDelimited } from './delimited.js';
-import { sha256 } from './source-file.js';
+import { CSV_OPTIONS, CSV_SCHEMA } from './options.js';
+import { gunzipIfGzip, readFileBytes, sha256 } from './source-file.js';
 
 /** What the caller declares about a CSV; everything else is inferred. */
 export interface CsvSchema {
@@ -63,8 +65,7 @@ function readSource(source: string): { text: string; origin: string } {
       },
     );
   }
-  const raw = readFileSync(source);
-  const bytes = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw;
+  const bytes = gunzipIfGzip(readFileBytes(source), source);
   return { text: bytes.toString('utf8').replace(/^\uFEFF/, ''), origin: source };
 }
 
@@ -73,13 +74,18 @@ function readSource(source: string): { text: string; origin: string } {
  * inferred per column (text -> categorical; integers with few levels -> ordinal; other numbers ->
  * continuous with the observed range), a missing-value policy, and errors naming the column and line.
  */
-export function loadCsv(source: string, declared: CsvSchema, options: CsvOptions = {}): LoadedDataset {
-  const policy = options.missing ?? 'error';
-  if (!['drop', 'error', 'mode'].includes(policy)) {
-    throw new OptionsError('OPTIONS_INVALID', `missing must be drop, error or mode, got ${String(policy)}`, {
-      option: '/missing',
+export function loadCsv(source: string, schema: CsvSchema, given: CsvOptions = {}): LoadedDataset {
+  if (typeof source !== 'string') {
+    throw new OptionsError('OPTIONS_INVALID', 'the CSV source must be a path or CSV text', {
+      option: '/source',
     });
   }
+  const declared = resolveOptions<CsvSchema>(CSV_SCHEMA, schema);
+  const options = resolveOptions<CsvOptions>(CSV_OPTIONS, given);
+  const policy = options.missing ?? 'error';
+  // Own entries only: a column named `constructor` must not find Object.prototype's.
+  const own = <T>(table: Readonly<Record<string, T>> | undefined, key: string): T | undefined =>
+    table && Object.hasOwn(table, key) ? table[key] : undefined;
   const { text, origin } = readSource(source);
   const records = parseDelimited(text, options.delimiter ?? detectDelimiter(text));
   if (records.length === 0) throw new InteropError('INTEROP_PARSE', 'the CSV has no header line');
@@ -168,11 +174,11 @@ export function loadCsv(source: string, declared: CsvSchema, options: CsvOptions
   const attributes: Attribute[] = columns.map((name, c) => {
     const i = at[c]!;
     const cells = kept.map((row) => row[i]!.trim());
-    const numbers = cells.map(Number);
+    const numbers = cells.map(parseDecimal);
     const numeric = numbers.every(Number.isFinite);
     const isProtected = declared.protected.includes(name);
-    const declaredKind = declared.kinds?.[name];
-    const order = declared.categories?.[name];
+    const declaredKind = own(declared.kinds, name);
+    const order = own(declared.categories, name);
     let kind: AttributeKind = declaredKind ?? 'categorical';
     if (!declaredKind && numeric) {
       const levels = new Set(numbers).size;
@@ -190,7 +196,7 @@ export function loadCsv(source: string, declared: CsvSchema, options: CsvOptions
     if (kind === 'categorical' || order || !numeric) {
       const categories = order
         ? [...order]
-        : [...new Set(cells)].sort(numeric ? (a, b) => Number(a) - Number(b) : undefined);
+        : [...new Set(cells)].sort(numeric ? (a, b) => parseDecimal(a) - parseDecimal(b) : undefined);
       encodings.push(`${name}: ${kind} [${categories.join(', ')}]`);
       return { name, kind, protected: isProtected, categories };
     }
@@ -253,7 +259,7 @@ export function loadCsv(source: string, declared: CsvSchema, options: CsvOptions
           );
         }
         x[r * d + c] = code;
-      } else x[r * d + c] = Number(cell);
+      } else x[r * d + c] = parseDecimal(cell);
     }
     y[r] = labelCode.get(row[outcomeAt]!.trim())!;
   }

@@ -1,6 +1,7 @@
-import { type Attribute, createDataset, DataError, type Schema } from '@fb/core';
+import { type Attribute, createDataset, DataError, resolveOptions, type Schema } from '@fb/core';
 import { pick } from './adult.js';
 import { categoryCoder, type LoadedDataset, numberCell, withMetadata } from './columns.js';
+import { SOURCE_OPTIONS } from './options.js';
 import { type ResolvedSource, resolveSource, type SourceOptions } from './source-file.js';
 import { SOURCES } from './sources.js';
 
@@ -47,7 +48,8 @@ export const GERMAN_FEMALE = new Set(['A92', 'A95']);
  * (A92/A95 female, A91/A93/A94 male; A9 itself is dropped because it also encodes marital status),
  * `age` in years (19..75) and `foreign_worker`. Outcome `credit`: bad = 0, good = 1 (favourable).
  */
-export async function loadGerman(options: SourceOptions = {}): Promise<LoadedDataset> {
+export async function loadGerman(given: SourceOptions = {}): Promise<LoadedDataset> {
+  const options = resolveOptions<SourceOptions>(SOURCE_OPTIONS, given);
   const { records, lines, resolved } = await readGermanRecords(options);
   const cat = (name: string, categories: string[], isProtected = false): Attribute => ({
     name,

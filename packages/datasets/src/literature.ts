@@ -1,8 +1,9 @@
-import { type Attribute, createDataset, type Schema } from '@fb/core';
+import { type Attribute, createDataset, resolveOptions, type Schema } from '@fb/core';
 import { ADULT_CATEGORIES, ADULT_CITATION, type AdultOptions, pick, readAdultRecords } from './adult.js';
 import { BANK_CATEGORIES, BANK_CITATION, readBankRecords } from './bank.js';
 import { categoryCoder, type LoadedDataset, numberCell, withMetadata } from './columns.js';
 import { GERMAN_CITATION, GERMAN_FEMALE, germanCodes, readGermanRecords } from './german.js';
+import { CENSUS13_OPTIONS, SOURCE_OPTIONS } from './options.js';
 import type { SourceOptions } from './source-file.js';
 import { SOURCES } from './sources.js';
 
@@ -45,7 +46,8 @@ const grid = (name: string, min: number, max: number, isProtected = false): Attr
  * the order of adult.names, native_country bounded to [0, 39]. Protected: age, race, sex
  * (0 = Female, 1 = Male). Outcome income > 50K = 1.
  */
-export async function loadCensus13(options: Census13Options = {}): Promise<LoadedDataset> {
+export async function loadCensus13(given: Census13Options = {}): Promise<LoadedDataset> {
+  const options = resolveOptions<Census13Options>(CENSUS13_OPTIONS, given);
   const split = options.split ?? 'train';
   const clip = options.outOfBounds === 'clip';
   const { records, lines, resolved } = await readAdultRecords(split, options);
@@ -153,7 +155,8 @@ function schemaOf(attributes: Attribute[], outcome: string, labels: string[], fa
  * Outcome: good = 1 (favourable), bad = 0. The literature's 600-row, class-balanced `credit_sample` is
  * a selection whose rule was not published; it is not reproduced.
  */
-export async function loadCredit(options: SourceOptions = {}): Promise<LoadedDataset> {
+export async function loadCredit(given: SourceOptions = {}): Promise<LoadedDataset> {
+  const options = resolveOptions<SourceOptions>(SOURCE_OPTIONS, given);
   const { records, lines, resolved } = await readGermanRecords(options);
   const codes = (attr: number, count: number, first = 1) => germanCodes(attr, count, first);
   const attributes: Attribute[] = [
@@ -231,7 +234,8 @@ export async function loadCredit(options: SourceOptions = {}): Promise<LoadedDat
  * bounds [-1, 39]; previous = clip(previous, 0, 1); categories coded in the order of bank-names.txt,
  * yes/no as 1/0. Protected: age. Outcome y = yes = 1 (favourable).
  */
-export async function loadBankLiterature(options: SourceOptions = {}): Promise<LoadedDataset> {
+export async function loadBankLiterature(given: SourceOptions = {}): Promise<LoadedDataset> {
+  const options = resolveOptions<SourceOptions>(SOURCE_OPTIONS, given);
   const { records, resolved } = await readBankRecords(options);
   const B = BANK_CATEGORIES;
   const clamp = (v: number, lo: number, hi: number) => Math.min(Math.max(v, lo), hi);

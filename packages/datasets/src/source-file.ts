@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -39,6 +39,32 @@ function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 
+/** A file's bytes, or an `InteropError` naming it (missing, a directory, unreadable). */
+export function readFileBytes(path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why =
+      code === 'EISDIR' ? 'is a directory, not a file' : `cannot be read (${code ?? (e as Error).message})`;
+    throw new InteropError('INTEROP_PARSE', `${path} ${why}`, { reason: 'unreadable', file: path });
+  }
+}
+
+/** Gunzipped bytes when they start with the gzip magic, else the bytes; a broken stream is an `InteropError`. */
+export function gunzipIfGzip(bytes: Buffer, what: string): Buffer {
+  if (!isGzip(bytes)) return bytes;
+  try {
+    return gunzipSync(bytes);
+  } catch (e) {
+    throw new InteropError(
+      'INTEROP_PARSE',
+      `${what} is not a whole gzip stream (${(e as Error).message}): truncated or damaged`,
+      { reason: 'bad-gzip', file: what },
+    );
+  }
+}
+
 function verify(bytes: Uint8Array, expected: string, what: string): void {
   const actual = sha256(bytes);
   if (actual !== expected) {
@@ -56,8 +82,7 @@ export function defaultCacheDir(): string {
 }
 
 async function readLocal(path: string, src: SourceFile): Promise<Buffer> {
-  const raw = await readFile(path);
-  const bytes = isGzip(raw) ? gunzipSync(raw) : raw;
+  const bytes = gunzipIfGzip(readFileBytes(path), path);
   verify(bytes, src.sha256, path);
   return bytes;
 }
@@ -87,7 +112,7 @@ async function download(src: SourceFile, mirror: string | undefined): Promise<Bu
     verify(member, src.sha256, `${url}!${src.archive.member}`);
     return member;
   }
-  const bytes = isGzip(body) && !src.file.endsWith('.gz') ? gunzipSync(body) : body;
+  const bytes = src.file.endsWith('.gz') ? body : gunzipIfGzip(body, url);
   verify(bytes, src.sha256, url);
   return bytes;
 }
@@ -125,7 +150,7 @@ export async function resolveSource(src: SourceFile, options: SourceOptions = {}
   const cacheDir = options.cacheDir ?? defaultCacheDir();
   const cached = join(cacheDir, src.dir, src.file);
   if (existsSync(cached)) {
-    const raw = await readFile(cached);
+    const raw = readFileBytes(cached);
     if (sha256(raw) === src.sha256) return decode(raw, cached, 'cache');
   }
   if (options.download === false) {

@@ -45,7 +45,7 @@ export class GeneSampler {
   private readonly lo: Float64Array;
   private readonly hi: Float64Array;
   private readonly grid: Float64Array;
-  private readonly count: Int32Array;
+  private readonly count: Float64Array;
   private readonly reference: boolean;
 
   constructor(schema: Schema, reference: boolean) {

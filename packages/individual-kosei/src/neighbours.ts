@@ -13,8 +13,8 @@ export class Neighbours {
   private readonly lo: Float64Array;
   private readonly hi: Float64Array;
   private readonly unit: Float64Array;
-  /** Largest lattice index per attribute. */
-  private readonly last: Int32Array;
+  /** Largest lattice index per attribute (doubles: a grid may hold more than 2^31 points). */
+  private readonly last: Float64Array;
 
   constructor(schema: Schema, continuousSteps: number) {
     const attrs = schema.attributes;

@@ -35,6 +35,16 @@ export function decodeInt32(text: unknown, length: number, what: string): Int32A
   return out;
 }
 
+/** `values` unchanged when every entry is finite, else an INTEROP_PARSE error naming `what` and the position. */
+export function assertFinite<A extends Float64Array | Float32Array>(values: A, what: string): A {
+  for (let i = 0; i < values.length; i++) {
+    if (!Number.isFinite(values[i]!)) {
+      throw new InteropError('INTEROP_PARSE', `${what}[${i}] is ${values[i]}, not a finite number`);
+    }
+  }
+  return values;
+}
+
 /** Throws INTEROP_PARSE for a stored `what` (e.g. "stored MLP: ..."). */
 export function storedError(what: string): (msg: string) => never {
   return (msg) => {

@@ -9,7 +9,7 @@ import {
   type Schema,
 } from '@fb/core';
 import { batchRows } from './batch.js';
-import { decodeFloat64, decodeInt32, encodeArray, readStored, storedError } from './codec.js';
+import { assertFinite, decodeFloat64, decodeInt32, encodeArray, readStored, storedError } from './codec.js';
 import { type TreeArrays, TreeBuilder } from './tree-builder.js';
 import {
   describeOptions,
@@ -193,7 +193,12 @@ export class DecisionTree implements Classifier {
   }
 }
 
-/** Rebuild and check a tree's arrays: child ids in range and increasing, features in range. */
+/**
+ * Rebuild and check a tree's arrays: child ids in range and increasing, every node but the root the
+ * child of exactly one node (a tree, not a graph sharing subtrees), depths as stored, split features
+ * in range with finite thresholds, and every node's class distribution finite, non-negative and
+ * summing to 1.
+ */
 export function treeFromJSON(json: unknown, schema: Schema): TreeArrays {
   const bad = storedError('tree');
   const t = json as Partial<TreeNodesJSON> | null;
@@ -207,16 +212,38 @@ export function treeFromJSON(json: unknown, schema: Schema): TreeArrays {
   const threshold = decodeFloat64(t.threshold, m, 'threshold');
   const left = decodeInt32(t.left, m, 'left');
   const right = new Int32Array(m);
+  const parent = new Int32Array(m).fill(-1);
+  const depth = new Int32Array(m);
+  let deepest = 0;
   for (let i = 0; i < m; i++) {
     const l = left[i]!;
+    if (i > 0 && parent[i]! < 0) bad(`node ${i} is not the child of any node`);
     if (l < 0) {
       right[i] = -1;
-      if (feature[i] !== -1) bad(`leaf ${i} has a split feature`);
+      if (l !== -1 || feature[i] !== -1) bad(`leaf ${i} must have left = feature = -1`);
+      deepest = Math.max(deepest, depth[i]!);
       continue;
     }
     if (l <= i || l + 1 >= m) bad(`node ${i} has child ${l} out of range`);
     if (!(feature[i]! >= 0 && feature[i]! < d)) bad(`node ${i} splits on feature ${feature[i]}`);
+    if (!Number.isFinite(threshold[i]!)) bad(`node ${i} splits at threshold ${threshold[i]}`);
+    for (const c of [l, l + 1]) {
+      if (parent[c]! >= 0) bad(`node ${c} is a child of both node ${parent[c]} and node ${i}`);
+      parent[c] = i;
+      depth[c] = depth[i]! + 1;
+    }
     right[i] = l + 1;
+  }
+  if (deepest !== t.maxDepth) bad(`maxDepth is ${t.maxDepth} but the deepest leaf is at depth ${deepest}`);
+  const value = assertFinite(decodeFloat64(t.value, m * K, 'value'), 'stored tree: value');
+  for (let i = 0; i < m; i++) {
+    let sum = 0;
+    for (let k = 0; k < K; k++) {
+      const p = value[i * K + k]!;
+      if (p < 0) bad(`node ${i} has a negative class share ${p}`);
+      sum += p;
+    }
+    if (Math.abs(sum - 1) > 1e-6) bad(`node ${i}'s class shares sum to ${sum}, not 1`);
   }
   return {
     nodeCount: m,
@@ -224,7 +251,7 @@ export function treeFromJSON(json: unknown, schema: Schema): TreeArrays {
     threshold,
     left,
     right,
-    value: decodeFloat64(t.value, m * K, 'value'),
+    value,
     nodeSamples: decodeInt32(t.nodeSamples, m, 'nodeSamples'),
     nodeWeight: decodeFloat64(t.nodeWeight, m, 'nodeWeight'),
     impurity: decodeFloat64(t.impurity, m, 'impurity'),

@@ -10,7 +10,7 @@ import {
   type Schema,
 } from '@fb/core';
 import { batchRows } from './batch.js';
-import { decodeFloat64, encodeArray, readStored, storedError } from './codec.js';
+import { assertFinite, decodeFloat64, encodeArray, readStored, storedError } from './codec.js';
 import { type SparseDesign, solveHingeDual } from './dual-cd.js';
 import { type CategoricalEncoding, FeatureEncoder } from './encoder.js';
 import { fitPlatt, type PlattSigmoid, plattProbability } from './platt.js';
@@ -372,8 +372,11 @@ export class LinearSvm implements DifferentiableClassifier {
       schema,
       options,
       encoder,
-      weights: decodeFloat64(j.weights, R * encoder.encodedWidth, 'weights'),
-      bias: decodeFloat64(j.bias, R, 'bias'),
+      weights: assertFinite(
+        decodeFloat64(j.weights, R * encoder.encodedWidth, 'weights'),
+        'stored SVM: weights',
+      ),
+      bias: assertFinite(decodeFloat64(j.bias, R, 'bias'), 'stored SVM: bias'),
       platt,
       iterations: j.iterations!,
       converged: j.converged!,

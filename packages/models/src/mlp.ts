@@ -12,7 +12,7 @@ import {
   type Schema,
 } from '@fb/core';
 import { batchRows } from './batch.js';
-import { decodeFloat32, decodeFloat64, encodeArray, storedError } from './codec.js';
+import { assertFinite, decodeFloat32, decodeFloat64, encodeArray, storedError } from './codec.js';
 import { Adam, DenseStack, type SparseInput, softmaxRows } from './dense-stack.js';
 import { type CategoricalEncoding, FeatureEncoder } from './encoder.js';
 import { type Seed, seedSchema } from './tree-options.js';
@@ -269,9 +269,12 @@ export class Mlp implements DifferentiableClassifier {
       bad(`expected ${shapes.length} weight arrays`);
     const arrays = j.weights!.map((w, i) => {
       if (w?.length !== shapes[i]) bad(`weight array ${i} must hold ${shapes[i]} values`);
-      return j.version === 1
-        ? Float64Array.from(decodeFloat32(w.data, w.length, `weights[${i}]`))
-        : decodeFloat64(w.data, w.length, `weights[${i}]`);
+      return assertFinite(
+        j.version === 1
+          ? Float64Array.from(decodeFloat32(w.data, w.length, `weights[${i}]`))
+          : decodeFloat64(w.data, w.length, `weights[${i}]`),
+        `stored MLP: weights[${i}]`,
+      );
     });
     const training = j.training as MlpTraining;
     if (!training || !Number.isInteger(training.epochs)) bad('training record missing');

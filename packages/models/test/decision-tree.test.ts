@@ -1,6 +1,7 @@
 import { createDataset, DataError, type Dataset, defineSchema, OptionsError } from '@fb/core';
 import { describe, expect, it } from 'vitest';
 import { FeatureBinner } from '../src/binning.js';
+import { encodeArray } from '../src/codec.js';
 import { DecisionTree, fitDecisionTree } from '../src/decision-tree.js';
 import { mixedData, mixedSchema, threeClassData, uniformData } from './fixtures.js';
 
@@ -277,6 +278,28 @@ describe('serialisation and determinism', () => {
     expect(() => DecisionTree.fromJSON({ ...json, tree: { ...json.tree, nodeCount: 2 } })).toThrow(
       expect.objectContaining({ code: 'INTEROP_PARSE' }),
     );
+  });
+
+  it('rejects a stored graph that is not a tree, NaN leaves and a wrong depth', () => {
+    const tree = fitDecisionTree(mixedData(400, 'tree-dag-json'), { maxDepth: 3, seed: 1 });
+    const json = tree.toJSON();
+    const refused = (change: Record<string, unknown>, message: RegExp) =>
+      expect(() => DecisionTree.fromJSON({ ...json, tree: { ...json.tree, ...change } })).toThrow(message);
+    // Two split nodes pointing at the same children: a DAG whose walks share a subtree.
+    const splits = [...tree.left.keys()].filter((t) => tree.left[t]! >= 0);
+    expect(splits.length).toBeGreaterThan(2);
+    const dag = tree.left.slice();
+    dag[splits[1]!] = tree.left[splits[2]!]!;
+    refused({ left: encodeArray(dag) }, /child of both node|not the child of any node/);
+    const value = tree.value.slice();
+    value[2 * tree.left.findIndex((l) => l < 0)] = Number.NaN;
+    refused({ value: encodeArray(value) }, /not a finite number/);
+    const shares = tree.value.slice();
+    shares[0] = 0.9;
+    shares[1] = 0.9;
+    refused({ value: encodeArray(shares) }, /sum to 1\.8/);
+    refused({ maxDepth: tree.depth + 1 }, /deepest leaf/);
+    expect(DecisionTree.fromJSON(JSON.parse(JSON.stringify(json))).toJSON()).toEqual(json);
   });
 });
 

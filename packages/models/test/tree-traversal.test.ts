@@ -1,4 +1,4 @@
-import { OptionsError, Rng } from '@fb/core';
+import { InteropError, OptionsError, Rng } from '@fb/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeArray } from '../src/codec.js';
 import { buildCutIndex, lowerBound } from '../src/cut-index.js';
@@ -8,6 +8,26 @@ import { compiledWalk, encodeColumn, rankOf, type Walk, walkSource } from '../sr
 import { predictionThreads, setPredictionThreads } from '../src/tree-threads.js';
 import { CodedTrees } from '../src/tree-traversal.js';
 import { mixedData, threeClassData } from './fixtures.js';
+
+/** A copy of `tree` with some arrays replaced, built past fromJSON's checks (which refuse such trees). */
+function damagedTree(
+  tree: DecisionTree,
+  change: { value?: Float64Array; threshold?: Float64Array },
+): DecisionTree {
+  return new DecisionTree(tree.schema, tree.options, {
+    nodeCount: tree.nodeCount,
+    feature: tree.feature,
+    threshold: change.threshold ?? tree.threshold,
+    left: tree.left,
+    right: tree.right,
+    value: change.value ?? tree.value,
+    nodeSamples: tree.nodeSamples,
+    nodeWeight: tree.nodeWeight,
+    impurity: tree.impurity,
+    featureImportances: tree.featureImportances,
+    maxDepth: tree.depth,
+  });
+}
 
 /** The textbook walk on raw values: sum each tree's leaf distribution in tree order, then scale. */
 function referenceProba(trees: readonly DecisionTree[], x: Float64Array): Float64Array {
@@ -183,7 +203,11 @@ describe('coded batch prediction', () => {
     const value = tree.value.slice();
     const leaf = tree.left.findIndex((l) => l < 0);
     value[2 * leaf] = -5;
-    const damaged = DecisionTree.fromJSON({ ...json, tree: { ...json.tree, value: encodeArray(value) } });
+    // fromJSON refuses it; the kernels must still be right for a tree built in memory.
+    expect(() =>
+      DecisionTree.fromJSON({ ...json, tree: { ...json.tree, value: encodeArray(value) } }),
+    ).toThrow(InteropError);
+    const damaged = damagedTree(tree, { value });
     const trees = [damaged, damaged, damaged, damaged, damaged, damaged, damaged, damaged, tree, tree];
     const x = probeRows(trees, 999, 'coded-negative');
     const { labels, walks } = new CodedTrees(trees, 4, 2).vote(x, 999, 0.1);
@@ -269,10 +293,10 @@ describe('coded batch prediction', () => {
     const threshold = tree.threshold.slice();
     const split = tree.left.findIndex((l, t) => t > 0 && l >= 0);
     threshold[split] = Number.NaN;
-    const damaged = DecisionTree.fromJSON({
-      ...json,
-      tree: { ...json.tree, threshold: encodeArray(threshold) },
-    });
+    expect(() =>
+      DecisionTree.fromJSON({ ...json, tree: { ...json.tree, threshold: encodeArray(threshold) } }),
+    ).toThrow(InteropError);
+    const damaged = damagedTree(tree, { threshold });
     const ref = referenceProba([damaged], x);
     expect(damaged.predictProba(x)).toEqual(ref);
     expect(ref).not.toEqual(referenceProba([tree], x));

@@ -141,7 +141,7 @@ export interface SynthResult {
 
 /** The user's options validated, defaults filled; `source` is passed through untouched. */
 export function resolveSynthOptions(options: Partial<SynthOptions> = {}): SynthOptions {
-  if (options === null || typeof options !== 'object')
+  if (options === null || typeof options !== 'object' || Array.isArray(options))
     throw new OptionsError('OPTIONS_INVALID', 'options must be an object');
   const { source, ...rest } = options;
   const o = resolveOptions<SynthOptions>(synthOptionsSchema, rest);
@@ -150,6 +150,24 @@ export function resolveSynthOptions(options: Partial<SynthOptions> = {}): SynthO
 }
 
 const logit = (p: number) => Math.log(p / (1 - p));
+
+/** Most values (rows x attributes) a generated table may hold: 2^27 doubles, 1 GiB. */
+export const MAX_TABLE_VALUES = 2 ** 27;
+
+/**
+ * Refuse options whose table could exceed `MAX_TABLE_VALUES` before any row is drawn: each subgroup
+ * holds at most maxGroupSize rows, and background rows are backgroundShare of the whole table.
+ */
+function checkTableSize(subgroups: number, d: number, o: SynthOptions): void {
+  const rows = Math.ceil((subgroups * o.maxGroupSize) / (1 - o.backgroundShare));
+  if (rows * d > MAX_TABLE_VALUES) {
+    throw new OptionsError(
+      'OPTIONS_INVALID',
+      `these options allow up to ${rows} rows of ${d} attributes, more than the ${MAX_TABLE_VALUES} values a table may hold: lower maxGroupSize, pairs or backgroundShare`,
+      { option: '/maxGroupSize' },
+    );
+  }
+}
 
 /**
  * The counterfactual of input i (see GroundTruth): 0 = the minimum-bias combination, 1 = the
@@ -312,6 +330,7 @@ export function generate(options: Partial<SynthOptions> = {}): SynthResult {
   const d = schema.attributes.length;
   const pairs = definePairs(copula, o, rng.fork('pairs'));
   const subgroups = pairs.flatMap((p) => [p.a, p.b]);
+  checkTableSize(subgroups.length, d, o);
   const index = new BiasIndex(copula, subgroups, o.maxProtectedCombinations);
 
   // Phase 3 re-derives this stream from the seed in every thread (see SamplingJob).

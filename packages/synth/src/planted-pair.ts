@@ -29,7 +29,13 @@ export interface PlantedPairOptions {
 export const plantedPairOptionsSchema: OptionsSchema = {
   type: 'object',
   properties: {
-    rows: { type: 'integer', minimum: 20, default: 5000, description: 'rows to generate' },
+    rows: {
+      type: 'integer',
+      minimum: 20,
+      maximum: 1_000_000,
+      default: 5000,
+      description: 'rows to generate (at most a million: 34 attributes of a million rows is 270 MB)',
+    },
     protectedAttributes: {
       type: 'integer',
       minimum: 1,
