@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Budget } from '@fb/core';
 import type { MethodEntry, ModelSpec, Question, RealDatasetName, Study } from './config.js';
-import { findMethod, questionsOf } from './methods.js';
+import { findMethod } from './methods.js';
+import { questionsOf } from './questions.js';
 
 /** The data of a cell: a synthetic scenario (regenerated from seed and options) or a real data set. */
 export type DatasetSpec =

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OptionsError, type OptionsSchema, resolveOptions } from '@fb/core';
@@ -71,7 +71,7 @@ export interface Study {
   /** Findings of a subgroup method inspected per run (best of the top k). */
   topK: number;
   methods: MethodEntry[];
-  budget: { maxSeconds?: number; maxTested?: number; maxQueries?: number };
+  budget: { maxSeconds?: number; maxTested?: number; maxQueries?: number; maxPairs?: number };
   /** Worker threads (default: the number of cores). */
   workers: number | null;
   /** A cell still running after this many seconds is stopped and recorded as failed. */
@@ -197,6 +197,7 @@ export const studySchema: OptionsSchema = {
         maxSeconds: { type: 'number', exclusiveMinimum: 0 },
         maxTested: { type: 'integer', minimum: 1 },
         maxQueries: { type: 'integer', minimum: 1 },
+        maxPairs: { type: 'integer', minimum: 1 },
       },
     },
     workers: {
@@ -356,6 +357,11 @@ export function loadStudy(nameOrPath: string): Study {
         option: '/study',
       },
     );
+  }
+  if (!statSync(path).isFile()) {
+    throw new OptionsError('OPTIONS_INVALID', `${path}: not a file (a study is a JSON or YAML file)`, {
+      option: '/study',
+    });
   }
   const text = readFileSync(path, 'utf8');
   let parsed: unknown;

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expandCells } from '../src/cells.js';
@@ -149,6 +149,12 @@ describe('cells', () => {
     // Every method of a block shares its data set, seed, question and model.
     const block = cells.filter((c) => c.block === cells.find((x) => x.question === 'data')!.block);
     expect(block.map((c) => c.plan.label)).toEqual(['S (numIters=1)', 'S (numIters=2)', 'S (numIters=3)']);
+  });
+
+  it('refuses a directory given as a study file with a typed error', () => {
+    const dir = join(tempDir(), 'x.json');
+    mkdirSync(dir);
+    expect(() => loadStudy(dir)).toThrow(/not a file/);
   });
 
   it('accepts a real data set as the generator source (semi-synthetic) and rejects an unknown one', async () => {
