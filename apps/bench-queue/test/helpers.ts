@@ -101,8 +101,9 @@ export function killWorkers(): void {
 }
 
 /**
- * Eight fast cells: two scenarios x two seeds x an individual and a subgroup method. Granularity 3
- * exceeds the two non-protected attributes of the second scenario, so its four cells throw.
+ * Eight fast cells: two scenarios x two seeds x an individual and a subgroup method, on the
+ * model-output question (which both answer). Granularity 3 exceeds the two non-protected attributes
+ * of the second scenario, so its four cells throw.
  */
 export function testStudy(overrides: Record<string, unknown> = {}) {
   return validateStudy({
@@ -113,6 +114,7 @@ export function testStudy(overrides: Record<string, unknown> = {}) {
       base: { rows: 300, otherValues: 3 },
       factors: { otherAttributes: [3, 2], granularity: [3] },
     },
+    questions: ['model-output'],
     models: [{ kind: 'logistic-regression', options: { l2: 1 } }],
     methods: [
       {
