@@ -212,20 +212,43 @@ export const factorNames: FactorName[] = [
   'gap',
 ];
 
-/** Detection rate of planted subgroups by factor, per question and method (single-level factors left out). */
-export function factors(
-  records: readonly CellRecord[],
-): { question: Question; factor: FactorName; label: string; levels: FactorLevel[] }[] {
-  const { biased } = partition(records);
-  const out: { question: Question; factor: FactorName; label: string; levels: FactorLevel[] }[] = [];
+const outcomes = (scores: readonly AuditScore[]) =>
+  scores.flatMap((s) => s.groups.map((g) => ({ id: g.pair, found: g.found, factors: g.factors })));
+
+/**
+ * Detection rate of planted subgroups by factor, per question and method (single-level factors left
+ * out), with the chance rate per level: the no-bias twins' findings against the same subgroups (the
+ * same subgroups and factor values, so the same levels).
+ */
+export function factors(records: readonly CellRecord[]): {
+  question: Question;
+  factor: FactorName;
+  label: string;
+  levels: (FactorLevel & { chance: number })[];
+}[] {
+  const { biased, null: nulls } = partition(records);
+  const out: ReturnType<typeof factors> = [];
   for (const factor of factorNames) {
     for (const rs of groupBy(biased, (r) => `${r.question}\u0000${r.plan.label}`).values()) {
-      const levels = factorTable(
-        rs.flatMap((r) => r.score!.groups.map((g) => ({ id: g.pair, found: g.found, factors: g.factors }))),
-        factor,
+      const r0 = rs[0]!;
+      const levels = factorTable(outcomes(rs.map((r) => r.score!)), factor);
+      if (levels.length < 2) continue;
+      const chance = new Map(
+        factorTable(
+          outcomes(
+            nulls
+              .filter((n) => n.question === r0.question && n.plan.label === r0.plan.label)
+              .flatMap((n) => n.chance.map((c) => c.score)),
+          ),
+          factor,
+        ).map((l) => [l.level, l.rate]),
       );
-      if (levels.length > 1)
-        out.push({ question: rs[0]!.question, factor, label: rs[0]!.plan.label, levels });
+      out.push({
+        question: r0.question,
+        factor,
+        label: r0.plan.label,
+        levels: levels.map((l) => ({ ...l, chance: chance.get(l.level) ?? Number.NaN })),
+      });
     }
   }
   return out;
@@ -286,13 +309,15 @@ export interface SensitivityRow {
   value: string;
   runs: number;
   recall: MeanInterval;
+  /** The same plan's recall on the no-bias twins against the same planted subgroups. */
+  chanceRecall: number;
   dsn: number;
   wallSeconds: number;
 }
 
-/** Recall and cost by value of each varied method option, per question. */
+/** Recall and cost by value of each varied method option, per question, with its chance level. */
 export function sensitivity(records: readonly CellRecord[]): SensitivityRow[] {
-  const { biased } = partition(records);
+  const { biased, null: nulls } = partition(records);
   const varied = biased.filter((r) => r.plan.varied);
   return [
     ...groupBy(
@@ -309,6 +334,13 @@ export function sensitivity(records: readonly CellRecord[]): SensitivityRow[] {
       value: JSON.stringify(r0.plan.varied!.value),
       runs: rs.length,
       recall: rateInterval(finite(rs.map((r) => r.score!.recall))),
+      chanceRecall: mean(
+        finite(
+          nulls
+            .filter((n) => n.question === r0.question && n.plan.label === r0.plan.label)
+            .flatMap((n) => n.chance.map((c) => c.score.recall)),
+        ),
+      ),
       dsn: mean(rs.map((r) => r.metrics!.dsn)),
       wallSeconds: mean(rs.map((r) => r.wallSeconds)),
     };

@@ -305,7 +305,8 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
   const fs = factors(records);
   addTable({
     name: 'factors',
-    caption: 'Detection rate of planted subgroups by factor level (Wilson 95% CI)',
+    caption:
+      'Detection rate of planted subgroups by factor level (Wilson 95% CI; chance level, the no-bias twins against the same subgroups, in parentheses)',
     headers: ['question', 'factor', 'method', 'level', 'groups', 'detected'],
     align: ['l', 'l', 'l', 'l', 'r', 'r'],
     rows: fs.flatMap((f) =>
@@ -315,7 +316,7 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
         f.label,
         l.level,
         String(l.groups),
-        `${num(l.rate, 2)} [${num(l.lo, 2)}, ${num(l.hi, 2)}]`,
+        `${num(l.rate, 2)} [${num(l.lo, 2)}, ${num(l.hi, 2)}] (${num(l.chance, 2)})`,
       ]),
     ),
   });
@@ -337,7 +338,7 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
   const sens = sensitivity(records);
   addTable({
     name: 'sensitivity',
-    caption: 'Recall and cost by value of each varied option',
+    caption: 'Recall (chance level in parentheses) and cost by value of each varied option',
     headers: ['question', 'method', 'option', 'value', 'runs', 'recall', 'DSN', 'time (s)'],
     align: ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r'],
     rows: sens.map((s) => [
@@ -346,7 +347,7 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
       s.option,
       s.value,
       String(s.runs),
-      withInterval(s.recall),
+      `${withInterval(s.recall)} (${num(s.chanceRecall, 2)})`,
       num(s.dsn, 0),
       num(s.wallSeconds, 2),
     ]),
