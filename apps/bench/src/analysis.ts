@@ -97,8 +97,6 @@ function chanceScores(
     .flatMap((n) => n.chance.filter((c) => c.scenario === scenario).map((c) => c.score));
 }
 
-const individualRecall = (s: AuditScore) => s.recall;
-
 /** Every question, scenario, model and method: its measures, their chance level and detection. */
 export function effectiveness(records: readonly CellRecord[]): EffectivenessRow[] {
   const { biased, null: nulls } = partition(records);
@@ -119,8 +117,8 @@ export function effectiveness(records: readonly CellRecord[]): EffectivenessRow[
       label: r0.plan.label,
       family: r0.family ?? '',
       runs: rs.length,
-      recall: pick(own, individualRecall),
-      chanceRecall: pick(chance, individualRecall),
+      recall: pick(own, (s) => s.recall),
+      chanceRecall: pick(chance, (s) => s.recall),
       precision: pick(own, (s) => s.precision),
       chancePrecision: pick(chance, (s) => s.precision),
       localisation: pick(own, (s) => s.localisation),

@@ -91,7 +91,7 @@ function scoreZ(r: Float64Array, variance: Float64Array, mask: Uint8Array) {
  * small for small subgroups at the Bonferroni level). Null when either side has fewer than two rows
  * or no variance.
  */
-function welchZ(r: Float64Array, mask: Uint8Array) {
+function welchT(r: Float64Array, mask: Uint8Array) {
   let n1 = 0;
   let s1 = 0;
   let q1 = 0;
@@ -171,7 +171,7 @@ async function scanValues(scan: SubgroupScan<ValueDisparityOptions>) {
       for (let c = 0; c < cols.length && inside; c++) if (x[i * d + cols[c]!] !== values[c]) inside = 0;
       mask[i] = inside;
     }
-    const t = variance ? scoreZ(r, variance, mask) : welchZ(r, mask);
+    const t = variance ? scoreZ(r, variance, mask) : welchT(r, mask);
     if (!t || t.size < options.minSize) continue;
     tested++;
     found.push({
