@@ -1,18 +1,60 @@
 import * as vega from 'vega';
 import * as vl from 'vega-lite';
 
-/** A vega-lite specification without its data; `render` adds the rows. */
+/** A vega-lite specification without its data; `complete` adds the rows and the shared style. */
 export type FigureSpec = Record<string, unknown>;
 
-/** Render a vega-lite chart to SVG headless (no browser, no canvas). */
-export async function render(spec: FigureSpec, values: readonly object[]): Promise<string> {
-  const full = {
+/** Okabe & Ito's colour-blind-safe palette, and a marker shape per colour. */
+export const PALETTE = [
+  '#0072B2',
+  '#E69F00',
+  '#009E73',
+  '#CC79A7',
+  '#56B4E9',
+  '#D55E00',
+  '#000000',
+  '#F0E442',
+];
+export const SHAPES = [
+  'circle',
+  'square',
+  'triangle-up',
+  'diamond',
+  'cross',
+  'triangle-down',
+  'triangle-left',
+  'triangle-right',
+];
+/** At most this many series share a panel; more are split into panels. */
+export const MAX_SERIES = PALETTE.length;
+
+const CONFIG = {
+  font: 'Helvetica, Arial, sans-serif',
+  view: { stroke: '#ddd' },
+  axis: { labelFontSize: 10, titleFontSize: 11, labelLimit: 260 },
+  legend: { labelFontSize: 10, titleFontSize: 11, labelLimit: 260 },
+  header: { labelFontSize: 11, titleFontSize: 11, labelLimit: 300 },
+  title: { fontSize: 13, anchor: 'start' },
+};
+
+/** The full vega-lite spec of a figure: style, schema and its rows (what is saved beside the SVG). */
+export function complete(spec: FigureSpec, values: readonly object[]): vl.TopLevelSpec {
+  return {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-    config: { font: 'Helvetica, Arial, sans-serif', view: { stroke: null } },
+    config: CONFIG,
     ...spec,
     data: { values },
   } as vl.TopLevelSpec;
-  const view = new vega.View(vega.parse(vl.compile(full).spec), { renderer: 'none' });
+}
+
+/** A scenario label for an axis: `bias=minBias:0.5 maxBias:1` reads `bias 0.5–1`. */
+export function shortScenario(label: string): string {
+  return label.replace(/(\w+)=minBias:(\S+) maxBias:(\S+)/g, '$1 $2–$3');
+}
+
+/** Render a vega-lite chart to SVG headless (no browser, no canvas). */
+export async function render(spec: vl.TopLevelSpec): Promise<string> {
+  const view = new vega.View(vega.parse(vl.compile(spec).spec), { renderer: 'none' });
   try {
     return await view.toSVG();
   } finally {
@@ -20,102 +62,269 @@ export async function render(spec: FigureSpec, values: readonly object[]): Promi
   }
 }
 
-/** A method's measure beside its chance level (the same findings on the no-bias twin), per method. */
-export function chanceFigure(measure: string): FigureSpec {
+/** Colour and shape for named series, the same series always in the same colour within a figure. */
+function series(field: string, names: readonly string[], title: string) {
+  const domain = [...names];
   return {
-    title: `${measure}: planted data (bar, 95% CI) and chance level (tick)`,
-    width: 360,
-    encoding: { y: { field: 'method', type: 'nominal', sort: null, title: null } },
+    color: {
+      field,
+      type: 'nominal',
+      title,
+      sort: domain,
+      scale: { domain, range: PALETTE.slice(0, domain.length) },
+    },
+    shape: {
+      field,
+      type: 'nominal',
+      title,
+      sort: domain,
+      scale: { domain, range: SHAPES.slice(0, domain.length) },
+    },
+  };
+}
+
+/** Series names split into balanced panels of at most `MAX_SERIES` (9 become 5 + 4, not 8 + 1). */
+export function panelsOf(names: readonly string[]): string[][] {
+  const panels = Math.ceil(names.length / MAX_SERIES);
+  const per = Math.ceil(names.length / Math.max(1, panels));
+  const out: string[][] = [];
+  for (let i = 0; i < names.length; i += per) out.push(names.slice(i, i + per));
+  return out;
+}
+
+/**
+ * A measure per method (bar, 95% interval as a rule) beside its chance level (black tick): one panel
+ * per scenario (rows) and model (columns).
+ */
+export function chanceFigure(title: string, measure: string, methods: readonly string[]): FigureSpec {
+  return {
+    title,
+    facet: {
+      row: { field: 'scenario', type: 'nominal', title: null, sort: null },
+      column: { field: 'model', type: 'nominal', title: null, sort: null },
+    },
+    spec: {
+      width: 220,
+      height: { step: 14 },
+      encoding: { y: { field: 'method', type: 'nominal', sort: [...methods], title: null } },
+      layer: [
+        {
+          mark: { type: 'bar', color: PALETTE[0] },
+          encoding: {
+            x: { field: 'value', type: 'quantitative', scale: { domain: [0, 1] }, title: measure },
+          },
+        },
+        {
+          mark: { type: 'rule', color: '#333' },
+          encoding: { x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } },
+        },
+        {
+          mark: { type: 'tick', color: PALETTE[5], thickness: 3, size: 12 },
+          encoding: { x: { field: 'chance', type: 'quantitative' } },
+        },
+      ],
+    },
+  };
+}
+
+/**
+ * Mean Jaccard by planted bias, one panel per method, separation and sufficiency as two series;
+ * the bias ranges in their planned order from no bias.
+ */
+export function trendFigure(levels: readonly string[], methods: readonly string[]): FigureSpec {
+  return {
+    title: 'Localisation (mean best Jaccard of the top findings) by planted bias',
+    facet: { field: 'method', type: 'nominal', title: null, sort: [...methods] },
+    columns: 4,
+    spec: {
+      width: 150,
+      height: 120,
+      mark: { type: 'line', point: { filled: true, size: 50 } },
+      encoding: {
+        x: {
+          field: 'level',
+          type: 'ordinal',
+          sort: [...levels],
+          title: 'planted bias (|β| range)',
+          axis: { labelAngle: 0 },
+        },
+        y: { field: 'jaccard', type: 'quantitative', scale: { domain: [0, 1] }, title: 'mean Jaccard' },
+        ...series('variant', ['separation', 'sufficiency'], 'bias in'),
+      },
+    },
+  };
+}
+
+/**
+ * Detection rate by factor level: one column per factor, one row per panel of at most eight methods
+ * (each row with its own legend). Levels are numbers on a numeric axis.
+ */
+export function factorFigure(title: string, panels: readonly (readonly string[])[]): FigureSpec {
+  return {
+    title,
+    vconcat: panels.map((methods, k) => ({
+      transform: [{ filter: `datum.panel === ${k + 1}` }],
+      facet: { column: { field: 'factor', type: 'nominal', title: null } },
+      resolve: { scale: { x: 'independent' } },
+      spec: {
+        width: 130,
+        height: 110,
+        mark: { type: 'line', point: { filled: true, size: 40 } },
+        encoding: {
+          x: { field: 'from', type: 'quantitative', title: 'factor level', scale: { zero: false } },
+          y: { field: 'rate', type: 'quantitative', scale: { domain: [0, 1] }, title: 'detected' },
+          ...series('method', methods, 'method'),
+          tooltip: [{ field: 'method' }, { field: 'level' }, { field: 'rate', format: '.2f' }],
+        },
+      },
+    })),
+    resolve: { scale: { color: 'independent', shape: 'independent' } },
+  };
+}
+
+/** Recall by the value of a numeric option (one panel per method option), the chance level dashed. */
+export const sensitivityNumericFigure: FigureSpec = {
+  title: 'Recall by value of a varied method option (dashed: chance level)',
+  facet: { field: 'panel', type: 'nominal', title: null },
+  columns: 3,
+  resolve: { scale: { x: 'independent' } },
+  spec: {
+    width: 160,
+    height: 120,
     layer: [
       {
-        mark: 'bar',
+        mark: { type: 'line', point: { filled: true, size: 50 }, color: PALETTE[0] },
         encoding: {
-          x: { field: 'value', type: 'quantitative', scale: { domain: [0, 1] }, title: measure },
-          color: { field: 'family', type: 'nominal', title: 'family' },
+          x: { field: 'value', type: 'quantitative', title: 'option value', scale: { zero: false } },
+          y: { field: 'recall', type: 'quantitative', scale: { domain: [0, 1] }, title: 'recall' },
         },
       },
       {
-        mark: { type: 'rule', color: 'black' },
-        encoding: { x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } },
+        mark: { type: 'line', strokeDash: [4, 3], color: PALETTE[5] },
+        encoding: {
+          x: { field: 'value', type: 'quantitative' },
+          y: { field: 'chance', type: 'quantitative' },
+        },
+      },
+    ],
+  },
+};
+
+/** Recall by the value of a categorical option (one panel per method option), chance as a tick. */
+export const sensitivityCategoricalFigure: FigureSpec = {
+  title: 'Recall by value of a varied method option (tick: chance level)',
+  facet: { field: 'panel', type: 'nominal', title: null },
+  columns: 3,
+  resolve: { scale: { y: 'independent' } },
+  spec: {
+    width: 160,
+    height: { step: 16 },
+    encoding: { y: { field: 'value', type: 'nominal', title: null, sort: null } },
+    layer: [
+      {
+        mark: { type: 'bar', color: PALETTE[0] },
+        encoding: {
+          x: { field: 'recall', type: 'quantitative', scale: { domain: [0, 1] }, title: 'recall' },
+        },
       },
       {
-        mark: { type: 'tick', color: 'black', thickness: 2 },
+        mark: { type: 'tick', color: PALETTE[5], thickness: 3 },
         encoding: { x: { field: 'chance', type: 'quantitative' } },
+      },
+    ],
+  },
+};
+
+/** Agreement between methods: a square matrix, rows and columns in the same order. */
+export function agreementFigure(methods: readonly string[]): FigureSpec {
+  const order = [...methods];
+  return {
+    title: 'Agreement between methods (mean Jaccard of the protected values they implicate)',
+    width: { step: 22 },
+    height: { step: 22 },
+    layer: [
+      {
+        mark: 'rect',
+        encoding: {
+          x: { field: 'a', type: 'nominal', sort: order, title: null, axis: { labelAngle: -50 } },
+          y: { field: 'b', type: 'nominal', sort: order, title: null },
+          color: {
+            field: 'value',
+            type: 'quantitative',
+            scale: { domain: [0, 1], scheme: 'blues' },
+            title: 'Jaccard',
+          },
+        },
+      },
+      {
+        mark: { type: 'text', fontSize: 8 },
+        encoding: {
+          x: { field: 'a', type: 'nominal', sort: order },
+          y: { field: 'b', type: 'nominal', sort: order },
+          text: { field: 'value', type: 'quantitative', format: '.1f' },
+          color: { condition: { test: 'datum.value > 0.6', value: 'white' }, value: 'black' },
+        },
       },
     ],
   };
 }
 
-/** Mean Jaccard of the subgroup methods by planted bias, separation vs sufficiency (CBS Figure 1). */
-export const trendFigure: FigureSpec = {
-  title: 'Localisation (mean Jaccard) by planted bias',
-  facet: { field: 'variant', type: 'nominal', title: null },
-  spec: {
-    width: 220,
-    height: 160,
-    mark: { type: 'line', point: true },
-    encoding: {
-      x: { field: 'level', type: 'ordinal', sort: null, title: 'planted bias' },
-      y: { field: 'jaccard', type: 'quantitative', scale: { domain: [0, 1] }, title: 'mean Jaccard' },
-      color: { field: 'method', type: 'nominal', title: 'method' },
+/** Cost per method: median with the interquartile range, time and distinct queries on log axes. */
+export function costFigure(methods: readonly string[]): FigureSpec {
+  const panel = (field: string, title: string) => ({
+    width: 240,
+    height: { step: 14 },
+    encoding: { y: { field: 'method', type: 'nominal', sort: [...methods], title: null } },
+    layer: [
+      {
+        mark: { type: 'rule', color: '#555' },
+        encoding: {
+          x: { field: `${field}_q1`, type: 'quantitative', scale: { type: 'log' }, title },
+          x2: { field: `${field}_q3` },
+        },
+      },
+      {
+        mark: { type: 'point', filled: true, color: PALETTE[0], size: 50 },
+        encoding: { x: { field: `${field}_median`, type: 'quantitative' } },
+      },
+    ],
+  });
+  return {
+    title: 'Cost per run: median (point) and interquartile range (line)',
+    hconcat: [
+      {
+        ...panel('seconds', 'wall time (s)'),
+        transform: [{ filter: 'datum.seconds_median > 0' }],
+      },
+      {
+        ...panel('queries', 'distinct model queries'),
+        transform: [{ filter: 'datum.queries_median > 0' }],
+      },
+    ],
+  };
+}
+
+/** SUR per method on each real data set. */
+export function realFigure(datasets: readonly string[]): FigureSpec {
+  return {
+    title: 'Share of discriminatory samples (SUR) on real data',
+    facet: { column: { field: 'model', type: 'nominal', title: null } },
+    spec: {
+      width: 220,
+      height: { step: 12 },
+      mark: 'bar',
+      encoding: {
+        y: { field: 'method', type: 'nominal', title: null, sort: null },
+        x: { field: 'sur', type: 'quantitative', title: 'SUR', scale: { domain: [0, 1] } },
+        yOffset: { field: 'dataset', sort: [...datasets] },
+        color: {
+          field: 'dataset',
+          type: 'nominal',
+          title: 'data set',
+          sort: [...datasets],
+          scale: { domain: [...datasets], range: PALETTE.slice(0, datasets.length) },
+        },
+      },
     },
-  },
-};
-
-/** Detection rate of injected groups by factor level, one panel per factor. */
-export const factorFigure: FigureSpec = {
-  title: 'Detection rate of injected groups by factor',
-  facet: { field: 'factor', type: 'nominal', title: null },
-  columns: 3,
-  resolve: { scale: { x: 'independent' } },
-  spec: {
-    width: 180,
-    height: 140,
-    mark: { type: 'line', point: true },
-    encoding: {
-      x: { field: 'from', type: 'quantitative', title: 'level', scale: { zero: false } },
-      y: { field: 'rate', type: 'quantitative', scale: { domain: [0, 1] }, title: 'detected' },
-      color: { field: 'label', type: 'nominal', title: 'method' },
-    },
-  },
-};
-
-/** Recall by value of a varied option, one panel per method option. */
-export const sensitivityFigure: FigureSpec = {
-  title: 'Sensitivity of recall to method options',
-  facet: { field: 'panel', type: 'nominal', title: null },
-  columns: 3,
-  resolve: { scale: { x: 'independent' } },
-  spec: {
-    width: 180,
-    height: 140,
-    mark: { type: 'bar' },
-    encoding: {
-      x: { field: 'value', type: 'ordinal', title: 'value' },
-      y: { field: 'recall', type: 'quantitative', scale: { domain: [0, 1] } },
-    },
-  },
-};
-
-/** Agreement between methods as a heat map. */
-export const agreementFigure: FigureSpec = {
-  title: 'Agreement between methods (mean Jaccard of implicated protected values)',
-  mark: 'rect',
-  encoding: {
-    x: { field: 'a', type: 'nominal', title: null },
-    y: { field: 'b', type: 'nominal', title: null },
-    color: { field: 'value', type: 'quantitative', scale: { domain: [0, 1] }, title: 'Jaccard' },
-  },
-};
-
-/** SUR per method on each real data set next to synthetic data. */
-export const realFigure: FigureSpec = {
-  title: 'Share of discriminatory samples (SUR): real and synthetic data',
-  mark: 'bar',
-  encoding: {
-    y: { field: 'label', type: 'nominal', title: null },
-    x: { field: 'sur', type: 'quantitative', title: 'SUR' },
-    color: { field: 'dataset', type: 'nominal' },
-    yOffset: { field: 'dataset' },
-  },
-};
+  };
+}

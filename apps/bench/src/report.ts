@@ -1,6 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { MeanInterval } from '@fb/eval';
+import { type MeanInterval, quantile } from '@fb/eval';
 import {
   agreement,
   biasTrend,
@@ -24,20 +24,44 @@ import type { Study } from './config.js';
 import {
   agreementFigure,
   chanceFigure,
+  complete,
+  costFigure,
   type FigureSpec,
   factorFigure,
+  panelsOf,
   realFigure,
   render,
-  sensitivityFigure,
+  sensitivityCategoricalFigure,
+  sensitivityNumericFigure,
+  shortScenario,
   trendFigure,
 } from './figures.js';
+import { reportHtml } from './html.js';
 import type { CellRecord } from './record.js';
-import { latex, markdown, num, type Table, withInterval } from './tables.js';
+import { csv, intervalFields, json, latex, markdown, num, raw, type Table, withInterval } from './tables.js';
+
+/** A piece of the report, rendered the same way into report.md and report.html. */
+export type Block =
+  | { kind: 'heading'; level: 1 | 2; text: string }
+  /** Text; `**bold**` and `_italic_` are the only markup. */
+  | { kind: 'text'; text: string }
+  | { kind: 'table'; table: Table; note?: string }
+  | { kind: 'figure'; name: string; alt: string };
+
+export interface Figure {
+  name: string;
+  /** The complete vega-lite spec, data included. */
+  spec: object;
+  svg: string;
+}
 
 export interface Report {
+  title: string;
+  blocks: Block[];
   markdown: string;
   tables: Table[];
-  figures: { name: string; svg: string }[];
+  figures: Figure[];
+  records: CellRecord[];
 }
 
 const FPR = 0.05;
@@ -76,69 +100,94 @@ export function inPlanOrder(study: Study, records: readonly CellRecord[]): CellR
   return keyed.map((x) => x.r);
 }
 
-/** Build the report of a study from its stored records: Markdown, LaTeX tables and SVG figures. */
+const unique = (xs: readonly string[]) => [...new Set(xs)];
+
+/** Median and quartiles of the finite values, for summary curves. */
+function spread(name: string, xs: readonly number[]): Record<string, number | null> {
+  const v = xs.filter((x) => Number.isFinite(x));
+  if (v.length === 0) return { [`${name}_median`]: null, [`${name}_q1`]: null, [`${name}_q3`]: null };
+  return {
+    [`${name}_median`]: quantile(v, 0.5),
+    [`${name}_q1`]: quantile(v, 0.25),
+    [`${name}_q3`]: quantile(v, 0.75),
+  };
+}
+
+/** A varied option's values as numbers when every one is a number (a numeric axis), else null. */
+function numericValues(values: readonly string[]): number[] | null {
+  const xs = values.map((v) => Number(v));
+  return xs.every((x) => Number.isFinite(x)) ? xs : null;
+}
+
+/** Build the report of a study from its stored records: its blocks, tables, figures and Markdown. */
 export async function buildReport(study: Study, stored: readonly CellRecord[]): Promise<Report> {
   const records = inPlanOrder(study, stored);
   const parts = partition(records);
+  const planOrder = unique(records.map((r) => r.plan.label));
+  const familyOf = new Map(records.filter((r) => r.family).map((r) => [r.plan.label, r.family!]));
   const tables: Table[] = [];
-  const figures: { name: string; svg: string }[] = [];
-  const md: string[] = [];
+  const figures: Figure[] = [];
+  const blocks: Block[] = [];
+  const heading = (level: 1 | 2, text: string) => blocks.push({ kind: 'heading', level, text });
+  const text = (...lines: string[]) => blocks.push({ kind: 'text', text: lines.join(' ') });
   const addTable = (t: Table, note?: string) => {
     tables.push(t);
-    md.push(`**Table: ${t.caption}** ([LaTeX](tables/${t.name}.tex))`, '', markdown(t), '');
-    if (note) md.push(note, '');
+    blocks.push(note ? { kind: 'table', table: t, note } : { kind: 'table', table: t });
   };
   const addFigure = async (name: string, spec: FigureSpec, values: readonly object[], alt: string) => {
     if (values.length === 0) {
-      md.push(`_No figure "${alt}": no data for it in this study._`, '');
+      text(`_No figure "${alt}": this study has no data for it._`);
       return;
     }
-    figures.push({ name, svg: await render(spec, values) });
-    md.push(`![${alt}](figures/${name}.svg)`, '');
+    const full = complete(spec, values);
+    figures.push({ name, spec: full, svg: await render(full) });
+    blocks.push({ kind: 'figure', name, alt });
   };
 
-  md.push(
-    `# fairbench study: ${study.name}`,
-    '',
-    study.description,
-    '',
+  const title = `fairbench study: ${study.name}`;
+  heading(1, title);
+  text(study.description);
+  text(
     `Seeds: ${study.seeds.join(', ')}. Budget per run: ${JSON.stringify(study.budget)}. Trained models: ${study.models
       .map((m) => m.label)
       .join(
         ', ',
       )}. Audited rows: ${pct(study.auditShare)} of each data set, held out from training. Subgroup hits: Jaccard ≥ ${study.jaccardThreshold}, best of the top ${study.topK} findings.`,
-    '',
-    `Cells: ${records.length} stored, ${parts.done.length} done, ${parts.failed.length} failed.`,
-    '',
+  );
+  text(`Cells: ${records.length} stored, ${parts.done.length} done, ${parts.failed.length} failed.`);
+  text(
     'The design is in docs/study-design.md. Every measure is shown beside its **chance level**: the same method, model',
     'and seed on the no-bias twin of the data set (same rows, labels drawn without bias), its findings scored against',
     'the planted subgroups of the biased data set. A method that finds the planted bias scores above its chance level.',
-    '',
   );
   const mismatches = modelMismatches(records);
-  md.push(
+  text(
     mismatches.length === 0
       ? 'Every method of a block (data set, seed, question, model) audited the identical model (same prediction fingerprint).'
       : `**Warning:** methods audited different models in ${mismatches.length} blocks: ${mismatches.join('; ')}.`,
-    '',
   );
+  const accuracy = modelAccuracy(records);
   addTable({
     name: 'models',
     caption: 'Accuracy of the audited models on the held-out rows',
     headers: ['question', 'model', 'data set', 'accuracy'],
     align: ['l', 'l', 'l', 'r'],
-    rows: modelAccuracy(records).map((m) => [m.question, m.model, m.dataset, num(m.accuracy)]),
+    rows: accuracy.map((m) => [m.question, m.model, m.dataset, num(m.accuracy)]),
+    data: accuracy.map((m) => ({ ...m, accuracy: raw(m.accuracy) })),
+    cells: accuracy.map((m) => ({ question: m.question, model: m.model, dataset: m.dataset })),
   });
 
   const eff = effectiveness(records);
   for (const q of questions) {
     const rows = eff.filter((r) => r.question === q);
     if (rows.length === 0) continue;
-    md.push(`## Question: ${q}`, '', `Where the bias lives: ${questionText[q]}.`, '');
+    heading(2, `Question: ${q}`);
+    text(`Where the bias lives: ${questionText[q]}.`);
     for (const family of ['individual', 'subgroup']) {
       const fr = rows.filter((r) => r.family === family);
       if (fr.length === 0) continue;
       const individual = family === 'individual';
+      const measure = individual ? 'coverage' : 'found';
       const table: Table = {
         name: `${q}-${family}`,
         caption: `${q} question, ${family} methods: ${
@@ -149,7 +198,7 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
           'model',
           'method',
           'runs',
-          individual ? 'coverage' : 'found',
+          measure,
           'precision',
           individual ? 'model holds' : 'Jaccard',
           'AUC',
@@ -173,6 +222,33 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
             : '–',
           String(r.detection?.nullRuns ?? 0),
         ]),
+        data: fr.map((r) => ({
+          question: r.question,
+          scenario: r.scenario,
+          model: r.model,
+          method: r.label,
+          family: r.family,
+          runs: r.runs,
+          ...intervalFields(individual ? 'coverage' : 'found', r.recall),
+          [`chance_${individual ? 'coverage' : 'found'}`]: raw(r.chanceRecall.mean),
+          ...intervalFields('precision', r.precision),
+          chance_precision: raw(r.chancePrecision.mean),
+          ...(individual
+            ? { ...intervalFields('model_holds', r.learned), chance_model_holds: raw(r.chanceLearned.mean) }
+            : {
+                ...intervalFields('jaccard', r.localisation),
+                chance_jaccard: raw(r.chanceLocalisation.mean),
+              }),
+          auc: raw(r.detection?.auc),
+          auc_lo: raw(r.detection?.aucLo),
+          auc_hi: raw(r.detection?.aucHi),
+          tpr: raw(r.detection?.tpr),
+          tpr_lo: raw(r.detection?.tprLo),
+          tpr_hi: raw(r.detection?.tprHi),
+          fpr: raw(r.detection?.fpr),
+          null_runs: r.detection?.nullRuns ?? 0,
+        })),
+        cells: fr.map((r) => ({ question: q, dataset: r.scenario, model: r.model, method: r.label })),
       };
       const flat = saturated(
         fr.flatMap((r) => [
@@ -195,21 +271,28 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
       );
       await addFigure(
         `${q}-${family}`,
-        chanceFigure(individual ? 'coverage' : 'planted subgroups found'),
-        fr.map((r) => ({
-          method: `${r.label} · ${r.model} · ${r.scenario}`,
-          family: r.family,
-          value: r.recall.mean,
-          lo: r.recall.lo,
-          hi: r.recall.hi,
-          chance: r.chanceRecall.mean,
-        })),
+        chanceFigure(
+          `${q} question, ${family} methods: ${individual ? 'coverage of the planted subgroups' : 'planted subgroups found'} (bar, 95% CI) and chance level (tick)`,
+          individual ? 'coverage' : 'planted subgroups found',
+          planOrder.filter((l) => fr.some((r) => r.label === l)),
+        ),
+        fr
+          .filter((r) => Number.isFinite(r.recall.mean))
+          .map((r) => ({
+            method: r.label,
+            model: r.model,
+            scenario: shortScenario(r.scenario),
+            value: r.recall.mean,
+            lo: r.recall.lo,
+            hi: r.recall.hi,
+            chance: Number.isFinite(r.chanceRecall.mean) ? r.chanceRecall.mean : null,
+          })),
         `${q} question, ${family} methods`,
       );
     }
   }
 
-  md.push('## Subgroup localisation by Jaccard threshold', '');
+  heading(2, 'Subgroup localisation by Jaccard threshold');
   const curves = hitCurves(records);
   addTable({
     name: 'hit-curves',
@@ -224,9 +307,27 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
       c.label,
       ...c.found.map((f, i) => `${num(f, 2)} (${num(c.chance[i], 2)})`),
     ]),
+    data: curves.map((c) => ({
+      question: c.question,
+      scenario: c.scenario,
+      model: c.model,
+      method: c.label,
+      ...Object.fromEntries(
+        hitThresholds.flatMap((h, i) => [
+          [`found_${h}`, raw(c.found[i])],
+          [`chance_${h}`, raw(c.chance[i])],
+        ]),
+      ),
+    })),
+    cells: curves.map((c) => ({
+      question: c.question,
+      dataset: c.scenario,
+      model: c.model,
+      method: c.label,
+    })),
   });
 
-  md.push('## Bias magnitude: separation and sufficiency', '');
+  heading(2, 'Bias magnitude: separation and sufficiency');
   const trend = biasTrend(records);
   addTable({
     name: 'bias-trend',
@@ -235,22 +336,43 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
     headers: ['variant', 'method', 'planted bias', 'runs', 'mean Jaccard'],
     align: ['l', 'l', 'l', 'r', 'r'],
     rows: trend.map((t) => [t.variant, t.label, t.scenario, String(t.runs), withInterval(t.jaccard)]),
+    data: trend.map((t) => ({
+      variant: t.variant,
+      method: t.label,
+      scenario: t.scenario,
+      runs: t.runs,
+      ...intervalFields('jaccard', t.jaccard),
+    })),
+    cells: trend.map((t) => ({
+      question: t.variant === 'separation' ? 'model-output' : 'data',
+      method: t.label,
+      ...(t.scenario === 'no bias' ? {} : { dataset: t.scenario }),
+    })),
   });
   await addFigure(
     'bias-trend',
-    trendFigure,
-    trend.map((t) => ({ variant: t.variant, method: t.label, level: t.scenario, jaccard: t.jaccard.mean })),
+    trendFigure(
+      unique(trend.map((t) => shortScenario(t.scenario))),
+      planOrder.filter((l) => trend.some((t) => t.label === l)),
+    ),
+    trend
+      .filter((t) => Number.isFinite(t.jaccard.mean))
+      .map((t) => ({
+        variant: t.variant,
+        method: t.label,
+        level: shortScenario(t.scenario),
+        jaccard: t.jaccard.mean,
+      })),
     'localisation by planted bias',
   );
 
-  md.push('## Comparisons within each family', '');
+  heading(2, 'Comparisons within each family');
   for (const c of comparisons(records)) {
     const minP = 2 / 2 ** c.blocks;
     if (c.tests.length === 0) continue;
     if (minP > 0.05) {
-      md.push(
+      text(
         `_${c.question} question, ${c.family} methods: ${c.blocks} shared blocks; an exact paired test cannot reach p < 0.05 with fewer than 6 (smallest p ${num(minP, 3)}), so no comparison is tested._`,
-        '',
       );
       continue;
     }
@@ -268,26 +390,29 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
         num(t.pHolm, 4),
         t.better ?? '–',
       ]),
+      data: c.tests.map((t) => ({
+        question: c.question,
+        family: c.family,
+        a: t.a,
+        b: t.b,
+        blocks: t.n,
+        mean_difference: raw(t.meanDifference),
+        p: raw(t.pValue),
+        p_holm: raw(t.pHolm),
+        better: t.better ?? null,
+      })),
     });
   }
 
-  md.push('## Efficiency', '');
+  heading(2, 'Efficiency');
+  const effRows = efficiency(records);
   addTable({
     name: 'efficiency',
     caption:
-      'Cost per method on the planted data sets (means over runs; effort: median over runs that reached it)',
-    headers: [
-      'method',
-      'runs',
-      'TSN',
-      'DSN',
-      'SUR',
-      'queries',
-      'time (s)',
-      'first planted pair (share: s / queries)',
-    ],
-    align: ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
-    rows: efficiency(records).map((e) => [
+      'Cost per method on the planted data sets: means over runs; the first planted pair: share of runs reaching one, median seconds and distinct queries to it',
+    headers: ['method', 'runs', 'TSN', 'DSN', 'SUR', 'queries', 'time (s)', 'first pair', 's', 'queries'],
+    align: ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    rows: effRows.map((e) => [
       e.label,
       String(e.runs),
       num(e.tsn, 0),
@@ -295,46 +420,97 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
       num(e.sur),
       num(e.queries, 0),
       num(e.wallSeconds, 2),
-      Number.isFinite(e.firstTrueShare)
-        ? `${pct(e.firstTrueShare)}: ${num(e.firstTrueSeconds, 2)} / ${num(e.firstTrueQueries, 0)}`
-        : '–',
+      Number.isFinite(e.firstTrueShare) ? pct(e.firstTrueShare) : '–',
+      num(e.firstTrueSeconds, 2),
+      num(e.firstTrueQueries, 0),
     ]),
+    data: effRows.map((e) => ({
+      method: e.label,
+      runs: e.runs,
+      tsn: raw(e.tsn),
+      dsn: raw(e.dsn),
+      sur: raw(e.sur),
+      queries: raw(e.queries),
+      seconds: raw(e.wallSeconds),
+      first_pair_share: raw(e.firstTrueShare),
+      first_pair_seconds: raw(e.firstTrueSeconds),
+      first_pair_queries: raw(e.firstTrueQueries),
+    })),
+    cells: effRows.map((e) => ({ method: e.label })),
   });
+  const costs = planOrder
+    .map((label) => {
+      const rs = parts.done.filter((r) => r.plan.label === label);
+      return {
+        method: label,
+        ...spread(
+          'seconds',
+          rs.map((r) => r.wallSeconds),
+        ),
+        ...spread(
+          'queries',
+          rs.map((r) => r.metrics?.distinctQueries ?? Number.NaN),
+        ),
+      };
+    })
+    .filter((c: Record<string, unknown>) => c['seconds_median'] !== null);
+  await addFigure('cost', costFigure(planOrder), costs, 'cost per run');
 
-  md.push('## Difficulty factors', '');
+  heading(2, 'Difficulty factors');
   const fs = factors(records);
-  addTable({
-    name: 'factors',
-    caption:
-      'Detection rate of planted subgroups by factor level (Wilson 95% CI; chance level, the no-bias twins against the same subgroups, in parentheses)',
-    headers: ['question', 'factor', 'method', 'level', 'groups', 'detected'],
-    align: ['l', 'l', 'l', 'l', 'r', 'r'],
-    rows: fs.flatMap((f) =>
-      f.levels.map((l) => [
-        f.question,
-        f.factor,
-        f.label,
-        l.level,
-        String(l.groups),
-        `${num(l.rate, 2)} [${num(l.lo, 2)}, ${num(l.hi, 2)}] (${num(l.chance, 2)})`,
-      ]),
-    ),
-  });
-  await addFigure(
-    'factors',
-    factorFigure,
-    fs.flatMap((f) =>
-      f.levels.map((l) => ({
-        factor: f.factor,
-        label: `${f.label} (${f.question})`,
-        from: l.from,
-        rate: l.rate,
-      })),
-    ),
-    'detection rate by factor',
-  );
+  for (const q of questions) {
+    const fq = fs.filter((f) => f.question === q);
+    if (fq.length === 0) continue;
+    addTable({
+      name: `factors-${q}`,
+      caption: `${q} question: detection rate of planted subgroups by factor level (Wilson 95% CI; chance level, the no-bias twins against the same subgroups, in parentheses)`,
+      headers: ['factor', 'method', 'level', 'groups', 'detected'],
+      align: ['l', 'l', 'l', 'r', 'r'],
+      rows: fq.flatMap((f) =>
+        f.levels.map((l) => [
+          f.factor,
+          f.label,
+          l.level,
+          String(l.groups),
+          `${num(l.rate, 2)} [${num(l.lo, 2)}, ${num(l.hi, 2)}] (${num(l.chance, 2)})`,
+        ]),
+      ),
+      data: fq.flatMap((f) =>
+        f.levels.map((l) => ({
+          question: q,
+          factor: f.factor,
+          method: f.label,
+          level: l.level,
+          from: raw(l.from),
+          groups: l.groups,
+          rate: raw(l.rate),
+          rate_lo: raw(l.lo),
+          rate_hi: raw(l.hi),
+          chance: raw(l.chance),
+        })),
+      ),
+      cells: fq.flatMap((f) => f.levels.map(() => ({ question: q, method: f.label }))),
+    });
+    for (const family of ['individual', 'subgroup']) {
+      const points = fq
+        .filter((f) => familyOf.get(f.label) === family)
+        .flatMap((f) =>
+          f.levels
+            .filter((l) => Number.isFinite(l.rate) && Number.isFinite(l.from))
+            .map((l) => ({ factor: f.factor, method: f.label, level: l.level, from: l.from, rate: l.rate })),
+        );
+      const panels = panelsOf(unique(points.map((p) => p.method)));
+      const panelOf = new Map(panels.flatMap((names, k) => names.map((n) => [n, k + 1] as const)));
+      await addFigure(
+        `factors-${q}-${family}`,
+        factorFigure(`${q} question, ${family} methods: detection rate by factor level`, panels),
+        points.map((p) => ({ ...p, panel: panelOf.get(p.method)! })),
+        `${q} question, ${family} methods: detection by factor`,
+      );
+    }
+  }
 
-  md.push('## Sensitivity to method options', '');
+  heading(2, 'Sensitivity to method options');
   const sens = sensitivity(records);
   addTable({
     name: 'sensitivity',
@@ -351,21 +527,45 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
       num(s.dsn, 0),
       num(s.wallSeconds, 2),
     ]),
-  });
-  await addFigure(
-    'sensitivity',
-    sensitivityFigure,
-    sens.map((s) => ({
-      panel: `${s.entry}: ${s.option} (${s.question})`,
+    data: sens.map((s) => ({
+      question: s.question,
+      method: s.entry,
+      option: s.option,
       value: s.value,
-      recall: s.recall.mean,
+      runs: s.runs,
+      ...intervalFields('recall', s.recall),
+      chance_recall: raw(s.chanceRecall),
+      dsn: raw(s.dsn),
+      seconds: raw(s.wallSeconds),
     })),
-    'sensitivity to options',
-  );
+    cells: sens.map((s) => ({ question: s.question })),
+  });
+  const panelsOfSens = unique(sens.map((s) => `${s.entry}\u0000${s.option}\u0000${s.question}`));
+  const numeric: object[] = [];
+  const categorical: object[] = [];
+  for (const p of panelsOfSens) {
+    const ss = sens.filter((s) => `${s.entry}\u0000${s.option}\u0000${s.question}` === p);
+    const finiteRows = ss.filter((s) => Number.isFinite(s.recall.mean));
+    if (finiteRows.length === 0) continue;
+    const values = numericValues(finiteRows.map((s) => s.value));
+    const panel = `${ss[0]!.entry}: ${ss[0]!.option} (${ss[0]!.question})`;
+    finiteRows.forEach((s, i) => {
+      const row = {
+        panel,
+        value: values ? values[i]! : s.value,
+        recall: s.recall.mean,
+        chance: Number.isFinite(s.chanceRecall) ? s.chanceRecall : null,
+      };
+      (values && finiteRows.length > 1 ? numeric : categorical).push(row);
+    });
+  }
+  await addFigure('sensitivity', sensitivityNumericFigure, numeric, 'recall by a numeric option');
+  if (categorical.length > 0)
+    await addFigure('sensitivity-options', sensitivityCategoricalFigure, categorical, 'recall by an option');
 
-  md.push('## Real data', '');
+  heading(2, 'Real data');
   const real = realData(records);
-  if (study.real.length === 0) md.push('_This study runs no real data set._', '');
+  if (study.real.length === 0) text('_This study runs no real data set._');
   else {
     addTable({
       name: 'real',
@@ -383,16 +583,30 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
         num(r.wallSeconds, 2),
         r.implicated || '–',
       ]),
+      data: real.map((r) => ({
+        dataset: r.dataset,
+        model: r.model,
+        method: r.label,
+        runs: r.runs,
+        tsn: raw(r.tsn),
+        dsn: raw(r.dsn),
+        sur: raw(r.sur),
+        seconds: raw(r.wallSeconds),
+        implicated: r.implicated,
+      })),
+      cells: real.map((r) => ({ dataset: r.dataset, model: r.model, method: r.label })),
     });
     await addFigure(
       'real',
-      realFigure,
-      real.map((r) => ({ label: r.label, dataset: r.dataset, sur: r.sur })),
+      realFigure(unique(real.map((r) => r.dataset))),
+      real
+        .filter((r) => Number.isFinite(r.sur))
+        .map((r) => ({ method: r.label, model: r.model, dataset: r.dataset, sur: r.sur })),
       'SUR on real data',
     );
   }
 
-  md.push('## Agreement between methods', '');
+  heading(2, 'Agreement between methods');
   const agr = agreement(records);
   addTable({
     name: 'agreement',
@@ -400,43 +614,101 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
     headers: ['A', 'B', 'blocks', 'implicated protected values', 'planted subgroups found'],
     align: ['l', 'l', 'r', 'r', 'r'],
     rows: agr.map((a) => [a.a, a.b, String(a.blocks), num(a.implicated, 2), num(a.groups, 2)]),
+    data: agr.map((a) => ({
+      a: a.a,
+      b: a.b,
+      blocks: a.blocks,
+      implicated: raw(a.implicated),
+      groups: raw(a.groups),
+    })),
   });
+  const agreeing = agr.filter((a) => Number.isFinite(a.implicated));
+  const inMatrix = planOrder.filter((l) => agreeing.some((a) => a.a === l || a.b === l));
   await addFigure(
     'agreement',
-    agreementFigure,
-    agr.filter((a) => Number.isFinite(a.implicated)).map((a) => ({ a: a.a, b: a.b, value: a.implicated })),
+    agreementFigure(inMatrix),
+    agreeing.length === 0
+      ? []
+      : [
+          ...inMatrix.map((l) => ({ a: l, b: l, value: 1 })),
+          ...agreeing.flatMap((a) => [
+            { a: a.a, b: a.b, value: a.implicated },
+            { a: a.b, b: a.a, value: a.implicated },
+          ]),
+        ],
     'agreement between methods',
   );
-  md.push(
+  text(
     'Implicated protected values: per individual method, the values with at least their attribute’s mean DSN;',
     'per subgroup method, the protected values in its five top-ranked subgroups.',
-    '',
   );
 
   if (parts.failed.length > 0) {
-    md.push('## Failed cells', '');
+    heading(2, 'Failed cells');
     addTable({
       name: 'failed',
       caption: 'Cells that threw or overran',
       headers: ['method', 'block', 'error'],
       align: ['l', 'l', 'l'],
       rows: parts.failed.map((r) => [r.plan.label, r.blockLabel, r.error ?? '']),
+      cells: parts.failed.map((r) => ({
+        method: r.plan.label,
+        dataset: r.dataset.label,
+        question: r.question,
+        model: r.model,
+      })),
     });
   }
-  return { markdown: md.join('\n'), tables, figures };
+  return { title, blocks, markdown: toMarkdown(blocks), tables, figures, records };
 }
 
-/** Write report.md, tables/*.tex and figures/*.svg into `outDir`; returns the report's path. */
+/** The report's blocks as Markdown. */
+export function toMarkdown(blocks: readonly Block[]): string {
+  const out: string[] = [];
+  for (const b of blocks) {
+    if (b.kind === 'heading') out.push(`${'#'.repeat(b.level)} ${b.text}`, '');
+    else if (b.kind === 'text') out.push(b.text, '');
+    else if (b.kind === 'figure') out.push(`![${b.alt}](figures/${b.name}.svg)`, '');
+    else {
+      const t = b.table;
+      out.push(
+        `**Table: ${t.caption}** ([LaTeX](tables/${t.name}.tex), [CSV](tables/${t.name}.csv), [JSON](tables/${t.name}.json))`,
+        '',
+        markdown(t),
+        '',
+      );
+      if (b.note) out.push(b.note, '');
+    }
+  }
+  return out.join('\n');
+}
+
+/**
+ * Write the report into `outDir`: report.md and report.html; per table LaTeX, CSV and JSON in
+ * tables/; per figure its SVG and its vega-lite spec (data included) in figures/. Returns the path of
+ * report.md.
+ */
 export async function writeReport(
   study: Study,
   records: readonly CellRecord[],
   outDir: string,
 ): Promise<string> {
   const report = await buildReport(study, records);
+  // Generated outputs only: a table or figure this run no longer makes must not linger.
+  rmSync(join(outDir, 'tables'), { recursive: true, force: true });
+  rmSync(join(outDir, 'figures'), { recursive: true, force: true });
   mkdirSync(join(outDir, 'tables'), { recursive: true });
   mkdirSync(join(outDir, 'figures'), { recursive: true });
-  for (const t of report.tables) writeFileSync(join(outDir, 'tables', `${t.name}.tex`), latex(t));
-  for (const f of report.figures) writeFileSync(join(outDir, 'figures', `${f.name}.svg`), f.svg);
+  for (const t of report.tables) {
+    writeFileSync(join(outDir, 'tables', `${t.name}.tex`), latex(t));
+    writeFileSync(join(outDir, 'tables', `${t.name}.csv`), csv(t));
+    writeFileSync(join(outDir, 'tables', `${t.name}.json`), json(t));
+  }
+  for (const f of report.figures) {
+    writeFileSync(join(outDir, 'figures', `${f.name}.svg`), f.svg);
+    writeFileSync(join(outDir, 'figures', `${f.name}.vl.json`), `${JSON.stringify(f.spec)}\n`);
+  }
+  writeFileSync(join(outDir, 'report.html'), reportHtml(report));
   const path = join(outDir, 'report.md');
   writeFileSync(path, `${report.markdown}\n`);
   return path;

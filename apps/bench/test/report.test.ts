@@ -1,113 +1,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AuditScore } from '@fb/eval';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CellRecord } from '../src/record.js';
 import { writeReport } from '../src/report.js';
 import { ResultStore } from '../src/store.js';
+import { csv, escapeTex, LONG_ROWS, latex, type Table, texPlacement } from '../src/tables.js';
 import { cleanTempDirs, tempDir, tinyStudy } from './helpers.js';
+import { sampleRecords } from './records.js';
 
 afterEach(cleanTempDirs);
-
-const factors = {
-  similarity: 0.5,
-  granularity: 1,
-  intersectionality: 1,
-  biasMagnitude: 2,
-  size: 100,
-  uncertainty: null,
-  gap: -0.3,
-};
-
-/** An individual method's score: coverage of one planted subgroup, and its alarm score. */
-function score(coverage: number, alarmScore: number): AuditScore {
-  return {
-    kind: 'individual',
-    findings: 10,
-    verdicts: {
-      planted: coverage > 0 ? 4 : 0,
-      reversed: 0,
-      unplanted: coverage > 0 ? 6 : 10,
-      unconfirmed: 0,
-    },
-    precision: coverage > 0 ? 0.4 : 0,
-    recall: coverage,
-    localisation: null,
-    top: null,
-    hitCurve: null,
-    groups: [
-      {
-        pair: 0,
-        side: 0,
-        bias: -2,
-        size: 100,
-        factors,
-        learned: 0.5,
-        covered: coverage * 100,
-        coverage,
-        overlap: null,
-        found: coverage > 0,
-      },
-    ],
-    alarmScore,
-    model: { discriminated: 0.2, spurious: 0.1, learned: 0.5 },
-    firstTrue: coverage > 0 ? { seconds: 0.5, queries: 50, findings: 2 } : null,
-  };
-}
-
-/** A score of a run on data without bias (no planted subgroup of its own). */
-function nullScore(alarmScore: number): AuditScore {
-  return { ...score(0, alarmScore), groups: [], recall: null };
-}
-
-function record(
-  label: string,
-  seed: number,
-  dataset: 'bias' | 'no bias',
-  s: AuditScore | null,
-  opts: { failed?: boolean; chance?: AuditScore } = {},
-): CellRecord {
-  const failed = opts.failed ?? false;
-  return {
-    key: `${label}|${dataset}|${seed}`,
-    block: `${dataset}|${seed}`,
-    blockLabel: `${dataset} / seed ${seed} / model / lr`,
-    question: 'model',
-    dataset: { label: dataset, kind: 'synthetic', null: dataset === 'no bias', factors: {} },
-    seed,
-    model: 'lr',
-    plan: { label, entry: label, method: 'aequitas', options: {}, varied: null },
-    family: failed ? null : 'individual',
-    access: failed ? null : 'black-box',
-    status: failed ? 'failed' : 'done',
-    error: failed ? 'overrun: still running after 1 s' : null,
-    modelFingerprint: failed ? null : `model-${dataset}-${seed}`,
-    modelAccuracy: failed ? null : 0.8,
-    metrics: failed
-      ? null
-      : { tsn: 100, dsn: 10, sur: 0.1, dss: 0.1, pairs: 10, queries: 900, distinctQueries: 800 },
-    stopReason: failed ? null : 'completed',
-    wallSeconds: 1,
-    score: s,
-    chance: opts.chance ? [{ scenario: 'bias', score: opts.chance }] : [],
-    implicated: failed ? [] : ['P=0'],
-  };
-}
 
 describe('report', () => {
   it('builds report.md, LaTeX tables and SVG figures from a small stored study', async () => {
     const outDir = tempDir();
-    const records = [
-      record('m_1', 1, 'bias', score(0.6, 0.3)),
-      record('m_1', 2, 'bias', score(0.6, 0.3)),
-      record('m_1', 3, 'bias', score(0, 0.1)),
-      record('m_2', 1, 'bias', score(0, 0)),
-      record('m_2', 2, 'bias', score(0, 0)),
-      record('m_2', 3, 'bias', null, { failed: true }),
-      record('m_1', 1, 'no bias', nullScore(0.2), { chance: score(0.3, 0.2) }),
-      record('m_1', 2, 'no bias', nullScore(0.05), { chance: score(0, 0.05) }),
-      record('m_1', 3, 'no bias', nullScore(0.05), { chance: score(0, 0.05) }),
-    ];
+    const records = sampleRecords();
     const store = await ResultStore.open(join(outDir, 'cells.duckdb'));
     for (const r of records) await store.put(r);
     const stored = await store.records();
@@ -140,5 +45,61 @@ describe('report', () => {
     // Three blocks cannot reach p < 0.05 in an exact paired test: no comparison is tested.
     expect(md).toContain('no comparison is tested');
     expect(existsSync(join(outDir, 'figures', 'real.svg'))).toBe(false);
+    // Every table also as CSV and JSON with its unformatted numbers; every figure's spec beside it.
+    const csvText = readFileSync(join(outDir, 'tables', 'model-individual.csv'), 'utf8');
+    expect(csvText.split('\r\n')[0]).toContain('coverage,coverage_lo,coverage_hi,coverage_n,chance_coverage');
+    const tableJson = JSON.parse(readFileSync(join(outDir, 'tables', 'model-individual.json'), 'utf8'));
+    const m1 = tableJson.records.find((r: { method: string }) => r.method === 'm_1');
+    expect(m1.coverage).toBeCloseTo(0.4, 12);
+    expect(m1.chance_coverage).toBeCloseTo(0.1, 12);
+    expect(m1.auc).toBeCloseTo(8 / 9, 12);
+    const spec = JSON.parse(readFileSync(join(outDir, 'figures', 'model-individual.vl.json'), 'utf8'));
+    expect(spec.data.values.map((v: { method: string }) => v.method).sort()).toEqual(['m_1', 'm_2']);
+    const html = readFileSync(join(outDir, 'report.html'), 'utf8');
+    expect(html).toContain('<svg');
+    expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=/);
   }, 30_000);
+});
+
+describe('tables', () => {
+  const table = (rows: number, cols: number, cell = 'x'): Table => ({
+    name: 't',
+    caption: 'c',
+    headers: Array.from({ length: cols }, (_, i) => `h${i}`),
+    align: Array.from({ length: cols }, () => 'r' as const),
+    rows: Array.from({ length: rows }, () => Array.from({ length: cols }, () => cell)),
+  });
+
+  it('escapes text and symbols for pdflatex', () => {
+    expect(escapeTex('mean A − B of σ(η + β) ≥ 0.5 · 100% & a_b')).toBe(
+      'mean A $-$ B of $\\sigma$($\\eta$ + $\\beta$) $\\geq$ 0.5 $\\cdot$ 100\\% \\& a\\_b',
+    );
+    expect(escapeTex('café → x\\y')).toBe('cafe $\\to$ x\\textbackslash{}y');
+  });
+
+  it('sizes a table for a two-column page: column, page (scaled when wider), long', () => {
+    expect(texPlacement(table(5, 3))).toBe('column');
+    expect(latex(table(5, 3))).toContain('\\begin{table}[t]');
+    expect(texPlacement(table(5, 6, '0.41 [0.30, 0.52]'))).toBe('page');
+    expect(latex(table(5, 6, '0.41 [0.30, 0.52]'))).toContain('\\begin{table*}[t]');
+    expect(latex(table(5, 6, '0.41 [0.30, 0.52]'))).not.toContain('resizebox');
+    expect(latex(table(5, 14, '0.41 [0.30, 0.52] (0.05)'))).toContain('\\resizebox{\\textwidth}');
+    expect(texPlacement(table(LONG_ROWS + 1, 3))).toBe('long');
+    expect(latex(table(LONG_ROWS + 1, 3))).toContain('\\begin{longtable}');
+  });
+
+  it('writes RFC 4180 CSV', () => {
+    const t: Table = {
+      name: 'c',
+      caption: '',
+      headers: ['a', 'b'],
+      align: ['l', 'r'],
+      rows: [],
+      data: [
+        { a: 'x, "quoted"', b: 1.5 },
+        { a: 'y', b: null },
+      ],
+    };
+    expect(csv(t)).toBe('a,b\r\n"x, ""quoted""",1.5\r\ny,\r\n');
+  });
 });
