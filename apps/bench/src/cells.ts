@@ -177,16 +177,41 @@ function scenarioOptions(
   return options;
 }
 
+/**
+ * The factor levels of every scenario, each a full assignment in the factors' order: the crossed
+ * factors' product, times the one-at-a-time variations (all at their first level, then each other
+ * level of one factor alone).
+ */
+export function scenarioGrid(
+  factors: Record<string, unknown[]>,
+  oneAtATime: readonly string[],
+): Record<string, unknown>[] {
+  const single = new Set(oneAtATime);
+  const variations: Record<string, unknown>[] = [{}];
+  for (const name of oneAtATime) {
+    const levels = factors[name] ?? [];
+    for (const v of variations) v[name] = levels[0];
+    for (const level of levels.slice(1)) {
+      variations.push({ ...Object.fromEntries(oneAtATime.map((n) => [n, factors[n]![0]])), [name]: level });
+    }
+  }
+  let grid: Record<string, unknown>[] = [{}];
+  for (const [name, levels] of Object.entries(factors)) {
+    if (single.has(name)) continue;
+    grid = grid.flatMap((g) => levels.map((v) => ({ ...g, [name]: v })));
+  }
+  const order = Object.keys(factors);
+  return grid.flatMap((g) =>
+    variations.map((v) => Object.fromEntries(order.map((n) => [n, n in g ? g[n] : v[n]]))),
+  );
+}
+
 /** The data sets of a study: the factor grid, the no-bias scenario, then the real data sets. */
 export function datasetsOf(study: Study): DatasetSpec[] {
   const out: DatasetSpec[] = [];
   const syn = study.synthetic;
   if (syn) {
-    let grid: Record<string, unknown>[] = [{}];
-    for (const [name, levels] of Object.entries(syn.factors)) {
-      grid = grid.flatMap((g) => levels.map((v) => ({ ...g, [name]: v })));
-    }
-    for (const factors of grid) {
+    for (const factors of scenarioGrid(syn.factors, syn.oneAtATime ?? [])) {
       out.push({
         kind: 'synthetic',
         label: Object.keys(factors).length ? scenarioLabel(factors) : 'base',

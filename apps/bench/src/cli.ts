@@ -1,12 +1,49 @@
 #!/usr/bin/env node
-import { resolve } from 'node:path';
+import { availableParallelism, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadStudy } from './config.js';
+import { expandCells } from './cells.js';
+import { loadStudy, type Study } from './config.js';
+import { estimateStudy, formatEstimate, sampleCells } from './estimate.js';
 import { parseOnly } from './only.js';
 import { runStudy } from './run-study.js';
+import { ResultStore } from './store.js';
+
+/** Run a stratified sample of the study's cells (into its own store) and print the time estimate. */
+async function estimate(
+  study: Study,
+  outDir: string,
+  perPlan: number,
+  workers: number | undefined,
+  signal: AbortSignal,
+): Promise<void> {
+  const cells = await expandCells(study);
+  const sample = sampleCells(cells, perPlan);
+  const keys = new Set(sample.map((c) => c.key));
+  await runStudy(study, {
+    outDir,
+    select: (matching) => matching.filter((c) => keys.has(c.key)),
+    ...(workers !== undefined ? { workers } : {}),
+    report: false,
+    signal,
+  });
+  const store = await ResultStore.open(join(outDir, 'cells.duckdb'));
+  try {
+    const sampled = (await store.records()).filter((r) => keys.has(r.key));
+    const w = workers ?? study.workers ?? availableParallelism();
+    console.log(
+      `${cells.length} cells; ${sampled.length} sampled (${perPlan} per plan). Load: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    console.log(formatEstimate(estimateStudy(cells, sampled, w), w));
+  } finally {
+    store.close();
+  }
+}
 
 const usage = `usage: fairbench-study [--study <name|file>] [--out <dir>] [--resume | --fresh] [--retry-failed]
-                       [--only method=<id>[,<id>...]] [--workers <n>]
+                       [--only method=<id>[,<id>...]] [--workers <n>] [--estimate <k>]
 
   --study         a study in studies/ (default, smoke, full) or a JSON/YAML file (default: default)
   --out           result directory (default: results/<study name>)
@@ -14,7 +51,9 @@ const usage = `usage: fairbench-study [--study <name|file>] [--out <dir>] [--res
   --fresh         discard the stored cells and run everything again
   --retry-failed  run again the cells stored as failed
   --only          run only matching cells: method=, label=, dataset= or model= (repeatable)
-  --workers       worker threads (default: the study's, else one per core)`;
+  --workers       worker threads (default: the study's, else one per core)
+  --estimate      run k sampled cells of every method plan (stored like any cell) and print the
+                  study's estimated time and where it goes`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -26,6 +65,7 @@ async function main(): Promise<void> {
       'retry-failed': { type: 'boolean', default: false },
       only: { type: 'string', multiple: true, default: [] },
       workers: { type: 'string' },
+      estimate: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -44,8 +84,17 @@ async function main(): Promise<void> {
     process.stderr.write('\ninterrupted: finished cells are stored; rerun to resume\n');
     controller.abort();
   });
+  const outDir = resolve(values.out ?? `results/${study.name}`);
+  if (values.estimate !== undefined) {
+    const perPlan = Number(values.estimate);
+    if (!(Number.isInteger(perPlan) && perPlan > 0)) {
+      throw new Error(`--estimate must be a positive integer, got ${values.estimate}`);
+    }
+    await estimate(study, outDir, perPlan, workers, controller.signal);
+    return;
+  }
   const outcome = await runStudy(study, {
-    outDir: resolve(values.out ?? `results/${study.name}`),
+    outDir,
     fresh: values.fresh!,
     retryFailed: values['retry-failed']!,
     only: parseOnly(values.only!),

@@ -55,6 +55,11 @@ export interface Study {
      * of the generator option of that name, or an object of options set together (e.g. a bias range).
      */
     factors: Record<string, unknown[]>;
+    /**
+     * Factors varied one at a time: each level other than its first, with every other such factor at
+     * its first level (crossed with the remaining factors). Empty: every factor is crossed.
+     */
+    oneAtATime: string[];
     /** Generator options that make a data set without injected bias (for false-positive rates); null for none. */
     unbiased: Record<string, unknown> | null;
   } | null;
@@ -113,6 +118,14 @@ export const studySchema: OptionsSchema = {
           ...record('option -> levels, crossed into scenarios'),
           default: {},
           additionalProperties: { type: 'array', minItems: 1 },
+        },
+        oneAtATime: {
+          type: 'array',
+          default: [],
+          uniqueItems: true,
+          items: { type: 'string' },
+          description:
+            'factors varied one at a time from their first level (the others stay crossed); [] crosses every factor',
         },
         unbiased: {
           type: ['object', 'null'],
@@ -317,6 +330,15 @@ export function validateStudy(value: unknown, source = 'study'): Study {
     }
     modelLabels.add(m.label);
   });
+  for (const name of study.synthetic?.oneAtATime ?? []) {
+    if (!(name in study.synthetic!.factors)) {
+      throw new OptionsError(
+        'OPTIONS_INVALID',
+        `${source}: /synthetic/oneAtATime: "${name}" is not a factor (${Object.keys(study.synthetic!.factors).join(', ')})`,
+        { option: '/synthetic/oneAtATime' },
+      );
+    }
+  }
   for (const d of datasetsOf(study)) {
     if (d.kind !== 'synthetic') continue;
     try {

@@ -23,6 +23,11 @@ export interface CellRecord {
   metrics: RunMetrics | null;
   stopReason: string | null;
   wallSeconds: number;
+  /**
+   * Where the cell's time went besides the method: building the block's rows and model (0 when this
+   * worker had them cached) and scoring the findings. Absent in records of older versions.
+   */
+  costs?: { prepareSeconds: number; scoreSeconds: number };
   /** Scored against the planted truth of its own data set (synthetic data only). */
   score: AuditScore | null;
   /**

@@ -78,7 +78,9 @@ function score(
 
 /** Build the block's rows and model (cached per worker), run the method under the budget, score it. */
 export async function runCell(cell: Cell, onProgress?: (p: Progress) => void): Promise<CellRecord> {
+  const t0 = performance.now();
   const prep = await prepare(cell);
+  const prepareSeconds = (performance.now() - t0) / 1000;
   const detector = findMethod(cell.plan.method);
   const clock = new QueryClock(prep.model);
   clock.start();
@@ -87,6 +89,10 @@ export async function runCell(cell: Cell, onProgress?: (p: Progress) => void): P
     budget: cell.budget,
     ...(onProgress ? { onProgress } : {}),
   });
+  const t1 = performance.now();
+  const own = prep.truth ? score(result, prep, prep.truth, cell, clock) : null;
+  const chance = prep.chance.map((t) => ({ scenario: t.scenario, score: score(result, prep, t, cell) }));
+  const scoreSeconds = (performance.now() - t1) / 1000;
   return {
     ...identity(cell),
     family: result.method.kind,
@@ -98,8 +104,9 @@ export async function runCell(cell: Cell, onProgress?: (p: Progress) => void): P
     metrics: result.metrics,
     stopReason: result.run.stopReason,
     wallSeconds: result.run.wallSeconds,
-    score: prep.truth ? score(result, prep, prep.truth, cell, clock) : null,
-    chance: prep.chance.map((t) => ({ scenario: t.scenario, score: score(result, prep, t, cell) })),
+    costs: { prepareSeconds, scoreSeconds },
+    score: own,
+    chance,
     implicated: implicatedValues(result, prep.dataset.schema),
   };
 }

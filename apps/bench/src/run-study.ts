@@ -16,6 +16,8 @@ export interface RunStudyOptions {
   retryFailed?: boolean;
   /** Run only cells matching every filter: `method`, `label`, `dataset` or `model` -> accepted values. */
   only?: Partial<Record<'method' | 'label' | 'dataset' | 'model', string[]>>;
+  /** Run only the cells this picks from the matching ones (e.g. a sample for a time estimate). */
+  select?: (cells: readonly Cell[]) => Cell[];
   workers?: number;
   /** The worker script (default: worker.js next to this module, i.e. in dist). */
   workerUrl?: URL;
@@ -63,7 +65,8 @@ export async function runStudy(study: Study, opts: RunStudyOptions): Promise<Stu
   try {
     const cells = await expandCells(study);
     const stored = await store.statuses();
-    const selected = cells.filter((c) => matches(c, opts.only ?? {}));
+    const matching = cells.filter((c) => matches(c, opts.only ?? {}));
+    const selected = opts.select ? opts.select(matching) : matching;
     const todo = selected.filter((c) => {
       const s = stored.get(c.key);
       return s === undefined || (s === 'failed' && opts.retryFailed);

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expandCells } from '../src/cells.js';
+import { expandCells, scenarioGrid } from '../src/cells.js';
 import { loadStudy, validateStudy } from '../src/config.js';
 import { cleanTempDirs, tempDir, tinyStudy } from './helpers.js';
 
@@ -231,5 +231,42 @@ describe('cells', () => {
     const s = tinyStudy();
     s.methods[0]!.options = { ...s.methods[0]!.options, globalIterations: 51 };
     expect((await expandCells(s))[0]!.key).not.toBe(base);
+  });
+});
+
+describe('scenarioGrid', () => {
+  it('crosses factors, and varies the one-at-a-time factors from their first level', () => {
+    const grid = scenarioGrid({ bias: ['b1', 'b2'], noise: ['n1', 'n2'], size: ['s1', 's2', 's3'] }, [
+      'noise',
+      'size',
+    ]);
+    const rows = grid.map((g) => `${g['bias']} ${g['noise']} ${g['size']}`);
+    expect(rows).toEqual([
+      'b1 n1 s1',
+      'b1 n2 s1',
+      'b1 n1 s2',
+      'b1 n1 s3',
+      'b2 n1 s1',
+      'b2 n2 s1',
+      'b2 n1 s2',
+      'b2 n1 s3',
+    ]);
+    // Every factor crossed: the full product.
+    expect(
+      scenarioGrid({ bias: ['b1', 'b2'], noise: ['n1', 'n2'], size: ['s1', 's2', 's3'] }, []),
+    ).toHaveLength(12);
+  });
+
+  it('refuses a one-at-a-time factor that is not a factor', () => {
+    expect(() =>
+      validateStudy({
+        ...valid(),
+        synthetic: {
+          generator: 'planted-pair',
+          factors: { bias: [-1, -2] },
+          oneAtATime: ['noise'],
+        },
+      }),
+    ).toThrow(/oneAtATime: "noise" is not a factor/);
   });
 });

@@ -1,0 +1,119 @@
+import { createRng } from '@fb/core';
+import type { Cell } from './cells.js';
+import type { CellRecord } from './record.js';
+
+/**
+ * A stratified sample of a study's cells for a time estimate: up to `perPlan` cells of every method
+ * plan, drawn uniformly from its cells with the seeded generator (the same seed, the same sample).
+ */
+export function sampleCells(cells: readonly Cell[], perPlan: number, seed = 0): Cell[] {
+  const byPlan = new Map<string, Cell[]>();
+  for (const c of cells) {
+    const list = byPlan.get(c.plan.label) ?? [];
+    list.push(c);
+    byPlan.set(c.plan.label, list);
+  }
+  const rng = createRng(`estimate:${seed}`);
+  const picked = new Set<string>();
+  for (const [label, list] of byPlan) {
+    for (const c of rng.fork(label).sample(list, Math.min(perPlan, list.length))) picked.add(c.key);
+  }
+  return cells.filter((c) => picked.has(c.key));
+}
+
+export interface PlanEstimate {
+  plan: string;
+  cells: number;
+  sampled: number;
+  /** Mean seconds per cell of the method and its scoring, and the standard error of that mean. */
+  meanSeconds: number;
+  standardError: number;
+  /** Estimated core-seconds of all its cells. */
+  totalSeconds: number;
+}
+
+export interface StudyEstimate {
+  plans: PlanEstimate[];
+  /** Blocks (data set, seed, question, model) whose rows and model are built once per worker. */
+  blocks: number;
+  /** Mean seconds to build a block, from sampled cells that built theirs. */
+  prepareSeconds: number;
+  /** Core-seconds: methods and scoring, block preparation, and their sum with a 95% margin. */
+  methodSeconds: number;
+  preparationSeconds: number;
+  totalSeconds: number;
+  marginSeconds: number;
+  failedSampled: number;
+}
+
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+
+/**
+ * Extrapolate a study's cost from its sampled cells: per plan, cells x mean (method + scoring)
+ * seconds (a stratified estimate with its standard error), plus every block's preparation once per
+ * worker that meets it. Overrun cells count with the seconds they were given.
+ */
+export function estimateStudy(
+  cells: readonly Cell[],
+  sampled: readonly CellRecord[],
+  workers: number,
+): StudyEstimate {
+  const plans: PlanEstimate[] = [];
+  let variance = 0;
+  const labels = [...new Set(cells.map((c) => c.plan.label))];
+  for (const plan of labels) {
+    const n = cells.filter((c) => c.plan.label === plan).length;
+    const times = sampled
+      .filter((r) => r.plan.label === plan)
+      .map((r) => r.wallSeconds + (r.costs?.scoreSeconds ?? 0));
+    const m = mean(times);
+    const sd =
+      times.length > 1 ? Math.sqrt(times.reduce((a, t) => a + (t - m) ** 2, 0) / (times.length - 1)) : m;
+    const se = times.length > 0 ? sd / Math.sqrt(times.length) : Number.NaN;
+    plans.push({
+      plan,
+      cells: n,
+      sampled: times.length,
+      meanSeconds: m,
+      standardError: se,
+      totalSeconds: n * m,
+    });
+    variance += (n * se) ** 2;
+  }
+  const blocks = new Set(cells.map((c) => c.block)).size;
+  const builds = sampled.map((r) => r.costs?.prepareSeconds ?? 0).filter((s) => s > 0.05);
+  const prepareSeconds = builds.length ? mean(builds) : 0;
+  // Cells run in block order, so each worker builds a block at most once.
+  const preparationSeconds = blocks * Math.min(workers, 2) * prepareSeconds;
+  const methodSeconds = plans.reduce((a, p) => a + (Number.isFinite(p.totalSeconds) ? p.totalSeconds : 0), 0);
+  return {
+    plans,
+    blocks,
+    prepareSeconds,
+    methodSeconds,
+    preparationSeconds,
+    totalSeconds: methodSeconds + preparationSeconds,
+    marginSeconds: 1.96 * Math.sqrt(variance),
+    failedSampled: sampled.filter((r) => r.status === 'failed').length,
+  };
+}
+
+const hours = (s: number) => `${(s / 3600).toFixed(2)} h`;
+
+/** The estimate in words: where the time goes and how long the study takes on `workers` cores. */
+export function formatEstimate(e: StudyEstimate, workers: number): string {
+  const lines = [
+    `${'plan'.padEnd(40)} ${'cells'.padStart(7)} ${'sampled'.padStart(7)} ${'s/cell'.padStart(8)} ${'core-h'.padStart(7)} ${'share'.padStart(6)}`,
+  ];
+  for (const p of [...e.plans].sort((a, b) => b.totalSeconds - a.totalSeconds)) {
+    lines.push(
+      `${p.plan.slice(0, 40).padEnd(40)} ${String(p.cells).padStart(7)} ${String(p.sampled).padStart(7)} ${p.meanSeconds.toFixed(2).padStart(8)} ${(p.totalSeconds / 3600).toFixed(2).padStart(7)} ${`${((100 * p.totalSeconds) / e.totalSeconds).toFixed(0)}%`.padStart(6)}`,
+    );
+  }
+  lines.push(
+    `block preparation: ${e.blocks} blocks x ${e.prepareSeconds.toFixed(2)} s per worker that builds one = ${hours(e.preparationSeconds)} (${((100 * e.preparationSeconds) / e.totalSeconds).toFixed(0)}%)`,
+    `total: ${hours(e.totalSeconds)} of core time (95% margin of the method part ± ${hours(e.marginSeconds)}); on ${workers} workers about ${hours(e.totalSeconds / workers)} of wall time; on N machines of ${workers} cores about ${hours(e.totalSeconds / workers)} / N`,
+  );
+  if (e.failedSampled > 0) lines.push(`${e.failedSampled} sampled cells failed (counted with their time)`);
+  return lines.join('\n');
+}
