@@ -30,6 +30,8 @@ export interface Plan {
   options: Record<string, unknown>;
   /** The varied option and its value, for the sensitivity analysis. */
   varied: { option: string; value: unknown } | null;
+  /** The method's own budget over the study's, if it has one. */
+  budget?: Budget;
 }
 
 /** How a block's data are built and split (what every cell of the block shares). */
@@ -127,9 +129,17 @@ export function planLabels(entry: MethodEntry): string[] {
 
 function plansOf(entry: MethodEntry): Plan[] {
   const variants = planOptions(entry);
+  const own = entry.budget ? { budget: entry.budget } : {};
   if (!entry.vary || Object.keys(entry.vary).length === 0) {
     return [
-      { label: entry.label, entry: entry.label, method: entry.method, options: entry.options, varied: null },
+      {
+        label: entry.label,
+        entry: entry.label,
+        method: entry.method,
+        options: entry.options,
+        varied: null,
+        ...own,
+      },
     ];
   }
   const varied = Object.entries(entry.vary).flatMap(([option, values]) =>
@@ -141,6 +151,7 @@ function plansOf(entry: MethodEntry): Plan[] {
     method: entry.method,
     options,
     varied: varied[i]!,
+    ...own,
   }));
 }
 
@@ -329,12 +340,13 @@ export async function expandCells(study: Study): Promise<Cell[]> {
             if (!questionsOf(plan.method).includes(question)) continue;
             // A white-box method needs input gradients, which only some trained models give.
             if (findMethod(plan.method).access === 'white-box' && !differentiable(model)) continue;
+            const budget: Budget = { ...study.budget, ...plan.budget };
             const inputs = {
               block: blockInputs(spec),
               // Labels are part of a cell: two plans with the same options are still two cells.
               labels: { plan: plan.label, model: model.label, dataset: dataset.label },
               method: { id: plan.method, options: plan.options, code: methodVersions.get(plan.method) },
-              budget: study.budget,
+              budget,
               scoring: { jaccardThreshold: study.jaccardThreshold, topK: study.topK },
               code: shared,
             };
@@ -344,7 +356,7 @@ export async function expandCells(study: Study): Promise<Cell[]> {
               block,
               blockLabel,
               plan,
-              budget: study.budget,
+              budget,
               jaccardThreshold: study.jaccardThreshold,
               topK: study.topK,
             });

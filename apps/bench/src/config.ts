@@ -14,7 +14,11 @@ export interface MethodEntry {
   options: Record<string, unknown>;
   /** Sensitivity: option name -> values tried, one plan per value (the others from `options`). */
   vary?: Record<string, unknown[]>;
+  /** This method's budget, over the study's (e.g. fewer tested samples for a slow solver). */
+  budget?: StudyBudget;
 }
+
+export type StudyBudget = { maxSeconds?: number; maxTested?: number; maxQueries?: number; maxPairs?: number };
 
 export type ModelKind = 'logistic-regression' | 'decision-tree' | 'random-forest' | 'linear-svm' | 'mlp';
 
@@ -76,7 +80,7 @@ export interface Study {
   /** Findings of a subgroup method inspected per run (best of the top k). */
   topK: number;
   methods: MethodEntry[];
-  budget: { maxSeconds?: number; maxTested?: number; maxQueries?: number; maxPairs?: number };
+  budget: StudyBudget;
   /** Worker threads (default: the number of cores). */
   workers: number | null;
   /** A cell still running after this many seconds is stopped and recorded as failed. */
@@ -89,6 +93,17 @@ const record = (description: string): Record<string, unknown> & { description: s
   type: 'object',
   description,
 });
+
+const budgetSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    maxSeconds: { type: 'number', exclusiveMinimum: 0 },
+    maxTested: { type: 'integer', minimum: 1 },
+    maxQueries: { type: 'integer', minimum: 1 },
+    maxPairs: { type: 'integer', minimum: 1 },
+  },
+};
 
 /** JSON Schema of a study file; ajv (through @fb/core) fills the defaults and names the field at fault. */
 export const studySchema: OptionsSchema = {
@@ -198,21 +213,11 @@ export const studySchema: OptionsSchema = {
           method: { type: 'string', minLength: 1 },
           options: { type: 'object', default: {} },
           vary: { type: 'object', additionalProperties: { type: 'array', minItems: 1 } },
+          budget: { ...budgetSchema, description: "this method's budget, over the study's" },
         },
       },
     },
-    budget: {
-      type: 'object',
-      additionalProperties: false,
-      minProperties: 1,
-      description: 'budget of each method run',
-      properties: {
-        maxSeconds: { type: 'number', exclusiveMinimum: 0 },
-        maxTested: { type: 'integer', minimum: 1 },
-        maxQueries: { type: 'integer', minimum: 1 },
-        maxPairs: { type: 'integer', minimum: 1 },
-      },
-    },
+    budget: { ...budgetSchema, minProperties: 1, description: 'budget of each method run' },
     workers: {
       type: ['integer', 'null'],
       minimum: 1,

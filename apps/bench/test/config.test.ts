@@ -270,3 +270,21 @@ describe('scenarioGrid', () => {
     ).toThrow(/oneAtATime: "noise" is not a factor/);
   });
 });
+
+describe('per-method budgets', () => {
+  it("a method's budget overrides the study's for its cells only", async () => {
+    const study = tinyStudy({
+      budget: { maxTested: 200, maxSeconds: 10 },
+      methods: [
+        { label: 'A', method: 'aequitas', options: { strategy: 'random' }, budget: { maxTested: 50 } },
+        { label: 'B', method: 'aequitas', options: { strategy: 'random' } },
+      ],
+    });
+    const cells = await expandCells(study);
+    const of = (label: string) => cells.filter((c) => c.plan.label === label).map((c) => c.budget);
+    expect(new Set(of('A').map((b) => JSON.stringify(b)))).toEqual(
+      new Set([JSON.stringify({ maxTested: 50, maxSeconds: 10 })]),
+    );
+    expect(of('B')[0]).toEqual({ maxTested: 200, maxSeconds: 10 });
+  });
+});
