@@ -161,6 +161,16 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
 /** A factor level is one option value, or an object of several options set together (e.g. a bias range). */
 function levelLabel(v: unknown): string {
   if (isPlainObject(v)) {
+    // A range set by a min/max pair of options reads `0.5–1`.
+    const keys = Object.keys(v);
+    if (
+      keys.length === 2 &&
+      keys[0]!.startsWith('min') &&
+      keys[1] === `max${keys[0]!.slice(3)}` &&
+      !isPlainObject(v[keys[0]!])
+    ) {
+      return `${levelLabel(v[keys[0]!])}–${levelLabel(v[keys[1]!])}`;
+    }
     return Object.entries(v)
       .map(([k, x]) => `${k}:${levelLabel(x)}`)
       .join(' ');
@@ -171,7 +181,11 @@ function levelLabel(v: unknown): string {
 
 function scenarioLabel(factors: Record<string, unknown>): string {
   return Object.entries(factors)
-    .map(([k, v]) => `${k}=${levelLabel(v)}`)
+    .map(([k, v]) => {
+      // A level that sets one option is named by that option: `source=adult`, not `data=source:adult`.
+      const single = isPlainObject(v) ? Object.entries(v) : [];
+      return single.length === 1 ? `${single[0]![0]}=${levelLabel(single[0]![1])}` : `${k}=${levelLabel(v)}`;
+    })
     .join(', ');
 }
 
@@ -222,10 +236,18 @@ export function datasetsOf(study: Study): DatasetSpec[] {
   const out: DatasetSpec[] = [];
   const syn = study.synthetic;
   if (syn) {
+    // A one-at-a-time factor at its first (base) level is left out of the label.
+    const atBase = (factors: Record<string, unknown>) =>
+      Object.fromEntries(
+        Object.entries(factors).filter(
+          ([k, v]) => !(syn.oneAtATime ?? []).includes(k) || v !== syn.factors[k]![0],
+        ),
+      );
     for (const factors of scenarioGrid(syn.factors, syn.oneAtATime ?? [])) {
+      const shown = atBase(factors);
       out.push({
         kind: 'synthetic',
-        label: Object.keys(factors).length ? scenarioLabel(factors) : 'base',
+        label: Object.keys(shown).length ? scenarioLabel(shown) : 'base',
         generator: syn.generator,
         options: scenarioOptions(syn.base, factors),
         factors,
@@ -255,8 +277,24 @@ export function datasetsOf(study: Study): DatasetSpec[] {
           });
         }
       }
-      // Several twins (factors that shape the rows): each is named after the scenarios it serves.
-      if (twins.size > 1) for (const t of twins.values()) t.label = `no bias (${t.twinOf.join('; ')})`;
+      // Several twins (factors that shape the rows): each is named after those factors' levels, the
+      // factors that set only what `unbiased` removes (the bias) left out.
+      if (twins.size > 1) {
+        const removed = new Set(Object.keys(syn.unbiased));
+        const biasOnly = (k: string) =>
+          removed.has(k) ||
+          syn.factors[k]!.every((l) => isPlainObject(l) && Object.keys(l).every((x) => removed.has(x)));
+        for (const t of twins.values()) {
+          const first = out.find((d) => d.label === t.twinOf[0]) as Extract<
+            DatasetSpec,
+            { kind: 'synthetic' }
+          >;
+          const rows = Object.fromEntries(
+            Object.entries(atBase(first.factors)).filter(([k]) => !biasOnly(k)),
+          );
+          t.label = Object.keys(rows).length ? `no bias (${scenarioLabel(rows)})` : 'no bias';
+        }
+      }
       out.push(...twins.values());
     }
   }

@@ -47,11 +47,6 @@ export function complete(spec: FigureSpec, values: readonly object[]): vl.TopLev
   } as vl.TopLevelSpec;
 }
 
-/** A scenario label for an axis: `bias=minBias:0.5 maxBias:1` reads `bias 0.5–1`. */
-export function shortScenario(label: string): string {
-  return label.replace(/(\w+)=minBias:(\S+) maxBias:(\S+)/g, '$1 $2–$3');
-}
-
 /** Render a vega-lite chart to SVG headless (no browser, no canvas). */
 export async function render(spec: vl.TopLevelSpec): Promise<string> {
   const view = new vega.View(vega.parse(vl.compile(spec).spec), { renderer: 'none' });

@@ -33,7 +33,6 @@ import {
   render,
   sensitivityCategoricalFigure,
   sensitivityNumericFigure,
-  shortScenario,
   trendFigure,
 } from './figures.js';
 import { reportHtml } from './html.js';
@@ -281,7 +280,7 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
           .map((r) => ({
             method: r.label,
             model: r.model,
-            scenario: shortScenario(r.scenario),
+            scenario: r.scenario,
             value: r.recall.mean,
             lo: r.recall.lo,
             hi: r.recall.hi,
@@ -352,7 +351,7 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
   await addFigure(
     'bias-trend',
     trendFigure(
-      unique(trend.map((t) => shortScenario(t.scenario))),
+      unique(trend.map((t) => t.scenario)),
       planOrder.filter((l) => trend.some((t) => t.label === l)),
     ),
     trend
@@ -360,7 +359,7 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
       .map((t) => ({
         variant: t.variant,
         method: t.label,
-        level: shortScenario(t.scenario),
+        level: t.scenario,
         jaccard: t.jaccard.mean,
       })),
     'localisation by planted bias',
@@ -709,7 +708,38 @@ export async function writeReport(
     writeFileSync(join(outDir, 'figures', `${f.name}.vl.json`), `${JSON.stringify(f.spec)}\n`);
   }
   writeFileSync(join(outDir, 'report.html'), reportHtml(report));
+  writeFileSync(join(outDir, 'summary.json'), `${JSON.stringify(studySummary(study, records), null, 1)}\n`);
   const path = join(outDir, 'report.md');
   writeFileSync(path, `${report.markdown}\n`);
   return path;
 }
+
+/** What the article needs to know about the study besides its tables (summary.json). */
+export function studySummary(study: Study, records: readonly CellRecord[]) {
+  const parts = partition(records);
+  const datasets = datasetsOf(study);
+  const families = new Map(records.filter((r) => r.family).map((r) => [r.plan.label, r.family]));
+  return {
+    name: study.name,
+    description: study.description,
+    seeds: study.seeds,
+    cells: records.length,
+    done: parts.done.length,
+    failed: parts.failed.length,
+    scenarios: datasets.filter((d) => d.kind === 'synthetic' && !d.null).map((d) => d.label),
+    twins: datasets.filter((d) => d.kind === 'synthetic' && d.null).length,
+    real: study.real,
+    questions: study.questions,
+    models: study.models.map((m) => m.label),
+    plans: study.methods.flatMap((m) =>
+      planLabels(m).map((label) => ({ label, method: m.method, family: families.get(label) ?? null })),
+    ),
+    budget: study.budget,
+    auditShare: study.auditShare,
+    topK: study.topK,
+    jaccardThreshold: study.jaccardThreshold,
+    wallSeconds: parts.done.reduce((a, r) => a + r.wallSeconds, 0),
+  };
+}
+
+export type StudySummary = ReturnType<typeof studySummary>;
