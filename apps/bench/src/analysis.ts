@@ -252,23 +252,67 @@ export function factors(records: readonly CellRecord[]): {
   return out;
 }
 
+/** A scenario's planted bias level: its `bias` factor (a number, or a min/max range) and the rest. */
+function biasLevelOf(r: CellRecord): { label: string; size: number; rest: string } | null {
+  const { bias, ...rest } = r.dataset.factors as Record<string, unknown>;
+  if (bias === undefined) return null;
+  let label: string;
+  let size: number;
+  if (typeof bias === 'number') {
+    label = String(bias);
+    size = Math.abs(bias);
+  } else if (bias && typeof bias === 'object' && 'minBias' in bias && 'maxBias' in bias) {
+    const { minBias, maxBias } = bias as { minBias: number; maxBias: number };
+    label = `${minBias}–${maxBias}`;
+    size = (Math.abs(minBias) + Math.abs(maxBias)) / 2;
+  } else return null;
+  const keys = Object.keys(rest).sort();
+  return { label, size, rest: JSON.stringify(keys.map((k) => [k, rest[k]])) };
+}
+
 /**
  * The CBS paper's Figure 1 in this study: the subgroup methods' mean Jaccard (best of the top k) by
  * planted bias, with the bias in the model's log-odds (separation: the model-output question) or in
  * the labels audited against σ(η) (sufficiency: the data question with the bias-free reference).
- * The no-bias twin gives the level at zero bias (its findings against each scenario's subgroups).
+ * The scenarios are those that differ only in their bias (the set of other factor levels with the
+ * most bias levels: the base scenario of a one-at-a-time design), in order of bias; their no-bias
+ * twin gives the level at zero bias (its findings against each scenario's subgroups).
  */
 export function biasTrend(records: readonly CellRecord[]) {
   const { biased, null: nulls } = partition(records);
+  const levels = new Map<string, { label: string; size: number; rest: string }>();
+  for (const r of biased) {
+    const l = biasLevelOf(r);
+    if (l) levels.set(r.dataset.label, l);
+  }
+  // The other factors' levels under which the bias varies most.
+  const spread = new Map<string, Set<string>>();
+  for (const l of levels.values()) spread.set(l.rest, (spread.get(l.rest) ?? new Set()).add(l.label));
+  let base: string | null = null;
+  for (const [rest, ls] of spread) if (base === null || ls.size > spread.get(base)!.size) base = rest;
+  const scenarios = new Map(
+    [...levels].filter(([, l]) => l.rest === base).sort((a, b) => a[1].size - b[1].size),
+  );
   const variants = [
     { name: 'separation', question: 'model-output' as Question, model: 'σ(η + β)' },
     { name: 'sufficiency', question: 'data' as Question, model: 'σ(η)' },
   ];
-  const rows: { variant: string; label: string; scenario: string; jaccard: MeanInterval; runs: number }[] =
-    [];
+  const rows: {
+    variant: string;
+    label: string;
+    scenario: string;
+    level: string;
+    bias: number;
+    jaccard: MeanInterval;
+    runs: number;
+  }[] = [];
   for (const v of variants) {
     const rs = biased.filter(
-      (r) => r.question === v.question && r.model === v.model && r.family === 'subgroup',
+      (r) =>
+        r.question === v.question &&
+        r.model === v.model &&
+        r.family === 'subgroup' &&
+        scenarios.has(r.dataset.label),
     );
     for (const [label, mine] of groupBy(rs, (r) => r.plan.label)) {
       const zero = nulls
@@ -278,19 +322,25 @@ export function biasTrend(records: readonly CellRecord[]) {
             n.plan.label === label &&
             (v.question === 'model-output' || n.model === v.model),
         )
-        .flatMap((n) => n.chance.map((c) => c.score.localisation));
+        .flatMap((n) => n.chance.filter((c) => scenarios.has(c.scenario)).map((c) => c.score.localisation));
       rows.push({
         variant: v.name,
         label,
         scenario: 'no bias',
+        level: '0',
+        bias: 0,
         jaccard: rateInterval(finite(zero)),
         runs: zero.length,
       });
-      for (const [scenario, sc] of groupBy(mine, (r) => r.dataset.label)) {
+      for (const [scenario, l] of scenarios) {
+        const sc = mine.filter((r) => r.dataset.label === scenario);
+        if (sc.length === 0) continue;
         rows.push({
           variant: v.name,
           label,
           scenario,
+          level: l.label,
+          bias: l.size,
           jaccard: rateInterval(finite(sc.map((r) => r.score!.localisation))),
           runs: sc.length,
         });

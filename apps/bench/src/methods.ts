@@ -45,6 +45,11 @@ export const methodRegistry: readonly Detector<object>[] = [
   // @new-method:entries (tools/create-method inserts new entries above this line)
 ];
 
+/** The baselines every published method should beat (@fb/baselines), by id. */
+export const baselineIds: ReadonlySet<string> = new Set(
+  [exhaustiveCounterfactual, valueDisparity, randomFinder].map((d) => d.id),
+);
+
 export function findMethod(id: string): Detector<object> {
   const found = methodRegistry.find((m) => m.id === id);
   if (!found) {

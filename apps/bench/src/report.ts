@@ -36,6 +36,7 @@ import {
   trendFigure,
 } from './figures.js';
 import { reportHtml } from './html.js';
+import { baselineIds } from './methods.js';
 import type { CellRecord } from './record.js';
 import { csv, intervalFields, json, latex, markdown, num, raw, type Table, withInterval } from './tables.js';
 
@@ -63,7 +64,8 @@ export interface Report {
   records: CellRecord[];
 }
 
-const FPR = 0.05;
+/** The false-positive rate at which detection power is reported. */
+export const FPR = 0.05;
 
 const pct = (v: number) => (Number.isFinite(v) ? `${(100 * v).toFixed(0)}%` : '–');
 
@@ -332,13 +334,15 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
     name: 'bias-trend',
     caption:
       'Subgroup methods: mean best Jaccard with the planted subgroups by planted bias, bias in the model output (separation) or in the labels audited against σ(η) (sufficiency)',
-    headers: ['variant', 'method', 'planted bias', 'runs', 'mean Jaccard'],
+    headers: ['variant', 'method', 'planted |β|', 'runs', 'mean Jaccard'],
     align: ['l', 'l', 'l', 'r', 'r'],
-    rows: trend.map((t) => [t.variant, t.label, t.scenario, String(t.runs), withInterval(t.jaccard)]),
+    rows: trend.map((t) => [t.variant, t.label, t.level, String(t.runs), withInterval(t.jaccard)]),
     data: trend.map((t) => ({
       variant: t.variant,
       method: t.label,
       scenario: t.scenario,
+      bias_range: t.level,
+      bias: t.bias,
       runs: t.runs,
       ...intervalFields('jaccard', t.jaccard),
     })),
@@ -351,7 +355,7 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
   await addFigure(
     'bias-trend',
     trendFigure(
-      unique(trend.map((t) => t.scenario)),
+      unique([...trend].sort((a, b) => a.bias - b.bias).map((t) => t.level)),
       planOrder.filter((l) => trend.some((t) => t.label === l)),
     ),
     trend
@@ -359,7 +363,7 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
       .map((t) => ({
         variant: t.variant,
         method: t.label,
-        level: t.scenario,
+        level: t.level,
         jaccard: t.jaccard.mean,
       })),
     'localisation by planted bias',
@@ -732,7 +736,12 @@ export function studySummary(study: Study, records: readonly CellRecord[]) {
     questions: study.questions,
     models: study.models.map((m) => m.label),
     plans: study.methods.flatMap((m) =>
-      planLabels(m).map((label) => ({ label, method: m.method, family: families.get(label) ?? null })),
+      planLabels(m).map((label) => ({
+        label,
+        method: m.method,
+        family: families.get(label) ?? null,
+        baseline: baselineIds.has(m.method),
+      })),
     ),
     budget: study.budget,
     auditShare: study.auditShare,

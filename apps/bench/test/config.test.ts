@@ -125,10 +125,7 @@ describe('cells', () => {
     const twins = cells.filter((c) => c.dataset.kind === 'synthetic' && c.dataset.null);
     expect(twins).toHaveLength(2 * 3 * 7);
     expect(new Set(twins.map((c) => c.dataset.label))).toEqual(
-      new Set([
-        'no bias (granularity=1)',
-        'no bias (granularity=2)',
-      ]),
+      new Set(['no bias (granularity=1)', 'no bias (granularity=2)']),
     );
     // A twin is scored against the planted subgroups of the scenarios that share its rows.
     expect(twins[0]!.chanceAgainst.map((d) => d.label)).toEqual([

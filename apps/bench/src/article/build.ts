@@ -1,0 +1,267 @@
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { compileLatex, TABLE_PACKAGES } from '../latex.js';
+import { escapeTex, markdown as markdownTable, type Table } from '../tables.js';
+import { articleFacts, type Facts } from './facts.js';
+
+/** A reference: its key as cited (`[@key]`) and the entry as printed. */
+export type References = Record<string, string>;
+
+export class ArticleError extends Error {
+  override name = 'ArticleError';
+}
+
+const FACT = /\{\{([a-zA-Z0-9_.-]+)\}\}/g;
+const DIRECTIVE = /^\{\{(table|figure):([a-z0-9-]+)(?:\|(.*))?\}\}$/;
+const CITE = /\[@([a-zA-Z0-9_-]+(?:;\s*@[a-zA-Z0-9_-]+)*)\]/g;
+
+/**
+ * Numbers in the prose must come from the study: a digit outside a `{{fact}}`, a citation, a code
+ * span or a directive is an error (identifiers such as RQ1 excepted).
+ */
+export function typedNumbers(template: string): string[] {
+  const found: string[] = [];
+  template.split('\n').forEach((line, i) => {
+    if (DIRECTIVE.test(line.trim())) return;
+    const prose = line
+      .replace(FACT, '')
+      .replace(CITE, '')
+      .replace(/`[^`]*`/g, '')
+      .replace(/\b[A-Za-z]+\d+\b/g, '');
+    if (/\d/.test(prose)) found.push(`line ${i + 1}: ${line.trim()}`);
+  });
+  return found;
+}
+
+/** The template with every `{{fact}}` replaced; an unknown fact is an error. */
+export function fillFacts(template: string, facts: Facts): string {
+  const missing = new Set<string>();
+  const out = template.replace(FACT, (_, key: string) => {
+    const v = facts.get(key);
+    if (v === undefined) missing.add(key);
+    return v ?? '';
+  });
+  if (missing.size > 0) {
+    throw new ArticleError(`the article names facts the study does not have: ${[...missing].join(', ')}`);
+  }
+  return out;
+}
+
+interface Assets {
+  tables: Map<string, { table: Table; long: boolean }>;
+  figures: Set<string>;
+}
+
+function loadAssets(results: string): Assets {
+  const tables = new Map<string, { table: Table; long: boolean }>();
+  const tdir = join(results, 'tables');
+  for (const f of existsSync(tdir) ? readdirSync(tdir) : []) {
+    if (!f.endsWith('.json')) continue;
+    const name = f.slice(0, -'.json'.length);
+    const j = JSON.parse(readFileSync(join(tdir, f), 'utf8')) as Table;
+    const tex = readFileSync(join(tdir, `${name}.tex`), 'utf8');
+    tables.set(name, {
+      table: { name, caption: j.caption, headers: j.headers, align: j.headers.map(() => 'l'), rows: j.rows },
+      long: tex.includes('\\begin{longtable}'),
+    });
+  }
+  const fdir = join(results, 'figures');
+  const figures = new Set(
+    (existsSync(fdir) ? readdirSync(fdir) : []).filter((f) => f.endsWith('.svg')).map((f) => f.slice(0, -4)),
+  );
+  return { tables, figures };
+}
+
+/** Citation numbers in order of first citation. */
+function citationOrder(text: string, refs: References): string[] {
+  const order: string[] = [];
+  for (const m of text.matchAll(CITE)) {
+    for (const key of m[1]!.split(/;\s*@/)) {
+      if (!(key in refs)) throw new ArticleError(`unknown reference [@${key}]`);
+      if (!order.includes(key)) order.push(key);
+    }
+  }
+  return order;
+}
+
+/** The filled article in Markdown: tables inlined from their JSON, figures as SVG, numbered citations. */
+export function toMarkdown(filled: string, assets: Assets, refs: References): string {
+  const order = citationOrder(filled, refs);
+  const body = filled
+    .split('\n')
+    .map((line) => {
+      const d = DIRECTIVE.exec(line.trim());
+      if (!d)
+        return line.replace(
+          CITE,
+          (_, keys: string) =>
+            `[${keys
+              .split(/;\s*@/)
+              .map((k) => order.indexOf(k) + 1)
+              .join(', ')}]`,
+        );
+      const [, kind, name, caption] = d;
+      if (kind === 'table') {
+        const t = assets.tables.get(name!);
+        if (!t) return `_The study produced no table "${name}"._`;
+        return `**Table: ${t.table.caption}** ([CSV](tables/${name}.csv), [JSON](tables/${name}.json))\n\n${markdownTable(t.table)}`;
+      }
+      if (!assets.figures.has(name!)) return `_The study produced no figure "${name}"._`;
+      return `![${caption ?? name}](figures/${name}.svg)\n\n_Figure: ${caption ?? name}_ ([vega-lite spec](figures/${name}.vl.json))`;
+    })
+    .join('\n');
+  const list = order.map((k, i) => `${i + 1}. ${refs[k]}`).join('\n');
+  return `${body.trimEnd()}\n\n## References\n\n${list}\n`;
+}
+
+/** Inline Markdown (bold, italic, code, citations) to LaTeX, everything else escaped. */
+function inlineTex(text: string): string {
+  const parts: string[] = [];
+  const re = /(`[^`]+`|\*\*[^*]+\*\*|(?<![A-Za-z0-9])_[^_]+_(?![A-Za-z0-9])|\[@[^\]]+\])/g;
+  let last = 0;
+  for (const m of text.matchAll(re)) {
+    parts.push(escapeTex(text.slice(last, m.index)));
+    const tok = m[0];
+    if (tok.startsWith('`')) parts.push(`\\texttt{${escapeTex(tok.slice(1, -1))}}`);
+    else if (tok.startsWith('**')) parts.push(`\\textbf{${inlineTex(tok.slice(2, -2))}}`);
+    else if (tok.startsWith('_')) parts.push(`\\emph{${inlineTex(tok.slice(1, -1))}}`);
+    else parts.push(`\\cite{${tok.slice(2, -1).split(/;\s*@/).join(',')}}`);
+    last = (m.index ?? 0) + tok.length;
+  }
+  parts.push(escapeTex(text.slice(last)));
+  return parts.join('');
+}
+
+/** The filled article as a two-column LaTeX paper; long tables go to a one-column appendix. */
+export function toLatex(filled: string, assets: Assets, refs: References): string {
+  const order = citationOrder(filled, refs);
+  const lines = filled.split('\n');
+  const out: string[] = [];
+  const appendix: string[] = [];
+  let title = '';
+  let inList = false;
+  let abstract = false;
+  const closeList = () => {
+    if (inList) out.push('\\end{itemize}');
+    inList = false;
+  };
+  for (const raw of lines) {
+    const line = raw.trimEnd();
+    const d = DIRECTIVE.exec(line.trim());
+    if (line.startsWith('- ')) {
+      if (!inList) out.push('\\begin{itemize}');
+      inList = true;
+      out.push(`\\item ${inlineTex(line.slice(2))}`);
+      continue;
+    }
+    closeList();
+    if (line.startsWith('# ')) title = line.slice(2);
+    else if (line.startsWith('## ')) {
+      if (abstract) out.push('\\end{abstract}');
+      abstract = line.slice(3).trim() === 'Abstract';
+      out.push(abstract ? '\\begin{abstract}' : `\\section{${inlineTex(line.slice(3))}}`);
+    } else if (line.startsWith('### ')) out.push(`\\subsection{${inlineTex(line.slice(4))}}`);
+    else if (d) {
+      const [, kind, name, caption] = d;
+      if (kind === 'table') {
+        const t = assets.tables.get(name!);
+        if (!t) out.push(`\\emph{The study produced no table \\texttt{${escapeTex(name!)}}.}`);
+        else if (t.long) {
+          out.push(`Table~\\ref{tab:${name}} (appendix).`);
+          appendix.push(`\\input{tables/${name}.tex}`);
+        } else out.push(`\\input{tables/${name}.tex}`);
+      } else if (!assets.figures.has(name!)) {
+        out.push(`\\emph{The study produced no figure \\texttt{${escapeTex(name!)}}.}`);
+      } else {
+        out.push(
+          '\\begin{figure*}[t]',
+          '\\centering',
+          `\\includegraphics[width=\\textwidth,height=0.42\\textheight,keepaspectratio]{figures/${name}.png}`,
+          `\\caption{${inlineTex(caption ?? name!)}}`,
+          `\\label{fig:${name}}`,
+          '\\end{figure*}',
+        );
+      }
+    } else out.push(inlineTex(line));
+  }
+  closeList();
+  if (abstract) out.push('\\end{abstract}');
+  return [
+    '\\documentclass[twocolumn,10pt]{article}',
+    '\\usepackage[T1]{fontenc}',
+    '\\usepackage{lmodern}',
+    '\\usepackage[margin=1.8cm]{geometry}',
+    ...TABLE_PACKAGES.map((p) => `\\usepackage{${p}}`),
+    '\\usepackage{url}',
+    `\\title{${inlineTex(title)}}`,
+    '\\author{}',
+    '\\date{}',
+    '\\begin{document}',
+    '\\maketitle',
+    ...out,
+    '\\begin{thebibliography}{99}',
+    ...order.map((k) => `\\bibitem{${k}} ${escapeTex(refs[k]!)}`),
+    '\\end{thebibliography}',
+    ...(appendix.length
+      ? ['\\clearpage', '\\onecolumn', '\\appendix', '\\section{Long tables}', ...appendix]
+      : []),
+    '\\end{document}',
+    '',
+  ].join('\n');
+}
+
+export interface BuildOptions {
+  /** A study's result directory (report, tables/, figures/, summary.json). */
+  results: string;
+  /** The article's template (Markdown with `{{fact}}`, `{{table:…}}`, `{{figure:…|caption}}`, `[@ref]`). */
+  template: string;
+  references: string;
+  /** Where the article is written (docs/article). */
+  out: string;
+  /** Render figures to PNG with this (for LaTeX); null skips the PNGs and the PDF. */
+  renderPng: ((svg: string, png: string) => Promise<void>) | null;
+  pdf: boolean;
+}
+
+/** Build the article from a study's outputs: Markdown, LaTeX, their tables and figures, the PDF. */
+export async function buildArticle(o: BuildOptions): Promise<{ markdown: string; latex: string }> {
+  const template = readFileSync(o.template, 'utf8');
+  const typed = typedNumbers(template);
+  if (typed.length > 0) {
+    throw new ArticleError(`numbers typed into the article's text (use a {{fact}}):\n${typed.join('\n')}`);
+  }
+  const refs = JSON.parse(readFileSync(o.references, 'utf8')) as References;
+  const filled = fillFacts(template, articleFacts(o.results));
+  const assets = loadAssets(o.results);
+  const md = toMarkdown(filled, assets, refs);
+  const tex = toLatex(filled, assets, refs);
+  for (const sub of ['tables', 'figures']) rmSync(join(o.out, sub), { recursive: true, force: true });
+  mkdirSync(join(o.out, 'tables'), { recursive: true });
+  mkdirSync(join(o.out, 'figures'), { recursive: true });
+  for (const f of readdirSync(join(o.results, 'tables')))
+    copyFileSync(join(o.results, 'tables', f), join(o.out, 'tables', f));
+  for (const f of readdirSync(join(o.results, 'figures'))) {
+    copyFileSync(join(o.results, 'figures', f), join(o.out, 'figures', f));
+    if (f.endsWith('.svg') && o.renderPng) {
+      await o.renderPng(join(o.results, 'figures', f), join(o.out, 'figures', f.replace(/\.svg$/, '.png')));
+    }
+  }
+  for (const f of ['report.md', 'report.html', 'summary.json']) {
+    if (existsSync(join(o.results, f))) copyFileSync(join(o.results, f), join(o.out, f));
+  }
+  writeFileSync(join(o.out, 'article.md'), md);
+  writeFileSync(join(o.out, 'article.tex'), tex);
+  if (o.pdf && o.renderPng) {
+    compileLatex(o.out, 'article', tex);
+    for (const ext of ['aux', 'log', 'out']) rmSync(join(o.out, `article.${ext}`), { force: true });
+  }
+  return { markdown: md, latex: tex };
+}

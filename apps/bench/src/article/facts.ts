@@ -1,0 +1,148 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FPR, type StudySummary } from '../report.js';
+
+/** Named numbers and names the article's prose may use, each formatted as printed. */
+export type Facts = Map<string, string>;
+
+type Row = Record<string, string | number | boolean | null>;
+
+/** The records of a generated table (`tables/<name>.json`), or [] when the study made none. */
+export function tableRecords(dir: string, name: string): Row[] {
+  const path = join(dir, 'tables', `${name}.json`);
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as { records: Row[] }).records : [];
+}
+
+const fixed = (v: number, digits = 2) => (Number.isFinite(v) ? v.toFixed(digits) : 'n/a');
+const num = (v: unknown) => (typeof v === 'number' ? v : Number.NaN);
+const mean = (xs: number[]) => {
+  const f = xs.filter((x) => Number.isFinite(x));
+  return f.length ? f.reduce((a, b) => a + b, 0) / f.length : Number.NaN;
+};
+const words = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+/** Small counts in words, as prose writes them. */
+const count = (n: number) => (n >= 0 && n < words.length ? words[n]! : String(n));
+const list = (xs: readonly string[]) =>
+  xs.length <= 1 ? (xs[0] ?? 'none') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
+
+/** Per method: the mean of a measure over its rows, and of its chance level. */
+function byMethod(rows: Row[], measure: string, chance: string) {
+  const methods = [...new Set(rows.map((r) => String(r['method'])))];
+  return methods.map((m) => {
+    const rs = rows.filter((r) => r['method'] === m);
+    return {
+      method: m,
+      value: mean(rs.map((r) => num(r[measure]))),
+      chance: mean(rs.map((r) => num(r[chance]))),
+      auc: mean(rs.map((r) => num(r['auc']))),
+      // Rows where the interval's lower end clears the chance level.
+      above: rs.filter((r) => num(r[`${measure}_lo`]) > num(r[chance])).length,
+      rows: rs.length,
+    };
+  });
+}
+
+/**
+ * Everything the article states in numbers, computed from a study's generated outputs (summary.json
+ * and tables/*.json). The prose names these; it types no number itself.
+ */
+export function articleFacts(dir: string): Facts {
+  const f: Facts = new Map();
+  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as StudySummary;
+  const fam = (family: string) => summary.plans.filter((p) => p.family === family && !p.baseline);
+  f.set('study.name', summary.name);
+  f.set('study.seeds', String(summary.seeds.length));
+  f.set('study.cells', summary.cells.toLocaleString('en'));
+  f.set('study.done', summary.done.toLocaleString('en'));
+  f.set('study.failed', summary.failed.toLocaleString('en'));
+  f.set('study.scenarios', count(summary.scenarios.length));
+  f.set('study.twins', count(summary.twins));
+  f.set('study.real', count(summary.real.length));
+  f.set('study.realNames', list(summary.real));
+  f.set('study.models', list(summary.models));
+  f.set('study.plans', String(summary.plans.length));
+  f.set('study.individual', count(new Set(fam('individual').map((p) => p.method)).size));
+  f.set('study.subgroup', count(new Set(fam('subgroup').map((p) => p.method)).size));
+  f.set('study.topK', count(summary.topK));
+  f.set('study.jaccard', String(summary.jaccardThreshold));
+  f.set('study.auditShare', `${Math.round(100 * summary.auditShare)}%`);
+  f.set('study.maxTested', (summary.budget.maxTested ?? Number.NaN).toLocaleString('en'));
+  f.set('study.maxSeconds', String(summary.budget.maxSeconds ?? 'no'));
+  f.set('study.coreHours', fixed(summary.wallSeconds / 3600, 1));
+  f.set('study.fpr', String(FPR));
+
+  const accuracy = tableRecords(dir, 'models').map((r) => num(r['accuracy']));
+  f.set('models.accMin', fixed(Math.min(...accuracy)));
+  f.set('models.accMax', fixed(Math.max(...accuracy)));
+
+  for (const q of ['data', 'model', 'model-output']) {
+    for (const family of ['individual', 'subgroup']) {
+      const measure = family === 'individual' ? 'coverage' : 'found';
+      const rows = tableRecords(dir, `${q}-${family}`);
+      const key = `${q}.${family}`;
+      const ms = byMethod(rows, measure, `chance_${measure}`);
+      f.set(`${key}.methods`, count(ms.length));
+      if (ms.length === 0) continue;
+      const best = [...ms].sort((a, b) => b.value - a.value || a.method.localeCompare(b.method))[0]!;
+      f.set(`${key}.best`, best.method);
+      f.set(`${key}.bestValue`, fixed(best.value));
+      f.set(`${key}.bestChance`, fixed(best.chance));
+      const auc = [...ms].sort((a, b) => b.auc - a.auc || a.method.localeCompare(b.method))[0]!;
+      f.set(`${key}.topAuc`, auc.method);
+      f.set(`${key}.topAucValue`, fixed(auc.auc));
+      f.set(`${key}.aboveChance`, count(ms.filter((m) => m.above > 0).length));
+      f.set(`${key}.neverAbove`, list(ms.filter((m) => m.above === 0).map((m) => m.method)));
+      f.set(`${key}.meanAuc`, fixed(mean(ms.map((m) => m.auc))));
+    }
+  }
+
+  const trend = tableRecords(dir, 'bias-trend');
+  for (const variant of ['separation', 'sufficiency']) {
+    const rows = trend.filter((r) => r['variant'] === variant);
+    const strongest = Math.max(...rows.map((r) => num(r['bias'])));
+    const atTop = rows.filter((r) => num(r['bias']) === strongest);
+    if (atTop.length === 0) continue;
+    const best = [...atTop].sort((a, b) => num(b['jaccard']) - num(a['jaccard']))[0]!;
+    const zero = rows.find((r) => r['method'] === best['method'] && num(r['bias']) === 0);
+    f.set(`trend.${variant}.best`, String(best['method']));
+    f.set(`trend.${variant}.strong`, fixed(num(best['jaccard'])));
+    f.set(`trend.${variant}.zero`, fixed(num(zero?.['jaccard'])));
+    f.set(`trend.${variant}.range`, String(best['bias_range']));
+  }
+
+  const cost = tableRecords(dir, 'efficiency').filter((r) => Number.isFinite(num(r['seconds'])));
+  if (cost.length > 0) {
+    const sorted = [...cost].sort((a, b) => num(a['seconds']) - num(b['seconds']));
+    f.set('cost.fastest', String(sorted[0]!['method']));
+    f.set('cost.fastestSeconds', fixed(num(sorted[0]!['seconds'])));
+    f.set('cost.slowest', String(sorted[sorted.length - 1]!['method']));
+    f.set('cost.slowestSeconds', fixed(num(sorted[sorted.length - 1]!['seconds'])));
+  }
+
+  const familyOf = new Map(summary.plans.map((p) => [p.label, p.family]));
+  const agreement = tableRecords(dir, 'agreement');
+  const within = (fa: string, fb: string) =>
+    mean(
+      agreement
+        .filter((r) => {
+          const a = familyOf.get(String(r['a']));
+          const b = familyOf.get(String(r['b']));
+          return (a === fa && b === fb) || (a === fb && b === fa);
+        })
+        .map((r) => num(r['implicated'])),
+    );
+  f.set('agree.individual', fixed(within('individual', 'individual')));
+  f.set('agree.subgroup', fixed(within('subgroup', 'subgroup')));
+  f.set('agree.across', fixed(within('individual', 'subgroup')));
+
+  const real = tableRecords(dir, 'real');
+  for (const name of summary.real) {
+    const rs = real.filter((r) => r['dataset'] === name && Number.isFinite(num(r['sur'])));
+    if (rs.length === 0) continue;
+    const top = [...rs].sort((a, b) => num(b['sur']) - num(a['sur']))[0]!;
+    f.set(`real.${name}.top`, String(top['method']));
+    f.set(`real.${name}.topSur`, fixed(num(top['sur'])));
+    f.set(`real.${name}.topModel`, String(top['model']));
+  }
+  return f;
+}
