@@ -47,6 +47,8 @@ export function compileLatex(dir: string, name: string, doc: string): CompileOut
     execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', `${name}.tex`], {
       cwd: dir,
       stdio: 'pipe',
+      // The same sources give the same PDF bytes: no build date inside.
+      env: { ...process.env, SOURCE_DATE_EPOCH: '0', FORCE_SOURCE_DATE: '1' },
     });
   try {
     // Twice: longtable settles its column widths on the second pass.
