@@ -1,6 +1,7 @@
 // Measures the queue's overhead: trivial jobs over two worker processes, then the smoke study through
 // the queue against the local pool. Starts its own redis-server on a unix socket. Run after the build.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,10 +17,15 @@ const dir = mkdtempSync(join(tmpdir(), 'fb-queue-bench-'));
 const socket = join(dir, 'redis.sock');
 const url = `unix://${socket}`;
 const quiet = { tty: false, write: () => {} };
+const secret = randomBytes(32).toString('hex');
 
 const children = [];
 const start = (args) => {
-  const child = spawn(process.execPath, args, { cwd: here, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: here,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, FAIRBENCH_QUEUE_SECRET: secret },
+  });
   children.push(child);
   return child;
 };
@@ -94,7 +100,7 @@ try {
     fresh: true,
     report: false,
     progress: quiet,
-    executor: queueExecutor({ connection, queue: 'smoke' }),
+    executor: queueExecutor({ connection, queue: 'smoke', secret }),
   });
   const queueSeconds = (performance.now() - t) / 1000;
   await Promise.all(workers.map(stop));

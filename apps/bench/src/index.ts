@@ -1,5 +1,6 @@
 export { type Cell, type DatasetSpec, expandCells, type Plan } from './cells.js';
 export { loadStudy, type Study, studySchema, validateStudy } from './config.js';
+export { estimateStudy, formatEstimate, type StudyEstimate, sampleCells } from './estimate.js';
 export { findMethod, methodRegistry } from './methods.js';
 export { parseOnly } from './only.js';
 export { type PoolEvents, type PoolOptions, runPool } from './pool.js';
