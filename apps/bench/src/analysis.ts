@@ -178,6 +178,8 @@ export interface EfficiencyRow {
   firstTrueShare: number;
   firstTrueSeconds: number;
   firstTrueQueries: number;
+  /** Share of runs the seconds cap stopped (their results depend on the machine's speed and load). */
+  timeCapped: number;
 }
 
 /** Cost per method on the planted data sets (every question). */
@@ -196,6 +198,7 @@ export function efficiency(records: readonly CellRecord[]): EfficiencyRow[] {
       firstTrueShare: rs[0]!.family === 'individual' ? reached.length / rs.length : Number.NaN,
       firstTrueSeconds: median(reached.map((e) => e.seconds)),
       firstTrueQueries: median(reached.map((e) => e.queries)),
+      timeCapped: rs.filter((r) => r.stopReason === 'time-budget').length / rs.length,
     };
   });
 }

@@ -119,6 +119,14 @@ export function articleFacts(dir: string): Facts {
     f.set('cost.slowestSeconds', fixed(num(sorted[sorted.length - 1]!['seconds'])));
   }
 
+  const capped = tableRecords(dir, 'efficiency').filter((r) => num(r['time_capped']) > 0);
+  f.set(
+    'cost.timeCapped',
+    capped.length === 0
+      ? 'no method'
+      : list(capped.map((r) => `${r['method']} (${Math.round(100 * num(r['time_capped']))}% of its runs)`)),
+  );
+
   const familyOf = new Map(summary.plans.map((p) => [p.label, p.family]));
   const agreement = tableRecords(dir, 'agreement');
   const within = (fa: string, fb: string) =>
