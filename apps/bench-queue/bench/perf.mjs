@@ -1,8 +1,7 @@
 // Measures the queue's overhead: trivial jobs over two worker processes, then the smoke study through
 // the queue against the local pool. Starts its own redis-server on a unix socket. Run after the build.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +9,7 @@ import { loadStudy, runStudy } from '@fb/bench';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { connectRedis, queueExecutor } from '../dist/index.js';
+import { said, startNode, startRedis, stop } from './processes.mjs';
 
 const here = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(here, 'dist/cli.js');
@@ -20,36 +20,9 @@ const quiet = { tty: false, write: () => {} };
 const secret = randomBytes(32).toString('hex');
 
 const children = [];
-const start = (args) => {
-  const child = spawn(process.execPath, args, {
-    cwd: here,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, FAIRBENCH_QUEUE_SECRET: secret },
-  });
-  children.push(child);
-  return child;
-};
-/** Resolves once the process has written `text` on stderr. */
-const said = (child, text) =>
-  new Promise((resolve) => {
-    let out = '';
-    child.stderr.on('data', (d) => {
-      out += d;
-      if (out.includes(text)) resolve();
-    });
-  });
-const stop = (child) =>
-  child.exitCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', r).kill('SIGTERM'));
-
-const redis = spawn(
-  'redis-server',
-  ['--port', '0', '--unixsocket', socket, '--save', '', '--appendonly', 'no'],
-  {
-    stdio: 'ignore',
-  },
-);
+const start = (args) => startNode(children, here, args, { FAIRBENCH_QUEUE_SECRET: secret });
+const { server: redis } = await startRedis(dir);
 try {
-  while (!existsSync(socket)) await new Promise((r) => setTimeout(r, 20));
   const connection = await connectRedis(url);
 
   // 1. Ten trivial jobs over two worker processes, from the first add to the last completion.

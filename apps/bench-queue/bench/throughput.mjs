@@ -4,15 +4,15 @@
 // once, prints cells/hour and what the whole study would take on N machines of 2 cores.
 // Usage (after pnpm build): node bench/throughput.mjs [--study full] [--per-plan 2]
 // Starts its own redis-server on a unix socket.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { expandCells, loadStudy, ResultStore, runStudy, sampleCells } from '@fb/bench';
 import { connectRedis, queueExecutor } from '../dist/index.js';
+import { said, startNode, startRedis, stop } from './processes.mjs';
 
 const { values } = parseArgs({
   options: { study: { type: 'string', default: 'full' }, 'per-plan': { type: 'string', default: '2' } },
@@ -20,30 +20,10 @@ const { values } = parseArgs({
 const here = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(here, 'dist/cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'fb-queue-throughput-'));
-const socket = join(dir, 'redis.sock');
-const url = `unix://${socket}`;
 const secret = randomBytes(32).toString('hex');
 const quiet = { tty: false, write: () => {} };
 const children = [];
-const start = (args) => {
-  const child = spawn(process.execPath, args, {
-    cwd: here,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, FAIRBENCH_QUEUE_SECRET: secret },
-  });
-  children.push(child);
-  return child;
-};
-const said = (child, text) =>
-  new Promise((resolve) => {
-    let out = '';
-    child.stderr.on('data', (d) => {
-      out += d;
-      if (out.includes(text)) resolve();
-    });
-  });
-const stop = (child) =>
-  child.exitCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', r).kill('SIGTERM'));
+const start = (args) => startNode(children, here, args, { FAIRBENCH_QUEUE_SECRET: secret });
 
 const study = loadStudy(values.study);
 const cells = await expandCells(study);
@@ -69,16 +49,9 @@ async function storedOnce(outDir) {
   }
 }
 
-const redis = spawn(
-  'redis-server',
-  ['--port', '0', '--unixsocket', socket, '--save', '', '--appendonly', 'no'],
-  {
-    stdio: 'ignore',
-  },
-);
+const { server: redis, url } = await startRedis(dir);
 const rows = [];
 try {
-  while (!existsSync(socket)) await new Promise((r) => setTimeout(r, 20));
   const connection = await connectRedis(url);
   let t = performance.now();
   await runStudy(study, {

@@ -1,0 +1,43 @@
+// Child processes for the queue's benchmarks: a redis-server of their own on a unix socket, and
+// worker processes whose stderr can be awaited.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Start `node <args>` in `cwd` with `env` added, stderr piped. */
+export function startNode(children, cwd, args, env = {}) {
+  const child = spawn(process.execPath, args, {
+    cwd,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  children.push(child);
+  return child;
+}
+
+/** Resolves once the process has written `text` on stderr. */
+export const said = (child, text) =>
+  new Promise((resolve) => {
+    let out = '';
+    child.stderr.on('data', (d) => {
+      out += d;
+      if (out.includes(text)) resolve();
+    });
+  });
+
+export const stop = (child) =>
+  child.exitCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', r).kill('SIGTERM'));
+
+/** A redis-server on a unix socket in `dir`, without persistence; resolves once the socket exists. */
+export async function startRedis(dir) {
+  const socket = join(dir, 'redis.sock');
+  const server = spawn(
+    'redis-server',
+    ['--port', '0', '--unixsocket', socket, '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  while (!existsSync(socket)) await new Promise((r) => setTimeout(r, 20));
+  return { server, socket, url: `unix://${socket}` };
+}
