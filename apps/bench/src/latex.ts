@@ -5,6 +5,19 @@ import { join } from 'node:path';
 /** The LaTeX packages the generated tables use. */
 export const TABLE_PACKAGES = ['booktabs', 'longtable', 'graphicx', 'caption'];
 
+/** Float placement that keeps many tables and figures near their text in a two-column paper. */
+export const FLOAT_SETTINGS = [
+  '\\renewcommand{\\topfraction}{0.9}',
+  '\\renewcommand{\\dbltopfraction}{0.9}',
+  '\\renewcommand{\\bottomfraction}{0.8}',
+  '\\renewcommand{\\textfraction}{0.05}',
+  '\\renewcommand{\\floatpagefraction}{0.85}',
+  '\\renewcommand{\\dblfloatpagefraction}{0.85}',
+  '\\setcounter{topnumber}{4}',
+  '\\setcounter{dbltopnumber}{4}',
+  '\\setcounter{totalnumber}{8}',
+];
+
 /**
  * A two-column document that sets every table of a report's tables/ folder: tables that fit a page in
  * the body, long tables (which LaTeX sets only in one column) in a one-column appendix.
@@ -21,6 +34,7 @@ export function tablesDocument(tablesDir: string, title: string): string {
     '\\usepackage{lmodern}',
     '\\usepackage[margin=2cm]{geometry}',
     ...TABLE_PACKAGES.map((p) => `\\usepackage{${p}}`),
+    ...FLOAT_SETTINGS,
     `\\title{${title}}`,
     '\\date{}',
     '\\begin{document}',

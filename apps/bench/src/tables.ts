@@ -213,7 +213,7 @@ export function latex(t: Table): string {
           ? `\\caption{${escapeTex(t.caption)}}\n\\label{tab:${t.name}}`
           : `\\caption*{Table~\\ref{tab:${t.name}}, continued (${k + 1} of ${parts.length})}`;
       return [
-        `\\begin{${env}}[t]`,
+        `\\begin{${env}}[${env === 'table' ? '!htbp' : '!t'}]`,
         '\\centering\\footnotesize\\setlength{\\tabcolsep}{3pt}',
         caption,
         ...(scaled ? ['\\resizebox{\\textwidth}{!}{%', ...tabular, '}'] : tabular),

@@ -79,9 +79,9 @@ describe('tables', () => {
 
   it('sizes a table for a two-column page: column, page (scaled when wider), long', () => {
     expect(texPlacement(table(5, 3))).toBe('column');
-    expect(latex(table(5, 3))).toContain('\\begin{table}[t]');
+    expect(latex(table(5, 3))).toContain('\\begin{table}[!htbp]');
     expect(texPlacement(table(5, 6, '0.41 [0.30, 0.52]'))).toBe('page');
-    expect(latex(table(5, 6, '0.41 [0.30, 0.52]'))).toContain('\\begin{table*}[t]');
+    expect(latex(table(5, 6, '0.41 [0.30, 0.52]'))).toContain('\\begin{table*}[!t]');
     expect(latex(table(5, 6, '0.41 [0.30, 0.52]'))).not.toContain('resizebox');
     expect(latex(table(5, 14, '0.41 [0.30, 0.52] (0.05)'))).toContain('\\resizebox{\\textwidth}');
     expect(texPlacement(table(LONG_ROWS + 1, 3))).toBe('long');

@@ -8,7 +8,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { compileLatex, TABLE_PACKAGES } from '../latex.js';
+import { compileLatex, FLOAT_SETTINGS, TABLE_PACKAGES } from '../latex.js';
 import { escapeTex, markdown as markdownTable, type Table } from '../tables.js';
 import { articleFacts, type Facts } from './facts.js';
 
@@ -119,7 +119,12 @@ export function toMarkdown(filled: string, assets: Assets, refs: References): st
     })
     .join('\n');
   const list = order.map((k, i) => `${i + 1}. ${refs[k]}`).join('\n');
-  return `${body.trimEnd()}\n\n## References\n\n${list}\n`;
+  const references = `## References\n\n${list}\n`;
+  // The references close the text; an appendix follows them.
+  const at = body.search(/^## Appendix/m);
+  return at < 0
+    ? `${body.trimEnd()}\n\n${references}`
+    : `${body.slice(0, at).trimEnd()}\n\n${references}\n${body.slice(at).trimEnd()}\n`;
 }
 
 /** Inline Markdown (bold, italic, code, citations) to LaTeX, everything else escaped. */
@@ -144,8 +149,11 @@ function inlineTex(text: string): string {
 export function toLatex(filled: string, assets: Assets, refs: References): string {
   const order = citationOrder(filled, refs);
   const lines = filled.split('\n');
-  const out: string[] = [];
+  const body: string[] = [];
   const appendix: string[] = [];
+  // Where lines go: the body, or after an `## Appendix` heading the appendix (set after the references).
+  let target = body;
+  const out = { push: (...xs: string[]) => target.push(...xs) };
   let title = '';
   let inList = false;
   let abstract = false;
@@ -164,7 +172,12 @@ export function toLatex(filled: string, assets: Assets, refs: References): strin
     }
     closeList();
     if (line.startsWith('# ')) title = line.slice(2);
-    else if (line.startsWith('## ')) {
+    else if (/^## Appendix/.test(line)) {
+      if (abstract) out.push('\\end{abstract}');
+      abstract = false;
+      target = appendix;
+      appendix.unshift(`\\section{${inlineTex(line.slice(3).replace(/^Appendix:?\s*/, '') || 'Tables')}}`);
+    } else if (line.startsWith('## ')) {
       if (abstract) out.push('\\end{abstract}');
       abstract = line.slice(3).trim() === 'Abstract';
       out.push(abstract ? '\\begin{abstract}' : `\\section{${inlineTex(line.slice(3))}}`);
@@ -175,14 +188,14 @@ export function toLatex(filled: string, assets: Assets, refs: References): strin
         const t = assets.tables.get(name!);
         if (!t) out.push(`\\emph{The study produced no table \\texttt{${escapeTex(name!)}}.}`);
         else if (t.long) {
-          out.push(`Table~\\ref{tab:${name}} (appendix).`);
+          if (target === body) out.push(`Table~\\ref{tab:${name}} (appendix).`);
           appendix.push(`\\input{tables/${name}.tex}`);
         } else out.push(`\\input{tables/${name}.tex}`);
       } else if (!assets.figures.has(name!)) {
         out.push(`\\emph{The study produced no figure \\texttt{${escapeTex(name!)}}.}`);
       } else {
         out.push(
-          '\\begin{figure*}[t]',
+          '\\begin{figure*}[!t]',
           '\\centering',
           `\\includegraphics[width=\\textwidth,height=0.42\\textheight,keepaspectratio]{figures/${name}.png}`,
           `\\caption{${inlineTex(caption ?? name!)}}`,
@@ -201,12 +214,13 @@ export function toLatex(filled: string, assets: Assets, refs: References): strin
     '\\usepackage[margin=1.8cm]{geometry}',
     ...TABLE_PACKAGES.map((p) => `\\usepackage{${p}}`),
     '\\usepackage{url}',
+    ...FLOAT_SETTINGS,
     `\\title{${inlineTex(title)}}`,
     '\\author{}',
     '\\date{}',
     '\\begin{document}',
     '\\maketitle',
-    ...out,
+    ...body,
     '\\begin{thebibliography}{99}',
     ...order.map((k) => `\\bibitem{${k}} ${escapeTex(refs[k]!)}`),
     '\\end{thebibliography}',
