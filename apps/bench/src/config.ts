@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { OptionsError, type OptionsSchema, resolveOptions } from '@fb/core';
 import * as synth from '@fb/synth';
 import { parse as parseYaml } from 'yaml';
-import { datasetsOf, planOptions } from './cells.js';
+import { contentHash, datasetsOf, planLabels, planOptions } from './cells.js';
 import { methodRegistry } from './methods.js';
 
 /** A registered method with its options; `vary` turns one entry into one plan per option value. */
@@ -294,6 +294,7 @@ export function validateStudy(value: unknown, source = 'study'): Study {
     throw e;
   }
   const labels = new Set<string>();
+  const resolvedPlans = new Map<string, string>();
   study.methods.forEach((m, i) => {
     const at = `/methods/${i}`;
     const detector = methodRegistry.find((d) => d.id === m.method);
@@ -310,16 +311,30 @@ export function validateStudy(value: unknown, source = 'study'): Study {
       });
     }
     labels.add(m.label);
-    for (const options of planOptions(m)) {
+    planOptions(m).forEach((options, k) => {
+      let resolved: unknown;
       try {
-        detector.resolveOptions(options);
+        resolved = detector.resolveOptions(options);
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
         throw new OptionsError('OPTIONS_INVALID', `${source}: ${at}/options: ${message}`, {
           option: `${at}/options`,
         });
       }
-    }
+      // Two plans that run the same method with the same options (defaults filled in) and budget do
+      // the same work twice.
+      const same = contentHash({ method: m.method, resolved, budget: { ...study.budget, ...m.budget } });
+      const label = planLabels(m)[k]!;
+      const earlier = resolvedPlans.get(same);
+      if (earlier !== undefined) {
+        throw new OptionsError(
+          'OPTIONS_INVALID',
+          `${source}: ${at}: plan "${label}" runs the same method, options and budget as "${earlier}"`,
+          { option: at },
+        );
+      }
+      resolvedPlans.set(same, label);
+    });
   });
   const modelLabels = new Set<string>();
   study.models.forEach((m, i) => {
