@@ -18,6 +18,18 @@ export const FLOAT_SETTINGS = [
   '\\setcounter{totalnumber}{8}',
 ];
 
+/** The preamble of a two-column paper that sets the generated tables (and `extraPackages`). */
+export function paperPreamble(extraPackages: readonly string[] = []): string[] {
+  return [
+    '\\documentclass[twocolumn,10pt]{article}',
+    '\\usepackage[T1]{fontenc}',
+    '\\usepackage{lmodern}',
+    '\\usepackage[margin=1.8cm]{geometry}',
+    ...[...TABLE_PACKAGES, ...extraPackages].map((p) => `\\usepackage{${p}}`),
+    ...FLOAT_SETTINGS,
+  ];
+}
+
 /**
  * A two-column document that sets every table of a report's tables/ folder: tables that fit a page in
  * the body, long tables (which LaTeX sets only in one column) in a one-column appendix.
@@ -29,12 +41,7 @@ export function tablesDocument(tablesDir: string, title: string): string {
   const isLong = (f: string) => readFileSync(join(tablesDir, f), 'utf8').includes('\\begin{longtable}');
   const input = (f: string) => `\\input{${join(tablesDir, f).replace(/\\/g, '/')}}`;
   return [
-    '\\documentclass[twocolumn,10pt]{article}',
-    '\\usepackage[T1]{fontenc}',
-    '\\usepackage{lmodern}',
-    '\\usepackage[margin=2cm]{geometry}',
-    ...TABLE_PACKAGES.map((p) => `\\usepackage{${p}}`),
-    ...FLOAT_SETTINGS,
+    ...paperPreamble(),
     `\\title{${title}}`,
     '\\date{}',
     '\\begin{document}',

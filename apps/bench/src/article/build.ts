@@ -8,7 +8,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { compileLatex, FLOAT_SETTINGS, TABLE_PACKAGES } from '../latex.js';
+import { compileLatex, paperPreamble } from '../latex.js';
 import { escapeTex, markdown as markdownTable, type Table } from '../tables.js';
 import { articleFacts, type Facts } from './facts.js';
 
@@ -208,13 +208,7 @@ export function toLatex(filled: string, assets: Assets, refs: References): strin
   closeList();
   if (abstract) out.push('\\end{abstract}');
   return [
-    '\\documentclass[twocolumn,10pt]{article}',
-    '\\usepackage[T1]{fontenc}',
-    '\\usepackage{lmodern}',
-    '\\usepackage[margin=1.8cm]{geometry}',
-    ...TABLE_PACKAGES.map((p) => `\\usepackage{${p}}`),
-    '\\usepackage{url}',
-    ...FLOAT_SETTINGS,
+    ...paperPreamble(['url']),
     `\\title{${inlineTex(title)}}`,
     '\\author{}',
     '\\date{}',
