@@ -114,78 +114,17 @@ export class CodedTrees {
     const leafMax = trees.map((t) => {
       const size = t.left.length;
       const words = this.layout.packed ? size : 2 * size;
-      const max = this.compile(
-        t,
-        allNodes.subarray(nodeAt, nodeAt + words),
-        allValues.subarray(valueAt, valueAt + size * K),
-      );
+      const nd = allNodes.subarray(nodeAt, nodeAt + words);
+      const value = allValues.subarray(valueAt, valueAt + size * K);
+      const max = compileTree(t, this.cuts, this.layout, K, nd, value);
+      this.nodes.push(nd);
+      this.values.push(value);
       nodeAt += words;
       valueAt += size * K;
       return max;
     });
     this.bound = new Float64Array(trees.length + 1);
     for (let t = trees.length - 1; t >= 0; t--) this.bound[t] = this.bound[t + 1]! + leafMax[t]!;
-  }
-
-  /**
-   * Compile one tree into `nd` (its node words) and `value` (its class distributions); returns its
-   * largest leaf value (infinite when one is negative or not finite).
-   */
-  private compile(t: SplitNodes, nd: Int32Array, value: Float64Array): number {
-    // Every property is read once, before the loops: reads of the tree's fields inside them made the
-    // optimised code bail out on each new tree (about 0.4 s per Adult forest instead of 0.02 s).
-    const { K, cuts } = this;
-    const { packed, featureMask, featureBits } = this.layout;
-    const top = 2 ** this.layout.rankBits;
-    const childScale = 2 ** this.layout.childShift;
-    const { left, right, feature, threshold } = t;
-    const tv = t.value;
-    const m = left.length;
-    // Breadth-first order puts each split's two children next to each other.
-    const order = new Int32Array(m);
-    const renumbered = new Int32Array(m);
-    let size = 1;
-    for (let q = 0; q < size; q++) {
-      const i = order[q]!;
-      const l = left[i]!;
-      if (l < 0) continue;
-      const r = right[i]!;
-      renumbered[l] = size;
-      order[size++] = l;
-      renumbered[r] = size;
-      order[size++] = r;
-    }
-    let leafMax = 0;
-    for (let q = 0; q < size; q++) {
-      const i = order[q]!;
-      for (let k = 0; k < K; k++) value[q * K + k] = tv[i * K + k]!;
-      const leaf = left[i]! < 0;
-      if (leaf) {
-        for (let k = 0; k < K; k++) {
-          const v = tv[i * K + k]!;
-          leafMax = v >= 0 && v < Number.POSITIVE_INFINITY ? Math.max(leafMax, v) : Number.POSITIVE_INFINITY;
-        }
-      }
-      // A leaf: the all-ones feature, threshold field 0, and itself as child.
-      let word = featureMask;
-      let child = q;
-      if (!leaf) {
-        const f = feature[i]!;
-        const v = threshold[i]!;
-        // x <= threshold iff code < rank; rank 0 (a NaN threshold) sends every row right.
-        const rank = Number.isNaN(v) ? 0 : lowerBound(cuts[f]!, v) + 1;
-        word = ((top - rank) << featureBits) + f;
-        child = renumbered[left[i]!]!;
-      }
-      if (packed) nd[q] = child * childScale + word;
-      else {
-        nd[2 * q] = word;
-        nd[2 * q + 1] = child;
-      }
-    }
-    this.nodes.push(nd);
-    this.values.push(value);
-    return leafMax;
   }
 
   /**
@@ -243,4 +182,69 @@ export class CodedTrees {
     if (parallel) runInThreads(job, threads);
     else runHere(job);
   }
+}
+
+/**
+ * Compile one tree into `nd` (its node words) and `value` (its class distributions, K per node); returns
+ * its largest leaf value (infinite when one is negative or not finite). A function of typed arrays and
+ * numbers, every property read before the loops: as a method that read the tree's fields and stored into
+ * the model in its loops, its optimised code was thrown away for every new forest (tens of ms each time).
+ */
+function compileTree(
+  t: SplitNodes,
+  cuts: readonly Float64Array[],
+  layout: Layout,
+  K: number,
+  nd: Int32Array,
+  value: Float64Array,
+): number {
+  const { packed, featureMask, featureBits } = layout;
+  const top = 2 ** layout.rankBits;
+  const childScale = 2 ** layout.childShift;
+  const { left, right, feature, threshold } = t;
+  const tv = t.value;
+  const m = left.length;
+  // Breadth-first order puts each split's two children next to each other.
+  const order = new Int32Array(m);
+  const renumbered = new Int32Array(m);
+  let size = 1;
+  for (let q = 0; q < size; q++) {
+    const i = order[q]!;
+    const l = left[i]!;
+    if (l < 0) continue;
+    const r = right[i]!;
+    renumbered[l] = size;
+    order[size++] = l;
+    renumbered[r] = size;
+    order[size++] = r;
+  }
+  let leafMax = 0;
+  for (let q = 0; q < size; q++) {
+    const i = order[q]!;
+    for (let k = 0; k < K; k++) value[q * K + k] = tv[i * K + k]!;
+    const leaf = left[i]! < 0;
+    if (leaf) {
+      for (let k = 0; k < K; k++) {
+        const v = tv[i * K + k]!;
+        leafMax = v >= 0 && v < Number.POSITIVE_INFINITY ? Math.max(leafMax, v) : Number.POSITIVE_INFINITY;
+      }
+    }
+    // A leaf: the all-ones feature, threshold field 0, and itself as child.
+    let word = featureMask;
+    let child = q;
+    if (!leaf) {
+      const f = feature[i]!;
+      const v = threshold[i]!;
+      // x <= threshold iff code < rank; rank 0 (a NaN threshold) sends every row right.
+      const rank = Number.isNaN(v) ? 0 : lowerBound(cuts[f]!, v) + 1;
+      word = ((top - rank) << featureBits) + f;
+      child = renumbered[left[i]!]!;
+    }
+    if (packed) nd[q] = child * childScale + word;
+    else {
+      nd[2 * q] = word;
+      nd[2 * q + 1] = child;
+    }
+  }
+  return leafMax;
 }
