@@ -4,7 +4,7 @@ import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from '
 import { ModelError, Rng } from '@fb/core';
 import { HelperPool, type SharedProgress, sharedProgress, waitForItems } from '@fb/core/threads';
 import { type BinnerParts, FeatureBinner } from './binning.js';
-import { type GrowParams, TreeBuilder, type TreeArrays } from './tree-builder.js';
+import { type GrowParams, type TreeArrays, TreeBuilder } from './tree-builder.js';
 import type { Seed } from './tree-options.js';
 
 /**

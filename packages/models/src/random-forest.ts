@@ -18,8 +18,8 @@ import {
   type TreeOptions,
   treeProperties,
 } from './tree-options.js';
-import { CodedTrees } from './tree-traversal.js';
 import { predictionThreads } from './tree-threads.js';
+import { CodedTrees } from './tree-traversal.js';
 
 export interface RandomForestOptions extends TreeOptions {
   nEstimators: number;
