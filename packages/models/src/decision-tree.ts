@@ -1,4 +1,5 @@
 import {
+  argmaxRows,
   type Classifier,
   DataError,
   type Dataset,
@@ -156,7 +157,7 @@ export class DecisionTree implements Classifier {
 
   predict(x: Float64Array): Int32Array {
     const n = batchRows(this.schema, x);
-    const label = (this.leafLabels ??= this.argmaxPerNode());
+    const label = (this.leafLabels ??= argmaxRows(this.value, this.nClasses));
     const out = this.leaves(x, n);
     for (let i = 0; i < n; i++) out[i] = label[out[i]!]!;
     return out;
@@ -168,18 +169,6 @@ export class DecisionTree implements Classifier {
     const out = new Int32Array(n);
     for (let i = 0; i < n; i++) out[i] = this.leafAt(x, i * d);
     return out;
-  }
-
-  /** Argmax (first on ties) of every node's class distribution. */
-  private argmaxPerNode(): Int32Array {
-    const { nodeCount, nClasses: K, value } = this;
-    const label = new Int32Array(nodeCount);
-    for (let t = 0; t < nodeCount; t++) {
-      let best = 0;
-      for (let k = 1; k < K; k++) if (value[t * K + k]! > value[t * K + best]!) best = k;
-      label[t] = best;
-    }
-    return label;
   }
 
   /** The node arrays in the stored form shared with the forest. */
