@@ -10,6 +10,15 @@ export const MAX_BINS = 256;
  * the tree is the midpoint between the largest training value of the left bin and the smallest of the
  * right one, so trees predict from raw values without binning.
  */
+/** What a `FeatureBinner` holds, as structured-clonable arrays. */
+export interface BinnerParts {
+  readonly nBins: Int32Array;
+  readonly edges: Float64Array[];
+  readonly lower: Float64Array[];
+  readonly upper: Float64Array[];
+  readonly exact: boolean[];
+}
+
 export class FeatureBinner {
   readonly nFeatures: number;
   /** Bins per feature. */
@@ -89,6 +98,16 @@ export class FeatureBinner {
       exact.push(false);
     }
     return new FeatureBinner(nBins, edges, lower, upper, exact);
+  }
+
+  /** The bins as plain arrays, for a helper thread to rebuild the binner (`fromParts`). */
+  parts(): BinnerParts {
+    const { nBins, edges, lower, upper, exact } = this;
+    return { nBins, edges, lower, upper, exact };
+  }
+
+  static fromParts(p: BinnerParts): FeatureBinner {
+    return new FeatureBinner(p.nBins, p.edges, p.lower, p.upper, p.exact);
   }
 
   /** Bin codes of n row-major rows, feature-major: code of row i, feature j at j * n + i. */

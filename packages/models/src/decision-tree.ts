@@ -1,4 +1,5 @@
 import {
+  argmaxRows,
   type Classifier,
   DataError,
   type Dataset,
@@ -18,7 +19,6 @@ import {
   type TreeOptions,
   treeProperties,
 } from './tree-options.js';
-import { CodedTrees } from './tree-traversal.js';
 
 export type DecisionTreeOptions = TreeOptions;
 
@@ -79,7 +79,7 @@ export class DecisionTree implements Classifier {
   /** Depth of the deepest leaf (root = 0). */
   readonly depth: number;
   readonly leafCount: number;
-  private coded: CodedTrees | undefined;
+  private leafLabels: Int32Array | undefined;
 
   /** @internal Use `fitDecisionTree` or `DecisionTree.fromJSON`. */
   constructor(schema: Schema, options: DecisionTreeOptions, tree: TreeArrays, description?: string) {
@@ -119,11 +119,7 @@ export class DecisionTree implements Classifier {
 
   /** Leaf id of each row. */
   apply(x: Float64Array): Int32Array {
-    const n = batchRows(this.schema, x);
-    const d = this.nFeatures;
-    const out = new Int32Array(n);
-    for (let i = 0; i < n; i++) out[i] = this.leafAt(x, i * d);
-    return out;
+    return this.leaves(x, batchRows(this.schema, x));
   }
 
   /** Node ids from the root to the leaf for the row starting at x[offset]. */
@@ -145,18 +141,34 @@ export class DecisionTree implements Classifier {
     return Int32Array.from(path);
   }
 
+  // One tree walks the rows over their raw values (about depth comparisons per row): encoding a row for
+  // the coded walk of forests costs a search per feature, more than this whole walk.
   predictProba(x: Float64Array): Float64Array {
     const n = batchRows(this.schema, x);
-    const out = new Float64Array(n * this.nClasses);
-    this.coded ??= new CodedTrees([this], this.nFeatures, this.nClasses);
-    this.coded.addLeafValues(x, n, out);
+    const { nClasses: K, value } = this;
+    const leaves = this.leaves(x, n);
+    const out = new Float64Array(n * K);
+    for (let i = 0; i < n; i++) {
+      const leaf = leaves[i]! * K;
+      for (let k = 0; k < K; k++) out[i * K + k] = value[leaf + k]!;
+    }
     return out;
   }
 
   predict(x: Float64Array): Int32Array {
     const n = batchRows(this.schema, x);
-    this.coded ??= new CodedTrees([this], this.nFeatures, this.nClasses);
-    return this.coded.vote(x, n, 1).labels;
+    const label = (this.leafLabels ??= argmaxRows(this.value, this.nClasses));
+    const out = this.leaves(x, n);
+    for (let i = 0; i < n; i++) out[i] = label[out[i]!]!;
+    return out;
+  }
+
+  /** Leaf of each of n checked rows. */
+  private leaves(x: Float64Array, n: number): Int32Array {
+    const d = this.nFeatures;
+    const out = new Int32Array(n);
+    for (let i = 0; i < n; i++) out[i] = this.leafAt(x, i * d);
+    return out;
   }
 
   /** The node arrays in the stored form shared with the forest. */

@@ -4,14 +4,13 @@ import {
   defineSchema,
   InteropError,
   type OptionsSchema,
-  Rng,
   resolveOptions,
   type Schema,
 } from '@fb/core';
 import { batchRows } from './batch.js';
 import { readStored } from './codec.js';
 import { DecisionTree, type TreeNodesJSON, treeFromJSON } from './decision-tree.js';
-import { TreeBuilder } from './tree-builder.js';
+import { growForest } from './forest-growth.js';
 import {
   describeOptions,
   growParams,
@@ -19,6 +18,7 @@ import {
   type TreeOptions,
   treeProperties,
 } from './tree-options.js';
+import { predictionThreads } from './tree-threads.js';
 import { CodedTrees } from './tree-traversal.js';
 
 export interface RandomForestOptions extends TreeOptions {
@@ -139,7 +139,8 @@ function perTreeOptions(options: RandomForestOptions): TreeOptions {
  * Fit a random forest: each tree is grown on a bootstrap sample (draw counts times the sample and class
  * weights) with `maxFeatures` candidate features per split. The features are binned once and shared by
  * every tree. Tree t draws from the stream `seed/random-forest/tree-t`, so trees do not depend on each
- * other's draws.
+ * other's draws, and large forests are grown on the threads of `setPredictionThreads` (the same forest,
+ * bit for bit, on any number of threads).
  */
 export function fitRandomForest(
   dataset: Dataset,
@@ -148,21 +149,22 @@ export function fitRandomForest(
 ): RandomForest {
   const opts = resolveOptions<RandomForestOptions>(randomForestOptionsSchema, options);
   const { ds, data, rowWeight } = prepareTreeData(dataset, opts, sampleWeight);
-  const params = growParams(opts, ds.d);
-  const builder = new TreeBuilder(data);
-  const root = Rng.create(opts.seed).fork('random-forest');
-  const n = ds.n;
-  const weights = new Float64Array(n);
   const treeOptions = perTreeOptions(opts);
-  const trees: DecisionTree[] = [];
-  for (let t = 0; t < opts.nEstimators; t++) {
-    const rng = root.fork(`tree-${t}`);
-    if (opts.bootstrap) {
-      weights.fill(0);
-      for (let i = 0; i < n; i++) weights[rng.int(0, n - 1)]!++;
-      for (let i = 0; i < n; i++) weights[i] = weights[i]! * rowWeight[i]!;
-    } else weights.set(rowWeight);
-    trees.push(new DecisionTree(ds.schema, treeOptions, builder.grow(weights, params, rng)));
-  }
+  const grown = growForest(
+    {
+      binner: data.binner.parts(),
+      bins: data.bins,
+      n: ds.n,
+      y: data.y,
+      nClasses: data.nClasses,
+      rowWeight,
+      params: growParams(opts, ds.d),
+      seed: opts.seed,
+      trees: opts.nEstimators,
+      bootstrap: opts.bootstrap,
+    },
+    predictionThreads(),
+  );
+  const trees = grown.map((t) => new DecisionTree(ds.schema, treeOptions, t));
   return new RandomForest(ds.schema, opts, trees);
 }

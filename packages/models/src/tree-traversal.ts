@@ -52,15 +52,24 @@ export class CodedTrees {
   constructor(trees: readonly SplitNodes[], d: number, K: number, wide = false) {
     this.d = d;
     this.K = K;
-    const perFeature: number[][] = Array.from({ length: d }, () => []);
+    // Every split's threshold, grouped by feature (counted first: no growing arrays), then sorted and
+    // made distinct in place.
+    const count = new Int32Array(d + 1);
+    for (const t of trees) {
+      for (let i = 0; i < t.left.length; i++)
+        if (t.left[i]! >= 0 && !Number.isNaN(t.threshold[i]!)) count[t.feature[i]! + 1]!++;
+    }
+    for (let j = 0; j < d; j++) count[j + 1]! += count[j]!;
+    const all = new Float64Array(count[d]!);
+    const fill = count.slice(0, d);
     for (const t of trees) {
       for (let i = 0; i < t.left.length; i++) {
         const v = t.threshold[i]!;
-        if (t.left[i]! >= 0 && !Number.isNaN(v)) perFeature[t.feature[i]!]!.push(v);
+        if (t.left[i]! >= 0 && !Number.isNaN(v)) all[fill[t.feature[i]!]!++] = v;
       }
     }
-    this.cuts = perFeature.map((list) => {
-      const sorted = Float64Array.from(list).sort();
+    this.cuts = Array.from({ length: d }, (_, j) => {
+      const sorted = all.subarray(count[j]!, count[j + 1]!).sort();
       let m = 0;
       for (let i = 0; i < sorted.length; i++)
         if (m === 0 || sorted[i] !== sorted[m - 1]) sorted[m++] = sorted[i]!;
@@ -90,62 +99,32 @@ export class CodedTrees {
     this.walkSource = walkSource(this.layout, d);
     this.nodes = [];
     this.values = [];
-    const leafMax = trees.map((t) => this.compile(t));
+    // One shared buffer for all trees' nodes and one for their values (a buffer per tree cost more to
+    // allocate than the compilation itself); each tree gets views on them.
+    let nodeWords = 0;
+    let valueLength = 0;
+    for (const t of trees) {
+      nodeWords += this.layout.packed ? t.left.length : 2 * t.left.length;
+      valueLength += t.left.length * K;
+    }
+    const allNodes = shared(Int32Array, nodeWords);
+    const allValues = shared(Float64Array, valueLength);
+    let nodeAt = 0;
+    let valueAt = 0;
+    const leafMax = trees.map((t) => {
+      const size = t.left.length;
+      const words = this.layout.packed ? size : 2 * size;
+      const nd = allNodes.subarray(nodeAt, nodeAt + words);
+      const value = allValues.subarray(valueAt, valueAt + size * K);
+      const max = compileTree(t, this.cuts, this.layout, K, nd, value);
+      this.nodes.push(nd);
+      this.values.push(value);
+      nodeAt += words;
+      valueAt += size * K;
+      return max;
+    });
     this.bound = new Float64Array(trees.length + 1);
     for (let t = trees.length - 1; t >= 0; t--) this.bound[t] = this.bound[t + 1]! + leafMax[t]!;
-  }
-
-  /** Compile one tree; returns its largest leaf value (infinite when one is negative or not finite). */
-  private compile(t: SplitNodes): number {
-    const { K, layout } = this;
-    const m = t.left.length;
-    // Breadth-first order puts each split's two children next to each other.
-    const order = new Int32Array(m);
-    const renumbered = new Int32Array(m);
-    let size = 1;
-    for (let q = 0; q < size; q++) {
-      const i = order[q]!;
-      const l = t.left[i]!;
-      if (l < 0) continue;
-      const r = t.right[i]!;
-      renumbered[l] = size;
-      order[size++] = l;
-      renumbered[r] = size;
-      order[size++] = r;
-    }
-    const nd = shared(Int32Array, layout.packed ? size : 2 * size);
-    const value = shared(Float64Array, size * K);
-    let leafMax = 0;
-    for (let q = 0; q < size; q++) {
-      const i = order[q]!;
-      value.set(t.value.subarray(i * K, i * K + K), q * K);
-      const leaf = t.left[i]! < 0;
-      if (leaf) {
-        for (let k = 0; k < K; k++) {
-          const v = t.value[i * K + k]!;
-          leafMax = v >= 0 && v < Number.POSITIVE_INFINITY ? Math.max(leafMax, v) : Number.POSITIVE_INFINITY;
-        }
-      }
-      // A leaf: the all-ones feature, threshold field 0, and itself as child.
-      let word = layout.featureMask;
-      let child = q;
-      if (!leaf) {
-        const f = t.feature[i]!;
-        const v = t.threshold[i]!;
-        // x <= threshold iff code < rank; rank 0 (a NaN threshold) sends every row right.
-        const rank = Number.isNaN(v) ? 0 : lowerBound(this.cuts[f]!, v) + 1;
-        word = ((2 ** layout.rankBits - rank) << layout.featureBits) + f;
-        child = renumbered[t.left[i]!]!;
-      }
-      if (layout.packed) nd[q] = child * 2 ** layout.childShift + word;
-      else {
-        nd[2 * q] = word;
-        nd[2 * q + 1] = child;
-      }
-    }
-    this.nodes.push(nd);
-    this.values.push(value);
-    return leafMax;
   }
 
   /**
@@ -203,4 +182,69 @@ export class CodedTrees {
     if (parallel) runInThreads(job, threads);
     else runHere(job);
   }
+}
+
+/**
+ * Compile one tree into `nd` (its node words) and `value` (its class distributions, K per node); returns
+ * its largest leaf value (infinite when one is negative or not finite). A function of typed arrays and
+ * numbers, every property read before the loops: as a method that read the tree's fields and stored into
+ * the model in its loops, its optimised code was thrown away for every new forest (tens of ms each time).
+ */
+function compileTree(
+  t: SplitNodes,
+  cuts: readonly Float64Array[],
+  layout: Layout,
+  K: number,
+  nd: Int32Array,
+  value: Float64Array,
+): number {
+  const { packed, featureMask, featureBits } = layout;
+  const top = 2 ** layout.rankBits;
+  const childScale = 2 ** layout.childShift;
+  const { left, right, feature, threshold } = t;
+  const tv = t.value;
+  const m = left.length;
+  // Breadth-first order puts each split's two children next to each other.
+  const order = new Int32Array(m);
+  const renumbered = new Int32Array(m);
+  let size = 1;
+  for (let q = 0; q < size; q++) {
+    const i = order[q]!;
+    const l = left[i]!;
+    if (l < 0) continue;
+    const r = right[i]!;
+    renumbered[l] = size;
+    order[size++] = l;
+    renumbered[r] = size;
+    order[size++] = r;
+  }
+  let leafMax = 0;
+  for (let q = 0; q < size; q++) {
+    const i = order[q]!;
+    for (let k = 0; k < K; k++) value[q * K + k] = tv[i * K + k]!;
+    const leaf = left[i]! < 0;
+    if (leaf) {
+      for (let k = 0; k < K; k++) {
+        const v = tv[i * K + k]!;
+        leafMax = v >= 0 && v < Number.POSITIVE_INFINITY ? Math.max(leafMax, v) : Number.POSITIVE_INFINITY;
+      }
+    }
+    // A leaf: the all-ones feature, threshold field 0, and itself as child.
+    let word = featureMask;
+    let child = q;
+    if (!leaf) {
+      const f = feature[i]!;
+      const v = threshold[i]!;
+      // x <= threshold iff code < rank; rank 0 (a NaN threshold) sends every row right.
+      const rank = Number.isNaN(v) ? 0 : lowerBound(cuts[f]!, v) + 1;
+      word = ((top - rank) << featureBits) + f;
+      child = renumbered[left[i]!]!;
+    }
+    if (packed) nd[q] = child * childScale + word;
+    else {
+      nd[2 * q] = word;
+      nd[2 * q + 1] = child;
+    }
+  }
+  return leafMax;
 }
