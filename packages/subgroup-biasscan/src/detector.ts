@@ -1,11 +1,12 @@
 import { type Condition, defineSubgroupDetector, ModelError, type SubgroupFinding } from '@fb/core';
 import {
   encodeAttributes,
-  monteCarloPValue,
+  exceedancesToStop,
   type ScanConfig,
   type ScanDirection,
   type ScanResult,
   type ScoreFunction,
+  SequentialPValue,
   SubsetScan,
   scanSubsets,
 } from '@fb/subset-scan';
@@ -116,22 +117,25 @@ export const biasScan = defineSubgroupDetector<BiasScanOptions>({
     // class and direction) rerun. A subgroup's p-value compares its score with the largest score of
     // all the scans in each replicate (single-step max-T), so the chance of any false rejection over
     // the directions and classes stays at the level; its own scan's replicate alone gives the
-    // unadjusted p-value.
+    // unadjusted p-value. The sequential test stops once every reported subgroup's p-value is settled
+    // above the level; an unadjusted p-value not settled by then is not reported.
     const tRand = performance.now();
     const replicates = options.randomizationReplicates;
-    const tested = scans.map((_, k) => k);
-    const atLeast = new Int32Array(scans.length);
-    const atLeastAny = new Int32Array(scans.length);
+    const stopAt =
+      options.stopping === 'sequential' ? exceedancesToStop(options.sequentialLevel, replicates) : null;
+    const adjusted = scans.map(() => new SequentialPValue(replicates, stopAt));
+    const unadjusted = scans.map(() => new SequentialPValue(replicates, stopAt));
+    const reported = scans.map((_, k) => k).filter((k) => results[k]!.score > 0);
+    const settled = () => reported.every((k) => adjusted[k]!.stopped);
     const replicateMaxima: number[] = [];
     let completed = 0;
-    if (replicates > 0 && results.some((r) => r.score > 0) && !stop()) {
+    if (replicates > 0 && reported.length > 0 && !stop()) {
       const nullY = new Int32Array(n);
       const nullObserved = new Float64Array(n);
-      for (let r = 0; r < replicates; r++) {
+      for (let r = 0; r < replicates && !settled(); r++) {
         drawOutcomes(proba, classes, ctl.rng.fork(`replicate-${r}`), nullY);
         const maxima: number[] = [];
-        for (const k of tested) {
-          const s = scans[k]!;
+        for (const [k, s] of scans.entries()) {
           const data = {
             codes,
             arity,
@@ -143,17 +147,22 @@ export const biasScan = defineSubgroupDetector<BiasScanOptions>({
           maxima.push(res.score);
         }
         // An interrupted replicate is discarded: the p-value uses completed replicates only.
-        if (maxima.length < tested.length) break;
+        if (maxima.length < scans.length) break;
         const largest = Math.max(...maxima);
-        tested.forEach((k, j) => {
-          if (maxima[j]! >= results[k]!.score) atLeast[k]!++;
-          if (largest >= results[k]!.score) atLeastAny[k]!++;
+        scans.forEach((_, k) => {
+          unadjusted[k]!.record(maxima[k]! >= results[k]!.score);
+          adjusted[k]!.record(largest >= results[k]!.score);
         });
         replicateMaxima.push(largest);
         completed++;
         if (await ctl.checkpoint({ phase: 'randomization', done: completed, total: replicates })) break;
       }
     }
+    const endedEarly = reported.length > 0 && settled();
+    const unadjustedPValue = (k: number) =>
+      endedEarly && !unadjusted[k]!.stopped && unadjusted[k]!.completed < replicates
+        ? null
+        : unadjusted[k]!.pValue();
     const randomizationSeconds = seconds(tRand);
 
     const subgroups: Omit<SubgroupFinding, 'rank'>[] = [];
@@ -173,7 +182,7 @@ export const biasScan = defineSubgroupDetector<BiasScanOptions>({
         size: res.size,
         score: res.score,
         effect,
-        pValue: monteCarloPValue(atLeastAny[k]!, completed),
+        pValue: adjusted[k]!.pValue(),
         direction: toward > 0 ? 'higher' : toward < 0 ? 'lower' : null,
         details: {
           [PARAMETER_NAME[score]]: res.parameter,
@@ -183,9 +192,9 @@ export const biasScan = defineSubgroupDetector<BiasScanOptions>({
           mode: options.mode,
           scanDirection: s.direction,
           class: s.target.label,
-          unadjustedPValue: monteCarloPValue(atLeast[k]!, completed),
+          unadjustedPValue: unadjustedPValue(k),
           scansAdjustedFor: scans.length,
-          replicatesCompleted: completed,
+          replicatesCompleted: adjusted[k]!.completed,
         },
       });
     });
@@ -204,6 +213,8 @@ export const biasScan = defineSubgroupDetector<BiasScanOptions>({
         })),
         replicatesCompleted: completed,
         replicatesPlanned: replicates,
+        stopping: options.stopping,
+        exceedancesToStop: stopAt,
         replicateMaxima,
         attributes: encodings.map((e, m) => ({
           attribute: e.attribute,

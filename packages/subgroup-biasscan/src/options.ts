@@ -11,6 +11,8 @@ export interface BiasScanOptions {
   penalty: number;
   contiguous: boolean;
   randomizationReplicates: number;
+  stopping: 'sequential' | 'fixed';
+  sequentialLevel: number;
   maxNominal: number;
   maxValues: number;
   bins: number;
@@ -67,6 +69,21 @@ export const biasScanOptionsSchema: OptionsSchema = {
       default: 100,
       description:
         "Replicates of the randomisation test (outcomes redrawn from the model's predicted class probabilities and rescanned); p = (1 + #replicas scoring >= observed) / (1 + replicates). 0 = no p-value.",
+    },
+    stopping: {
+      type: 'string',
+      enum: ['sequential', 'fixed'],
+      default: 'sequential',
+      description:
+        '"sequential": replicates stop once h = ⌊sequentialLevel · (randomizationReplicates + 1)⌋ of them reached the score of every reported subgroup (Besag & Clifford 1991); such a subgroup gets p = max(h/l, (h + 1)/(R + 1)) after l replicates, the others the fixed value. Decisions at sequentialLevel and below are those of the fixed test on the same replicates. "fixed": every replicate is run.',
+    },
+    sequentialLevel: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 1,
+      default: 0.05,
+      description:
+        'The highest level at which the sequential test decides exactly as the fixed test; above it its p-values are valid but coarser.',
     },
     maxNominal: {
       type: 'integer',
