@@ -219,7 +219,9 @@ async function scanClass(
         return nullRes.score;
       });
       if (!complete) break;
-      open.forEach((c, k) => c.test.record(scores[k]! >= c.res.score));
+      open.forEach((c, k) => {
+        c.test.record(scores[k]! >= c.res.score);
+      });
       if (await ctl.checkpoint({ phase: 'permutation', done: r + 1, total: options.permutations })) break;
     }
   }
