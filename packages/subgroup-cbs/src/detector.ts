@@ -39,8 +39,11 @@ function scanInput(
   codes: Int32Array[],
   arity: number[],
   l2: number,
-): ScanInput {
-  const { protectedRows, expected } = expectations(designs, frame, a, l2);
+  stop: () => boolean,
+): ScanInput | null {
+  const fitted = expectations(designs, frame, a, l2, stop);
+  if (fitted === null) return null;
+  const { protectedRows, expected } = fitted;
   const sub = codes.map((c) => Int32Array.from(protectedRows, (i) => c[i]!));
   const observed = Float64Array.from(protectedRows, (i) =>
     frame.realEvent ? logit(frame.event[i]!) : frame.event[i]!,
@@ -167,7 +170,9 @@ async function scanClass(
   const designs = buildDesigns(dataset, frame);
   const { codes, arity, encodings } = encodeAttributes(dataset, options, frame.covariates);
   if (stop()) return null;
-  const input = scanInput(designs, frame, frame.a, codes, arity, options.l2);
+  // The estimation fits are not interruptible; the budget is checked between them.
+  const input = scanInput(designs, frame, frame.a, codes, arity, options.l2, stop);
+  if (input === null) return null;
   const stopAt =
     options.stopping === 'sequential'
       ? exceedancesToStop(options.sequentialLevel, options.permutations, planned)
@@ -196,6 +201,7 @@ async function scanClass(
   const tested = scans.filter((c) => c.res.score > 0);
   if (options.permutations > 0 && tested.length > 0 && !stop()) {
     const propensity = options.test === 'permutation' ? null : classPropensity(designs, frame.a, options.l2);
+    if (stop()) return scans;
     const drawn = new Uint8Array(frame.n);
     // A scan whose sequential test has stopped is not rescanned; the class stops when all have.
     for (let r = 0; r < options.permutations; r++) {
@@ -206,7 +212,8 @@ async function scanClass(
       for (let retry = 0; !ok && retry < 10; retry++)
         ok = nullClass(options, frame.a, propensity, rng, drawn);
       if (!ok) break;
-      const nullInput = scanInput(designs, frame, drawn, codes, arity, options.l2);
+      const nullInput = scanInput(designs, frame, drawn, codes, arity, options.l2, stop);
+      if (nullInput === null || stop()) break;
       let complete = true;
       const scores = open.map((c) => {
         const nullRes = scanSubsets(
@@ -345,6 +352,7 @@ function describeScan(
     iterationsRun: res.iterationsRun,
     permutationsCompleted: scan.test.completed,
     unadjustedPValue: raw,
+    pValue,
   };
   if (!(res.score > 0)) return { finding: null, summary, warning: null };
   const conditions: Condition[] = [cls.condition, ...scanConditions];
