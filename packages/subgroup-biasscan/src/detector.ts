@@ -116,25 +116,29 @@ export const biasScan = defineSubgroupDetector<BiasScanOptions>({
     // Randomisation test: outcomes redrawn from the model's class probabilities, every scan (each
     // class and direction) rerun. A subgroup's p-value compares its score with the largest score of
     // all the scans in each replicate (single-step max-T), so the chance of any false rejection over
-    // the directions and classes stays at the level; its own scan's replicate alone gives the
-    // unadjusted p-value. The sequential test stops once every reported subgroup's p-value is settled
-    // above the level; an unadjusted p-value not settled by then is not reported.
+    // the directions and classes stays at the level; the fixed test also gives the unadjusted p-value
+    // (its own scan's replicate alone). The sequential test stops once every reported subgroup's
+    // p-value is settled above the level, and a replicate stops scanning once one of its scores
+    // reaches every open subgroup's score (the rest cannot change what is counted).
     const tRand = performance.now();
     const replicates = options.randomizationReplicates;
-    const stopAt =
-      options.stopping === 'sequential' ? exceedancesToStop(options.sequentialLevel, replicates) : null;
+    const sequential = options.stopping === 'sequential';
+    const stopAt = sequential ? exceedancesToStop(options.sequentialLevel, replicates) : null;
     const adjusted = scans.map(() => new SequentialPValue(replicates, stopAt));
-    const unadjusted = scans.map(() => new SequentialPValue(replicates, stopAt));
+    const unadjusted = scans.map(() => new SequentialPValue(replicates, null));
     const reported = scans.map((_, k) => k).filter((k) => results[k]!.score > 0);
-    const settled = () => reported.every((k) => adjusted[k]!.stopped);
     const replicateMaxima: number[] = [];
     let completed = 0;
     if (replicates > 0 && reported.length > 0 && !stop()) {
       const nullY = new Int32Array(n);
       const nullObserved = new Float64Array(n);
-      for (let r = 0; r < replicates && !settled(); r++) {
+      for (let r = 0; r < replicates; r++) {
+        const open = reported.filter((k) => !adjusted[k]!.stopped);
+        if (open.length === 0) break;
+        const highest = Math.max(...open.map((k) => results[k]!.score));
         drawOutcomes(proba, classes, ctl.rng.fork(`replicate-${r}`), nullY);
         const maxima: number[] = [];
+        let interrupted = false;
         for (const [k, s] of scans.entries()) {
           const data = {
             codes,
@@ -143,14 +147,18 @@ export const biasScan = defineSubgroupDetector<BiasScanOptions>({
             expected: s.target.expected,
           };
           const res = scanSubsets(data, s.config, ctl.rng.fork(`replicate-${r}-${k}`), stop);
-          if (!res.complete) break;
+          if (!res.complete) {
+            interrupted = true;
+            break;
+          }
           maxima.push(res.score);
+          if (sequential && res.score >= highest) break;
         }
         // An interrupted replicate is discarded: the p-value uses completed replicates only.
-        if (maxima.length < scans.length) break;
+        if (interrupted) break;
         const largest = Math.max(...maxima);
         scans.forEach((_, k) => {
-          unadjusted[k]!.record(maxima[k]! >= results[k]!.score);
+          if (!sequential) unadjusted[k]!.record(maxima[k]! >= results[k]!.score);
           adjusted[k]!.record(largest >= results[k]!.score);
         });
         replicateMaxima.push(largest);
@@ -158,11 +166,6 @@ export const biasScan = defineSubgroupDetector<BiasScanOptions>({
         if (await ctl.checkpoint({ phase: 'randomization', done: completed, total: replicates })) break;
       }
     }
-    const endedEarly = reported.length > 0 && settled();
-    const unadjustedPValue = (k: number) =>
-      endedEarly && !unadjusted[k]!.stopped && unadjusted[k]!.completed < replicates
-        ? null
-        : unadjusted[k]!.pValue();
     const randomizationSeconds = seconds(tRand);
 
     const subgroups: Omit<SubgroupFinding, 'rank'>[] = [];
@@ -192,7 +195,7 @@ export const biasScan = defineSubgroupDetector<BiasScanOptions>({
           mode: options.mode,
           scanDirection: s.direction,
           class: s.target.label,
-          unadjustedPValue: unadjustedPValue(k),
+          unadjustedPValue: unadjusted[k]!.pValue(),
           scansAdjustedFor: scans.length,
           replicatesCompleted: adjusted[k]!.completed,
         },
