@@ -21,6 +21,50 @@ export interface BoundaryStats {
   surrogateAccuracy: number | null;
   svmIterations: number;
   svmConverged: boolean;
+  /** The most passes the fit was allowed: `svmMaxIter`, or fewer when the time budget limited them. */
+  svmPassLimit: number;
+  /** What ended the fit: convergence, `svmMaxIter`, or the share of the time budget it was given. */
+  svmStoppedBy: 'converged' | 'max-iter' | 'time-budget' | null;
+}
+
+/** Passes of a trial fit that measures the cost of one pass. */
+const TRIAL_PASSES = 5;
+
+/**
+ * The linear SVM of the boundary, within `maxIter` passes and, under a time budget, within half the
+ * time left: a fit of a few passes measures the cost of one (and is the answer when it converges);
+ * otherwise the fit is rerun with the passes that time allows. The solver cannot be interrupted, so
+ * its passes are limited before it starts.
+ */
+function budgetedSvm(
+  x: Float64Array,
+  k: number,
+  y: Int32Array,
+  weights: Float64Array,
+  c: number,
+  maxIter: number,
+  seed: number,
+  ctl: RunController,
+): { svm: ReturnType<typeof fitLinearSvmArrays>; limit: number; stoppedBy: BoundaryStats['svmStoppedBy'] } {
+  const fit = (passes: number) => fitLinearSvmArrays(x, k, y, { c, maxIter: passes, seed }, weights);
+  const left = ctl.remainingSeconds();
+  if (!Number.isFinite(left) || maxIter <= TRIAL_PASSES) {
+    const svm = fit(maxIter);
+    return { svm, limit: maxIter, stoppedBy: svm.converged ? 'converged' : 'max-iter' };
+  }
+  const t = performance.now();
+  const trial = fit(TRIAL_PASSES);
+  if (trial.converged) return { svm: trial, limit: TRIAL_PASSES, stoppedBy: 'converged' };
+  const perPass = (performance.now() - t) / 1000 / TRIAL_PASSES;
+  const affordable = Math.floor((0.5 * ctl.remainingSeconds()) / Math.max(perPass, 1e-9));
+  const limit = Math.max(TRIAL_PASSES, Math.min(maxIter, affordable));
+  if (limit === TRIAL_PASSES) return { svm: trial, limit, stoppedBy: 'time-budget' };
+  const svm = fit(limit);
+  return {
+    svm,
+    limit,
+    stoppedBy: svm.converged ? 'converged' : limit < maxIter ? 'time-budget' : 'max-iter',
+  };
 }
 
 /** Latent samples decoded and labelled per model call. */
@@ -72,6 +116,8 @@ export async function fitLatentBoundary(
     surrogateAccuracy: null,
     svmIterations: 0,
     svmConverged: false,
+    svmPassLimit: settings.maxIter,
+    svmStoppedBy: null,
   };
   if (n0 === 0 || n1 === 0) return { plane: null, stats };
   const x = new Float64Array((n0 + n1) * k);
@@ -83,15 +129,20 @@ export async function fitLatentBoundary(
   const weights = new Float64Array(n0 + n1);
   weights.fill(Math.max(n0, n1) / n0, 0, n0);
   weights.fill(Math.max(n0, n1) / n1, n0);
-  const svm = fitLinearSvmArrays(
+  const { svm, limit, stoppedBy } = budgetedSvm(
     x,
     k,
     y,
-    { c: settings.c, maxIter: settings.maxIter, seed: rng.int(0, 2 ** 31 - 1) },
     weights,
+    settings.c,
+    settings.maxIter,
+    rng.int(0, 2 ** 31 - 1),
+    ctl,
   );
   stats.svmIterations = svm.iterations;
   stats.svmConverged = svm.converged;
+  stats.svmPassLimit = limit;
+  stats.svmStoppedBy = stoppedBy;
   let norm = 0;
   for (let r = 0; r < k; r++) norm += svm.weights[r]! ** 2;
   norm = Math.sqrt(norm);
