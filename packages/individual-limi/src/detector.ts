@@ -1,9 +1,9 @@
-import { DataError, type Detector, datasetFingerprint, defineIndividualDetector } from '@fb/core';
+import { DataError, type Detector, defineIndividualDetector } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
 import { fitLatentBoundary } from './boundary.js';
 import { naturalness } from './naturalness.js';
 import { type LimiOptions, optionsSchema } from './options.js';
-import { type FittedLimiGenerator, trainGenerator } from './prefit.js';
+import { type FittedLimiGenerator, generatorDataKey, trainGenerator } from './prefit.js';
 import { runProbes } from './probe-phase.js';
 
 /**
@@ -33,10 +33,11 @@ function defineLimi(prefit: FittedLimiGenerator | null): Detector<LimiOptions> {
         fitted = { ...trained, generator: trained.generator };
         extras.generator = { kind: options.generator, prefit: false };
       } else {
-        if (prefit.fingerprint !== datasetFingerprint(dataset)) {
+        const key = generatorDataKey(dataset);
+        if (prefit.dataKey !== key) {
           throw new DataError(
             'DATA_SHAPE',
-            `the LIMI generator was fitted on another dataset (fingerprint ${prefit.fingerprint}, this one ${datasetFingerprint(dataset)})`,
+            `the LIMI generator was fitted on other rows or attributes (data key ${prefit.dataKey}, this dataset ${key})`,
           );
         }
         fitted = prefit;
@@ -126,7 +127,8 @@ export const limi: Detector<LimiOptions> = defineLimi(null);
 /**
  * LIMI searching with a generator fitted once by `fitLimiGenerator`: every run on the same dataset (any
  * model, any seed) reuses it, its training cost stays in `fitted.trainingSeconds`, and the run's budget
- * goes to the boundary and the probes. Runs on another dataset are refused (DataError). The run's
+ * goes to the boundary and the probes. Runs on other rows or attribute domains are refused (DataError);
+ * the protected attributes and the labels may differ. The run's
  * generator options are ignored; `extras.generator.options` gives the fit's.
  */
 export function limiWith(fitted: FittedLimiGenerator): Detector<LimiOptions> {

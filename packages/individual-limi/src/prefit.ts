@@ -1,4 +1,4 @@
-import { type Dataset, datasetFingerprint, RunController } from '@fb/core';
+import { type Dataset, Hasher, RunController } from '@fb/core';
 import { TabularCodec } from './codec.js';
 import type { LatentGenerator } from './generator.js';
 import { type LimiGenerator as LimiGeneratorKind, type LimiOptions, limiOptions } from './options.js';
@@ -16,14 +16,14 @@ const GENERATOR_OPTIONS = [
 ] as const;
 
 /**
- * LIMI's generative model fitted on one dataset, to be reused by every run on that dataset (whatever
- * the model audited: the generator never sees it). `fitLimiGenerator` makes one; `limiWith` gives a
+ * LIMI's generative model fitted on one dataset, to be reused by every run on its rows (whatever the
+ * model audited and the protected attributes: the generator sees neither). `fitLimiGenerator` makes one; `limiWith` gives a
  * LIMI detector that searches with it instead of training its own.
  */
 export interface FittedLimiGenerator {
   readonly kind: LimiGeneratorKind;
-  /** Content fingerprint of the dataset it was fitted on (`datasetFingerprint` of `@fb/core`). */
-  readonly fingerprint: string;
+  /** Content key of the rows it was fitted on (`generatorDataKey`). */
+  readonly dataKey: string;
   /** The generator options it was fitted with. */
   readonly options: Readonly<Pick<LimiOptions, (typeof GENERATOR_OPTIONS)[number]>>;
   /** The seed of its random draws. */
@@ -34,6 +34,16 @@ export interface FittedLimiGenerator {
   readonly lossPerEpoch: number[] | null;
   readonly generator: LatentGenerator;
   readonly codec: TabularCodec;
+}
+
+/**
+ * What a generator is fitted on: the attributes' names and domains and the rows' values. Which
+ * attributes are protected and the labels do not enter, so one generator serves every choice of
+ * protected attribute on the same data.
+ */
+export function generatorDataKey(dataset: Dataset): string {
+  const domains = dataset.schema.attributes.map(({ protected: _p, ...domain }) => domain);
+  return new Hasher().string(JSON.stringify(domains)).numbers(dataset.x).digest();
 }
 
 /**
@@ -52,7 +62,7 @@ export async function fitLimiGenerator(
   const { generator, codec, lossPerEpoch } = await trainGenerator(dataset, resolved, ctl);
   return Object.freeze({
     kind: resolved.generator,
-    fingerprint: datasetFingerprint(dataset),
+    dataKey: generatorDataKey(dataset),
     options: Object.freeze(
       Object.fromEntries(GENERATOR_OPTIONS.map((o) => [o, resolved[o]])),
     ) as FittedLimiGenerator['options'],
