@@ -1,8 +1,9 @@
-import { type Condition, defineSubgroupDetector, ModelError, type SubgroupFinding } from '@fb/core';
+import { type Condition, defineSubgroupDetector, ModelError, type Rng, type SubgroupFinding } from '@fb/core';
 import {
   encodeAttributes,
   exceedancesToStop,
   type ScanConfig,
+  type ScanData,
   type ScanDirection,
   type ScanResult,
   type ScoreFunction,
@@ -35,6 +36,31 @@ interface Scan {
   target: Target;
   direction: ScanDirection;
   config: ScanConfig;
+}
+
+const ifComplete = (res: ScanResult): ScanResult | null => (res.complete ? res : null);
+
+/**
+ * A replicate's scan for the sequential test: its restarts stop as soon as the best score reaches
+ * `enough` (the final maximum can only be higher, so whether it reaches `enough` is already known).
+ * Null when `stop` interrupted it.
+ */
+function scanUntil(
+  data: ScanData,
+  config: ScanConfig,
+  rng: Rng,
+  stop: () => boolean,
+  enough: number,
+): { score: number } | null {
+  const scan = new SubsetScan(data, config, rng);
+  while (!scan.finished) {
+    scan.runIteration(stop);
+    const { score, complete } = scan.result();
+    if (score >= enough) return { score };
+    if (scan.finished && !complete) return null;
+  }
+  const res = scan.result();
+  return res.complete ? { score: res.score } : null;
 }
 
 /**
@@ -146,8 +172,11 @@ export const biasScan = defineSubgroupDetector<BiasScanOptions>({
             observed: s.target.observe(nullY, nullObserved),
             expected: s.target.expected,
           };
-          const res = scanSubsets(data, s.config, ctl.rng.fork(`replicate-${r}-${k}`), stop);
-          if (!res.complete) {
+          const rng = ctl.rng.fork(`replicate-${r}-${k}`);
+          const res = sequential
+            ? scanUntil(data, s.config, rng, stop, highest)
+            : ifComplete(scanSubsets(data, s.config, rng, stop));
+          if (res === null) {
             interrupted = true;
             break;
           }
