@@ -27,14 +27,16 @@ export interface BoundaryStats {
   svmStoppedBy: 'converged' | 'max-iter' | 'time-budget' | null;
 }
 
-/** Passes of a trial fit that measures the cost of one pass. */
+/** Passes of the first fit under a time budget. */
 const TRIAL_PASSES = 5;
 
 /**
  * The linear SVM of the boundary, within `maxIter` passes and, under a time budget, within half the
- * time left: a fit of a few passes measures the cost of one (and is the answer when it converges);
- * otherwise the fit is rerun with the passes that time allows. The solver cannot be interrupted, so
- * its passes are limited before it starts.
+ * time left. The solver cannot be interrupted, so under a budget it is run with growing pass limits
+ * (5, then 4 times more each time), each fit's time per pass bounding the next limit, until a fit
+ * converges or the next would not fit in half the time left: at most a third more passes than the
+ * last fit's. Fits with the same seed are deterministic, so a converged fit is the one a single fit
+ * with `maxIter` passes gives.
  */
 function budgetedSvm(
   x: Float64Array,
@@ -47,24 +49,22 @@ function budgetedSvm(
   ctl: RunController,
 ): { svm: ReturnType<typeof fitLinearSvmArrays>; limit: number; stoppedBy: BoundaryStats['svmStoppedBy'] } {
   const fit = (passes: number) => fitLinearSvmArrays(x, k, y, { c, maxIter: passes, seed }, weights);
-  const left = ctl.remainingSeconds();
-  if (!Number.isFinite(left) || maxIter <= TRIAL_PASSES) {
+  if (!Number.isFinite(ctl.remainingSeconds())) {
     const svm = fit(maxIter);
     return { svm, limit: maxIter, stoppedBy: svm.converged ? 'converged' : 'max-iter' };
   }
-  const t = performance.now();
-  const trial = fit(TRIAL_PASSES);
-  if (trial.converged) return { svm: trial, limit: TRIAL_PASSES, stoppedBy: 'converged' };
-  const perPass = (performance.now() - t) / 1000 / TRIAL_PASSES;
-  const affordable = Math.floor((0.5 * ctl.remainingSeconds()) / Math.max(perPass, 1e-9));
-  const limit = Math.max(TRIAL_PASSES, Math.min(maxIter, affordable));
-  if (limit === TRIAL_PASSES) return { svm: trial, limit, stoppedBy: 'time-budget' };
-  const svm = fit(limit);
-  return {
-    svm,
-    limit,
-    stoppedBy: svm.converged ? 'converged' : limit < maxIter ? 'time-budget' : 'max-iter',
-  };
+  let limit = Math.min(TRIAL_PASSES, maxIter);
+  for (;;) {
+    const t = performance.now();
+    const svm = fit(limit);
+    if (svm.converged) return { svm, limit, stoppedBy: 'converged' };
+    if (limit >= maxIter) return { svm, limit, stoppedBy: 'max-iter' };
+    const perPass = (performance.now() - t) / 1000 / limit;
+    const affordable = Math.floor((0.5 * ctl.remainingSeconds()) / Math.max(perPass, 1e-9));
+    const next = Math.min(maxIter, 4 * limit, affordable);
+    if (next <= limit) return { svm, limit, stoppedBy: 'time-budget' };
+    limit = next;
+  }
 }
 
 /** Latent samples decoded and labelled per model call. */
