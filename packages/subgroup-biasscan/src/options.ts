@@ -1,4 +1,5 @@
 import type { OptionsSchema } from '@fb/core';
+import { sequentialLevelOption } from '@fb/subset-scan';
 
 export type BiasScanScoring = 'auto' | 'bernoulli' | 'poisson' | 'gaussian' | 'berk-jones';
 export type BiasScanMode = 'binary' | 'nominal' | 'ordinal' | 'continuous';
@@ -77,14 +78,7 @@ export const biasScanOptionsSchema: OptionsSchema = {
       description:
         '"sequential": replicates stop once h = ⌊sequentialLevel · (randomizationReplicates + 1)⌋ of them reached the score of every reported subgroup (Besag & Clifford 1991); such a subgroup gets p = max(h/l, (h + 1)/(R + 1)) after l replicates, the others the fixed value. Decisions at sequentialLevel and below are those of the fixed test on the same replicates. "fixed": every replicate is run.',
     },
-    sequentialLevel: {
-      type: 'number',
-      exclusiveMinimum: 0,
-      maximum: 1,
-      default: 0.05,
-      description:
-        'The highest level at which the sequential test decides exactly as the fixed test; above it its p-values are valid but coarser.',
-    },
+    sequentialLevel: sequentialLevelOption,
     maxNominal: {
       type: 'integer',
       minimum: 2,

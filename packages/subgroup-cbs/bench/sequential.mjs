@@ -10,29 +10,13 @@
 // which runs first. Prints the wall-time ratio and whether every reported subgroup gets the same
 // decision at 0.05 (and at 0.01).
 import { loadavg } from 'node:os';
-import { nullWorld } from '@fb/testkit/calibration';
+import { nullWorld, shiftedOddsModel } from '@fb/testkit/calibration';
 import { cbs } from '../dist/index.js';
 
 const nullRuns = Number(process.argv[2] ?? 20);
 const biasedRuns = Number(process.argv[3] ?? 4);
 
-function favouringWomen(model) {
-  return {
-    nFeatures: model.nFeatures,
-    nClasses: 2,
-    predict: (x) => model.predict(x),
-    predictProba(x) {
-      const out = model.predictProba(x);
-      for (let i = 0; i < x.length / 5; i++) {
-        if (x[5 * i] !== 1) continue;
-        const odds = (2 * out[2 * i + 1]) / out[2 * i];
-        out[2 * i + 1] = odds / (1 + odds);
-        out[2 * i] = 1 - out[2 * i + 1];
-      }
-      return out;
-    },
-  };
-}
+const favouringWomen = (model) => shiftedOddsModel(model, 2, (x, o) => x[o] === 1);
 
 const worldOf = (r) =>
   nullWorld(`cbs-sequential-${r}`, {

@@ -1,4 +1,5 @@
 import type { OptionsSchema } from '@fb/core';
+import { sequentialLevelOption } from '@fb/subset-scan';
 
 /** The four scan types of the paper's Table 1: which variable is the event I and which the condition C. */
 export type ScanType =
@@ -113,14 +114,7 @@ export const cbsOptionsSchema: OptionsSchema = {
       description:
         '"sequential": a scan stops resampling once h = ⌊sequentialLevel · (permutations + 1) / m⌋ (at least 1) of its resamples reached its score, m the number of scans adjusted for (Besag & Clifford 1991); its p-value is then m · max(h/l, (h + 1)/(permutations + 1)) after l resamples, else the fixed value. Decisions at sequentialLevel and below are those of the fixed test on the same resamples. "fixed": every resample is run.',
     },
-    sequentialLevel: {
-      type: 'number',
-      exclusiveMinimum: 0,
-      maximum: 1,
-      default: 0.05,
-      description:
-        'The highest level at which the sequential test decides exactly as the fixed test; above it its p-values are valid but coarser.',
-    },
+    sequentialLevel: sequentialLevelOption,
     minClassRows: {
       type: 'integer',
       minimum: 1,

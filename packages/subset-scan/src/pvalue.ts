@@ -59,3 +59,13 @@ export class SequentialPValue {
     return monteCarloPValue(this.atLeast, this.completed);
   }
 }
+
+/** The `sequentialLevel` option of the detectors that use `SequentialPValue`. */
+export const sequentialLevelOption = {
+  type: 'number',
+  exclusiveMinimum: 0,
+  maximum: 1,
+  default: 0.05,
+  description:
+    'The highest level at which the sequential test decides exactly as the fixed test; above it its p-values are valid but coarser.',
+} as const;
