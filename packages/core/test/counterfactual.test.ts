@@ -457,7 +457,13 @@ describe('CounterfactualChecker: tested samples on the declared resolution', () 
     });
     const { checker } = setup('all-combinations', {}, schema);
     // 0.1 * 3 = 0.30000000000000004, a different double from 0.3 on the same grid point.
-    checker.check(rowsOf([[0, 0.3], [0, 0.1 * 3], [1, 0.7]]));
+    checker.check(
+      rowsOf([
+        [0, 0.3],
+        [0, 0.1 * 3],
+        [1, 0.7],
+      ]),
+    );
     expect(checker.tsn).toBe(2);
   });
 });
