@@ -7,6 +7,7 @@ import {
   DataError,
   type DiscriminatoryPair,
   defineSchema,
+  keyResolution,
   MAX_VARIANTS,
   OptionsError,
   type RunContextInit,
@@ -408,5 +409,61 @@ describe('CounterfactualChecker: errors', () => {
       DataError,
       'DATA_SHAPE',
     );
+  });
+});
+
+describe('CounterfactualChecker: tested samples on the declared resolution', () => {
+  it('gives each kind of attribute its resolution', () => {
+    const [, age, , income] = auditSchema.attributes;
+    expect(keyResolution(auditSchema.attributes[0]!)).toBe(1);
+    expect(keyResolution(age!)).toBe(1);
+    // Range 100: 10^(2 - 3).
+    expect(keyResolution(income!)).toBeCloseTo(0.1, 15);
+    const wide = defineSchema({
+      attributes: [
+        { name: 'fnlwgt', kind: 'continuous', protected: false, min: 0, max: 1_500_000 },
+        { name: 'rate', kind: 'continuous', protected: false, min: 0, max: 1, step: 0.1 },
+        { name: 'g', kind: 'categorical', protected: true, categories: ['a', 'b'] },
+      ],
+      outcome: { name: 'y', labels: ['0', '1'], favorable: 1 },
+    });
+    expect(keyResolution(wide.attributes[0]!)).toBe(1000);
+    expect(keyResolution(wide.attributes[1]!)).toBe(0.1);
+  });
+
+  it('counts generated reals closer than the resolution as one tested sample', () => {
+    const { checker, spy } = setup();
+    // income 45, 45.03 and 44.96 share the cell 450 (resolution 0.1); 45.2 does not.
+    const first = checker.check(rowsOf([r0, [0, 1, 0, 45.03], [1, 1, 1, 44.96], [0, 1, 0, 45.2]]));
+    expect(checker.tsn).toBe(2);
+    expect(Array.from(first.fresh)).toEqual([1, 0, 0, 1]);
+    // The repeats get the status of the first input of their cell without a query.
+    expect(first.status[1]).toBe(first.status[0]);
+    expect(first.status[2]).toBe(first.status[0]);
+    const queried = spy.batches.length;
+    const again = checker.check(rowsOf([[1, 1, 2, 45.04]]));
+    expect(Array.from(again.fresh)).toEqual([0]);
+    expect(spy.batches.length).toBe(queried);
+    expect(checker.tsn).toBe(2);
+  });
+
+  it('keys a grid value by its grid index, so rounding noise does not make a new sample', () => {
+    const schema = defineSchema({
+      attributes: [
+        { name: 'g', kind: 'categorical', protected: true, categories: ['a', 'b'] },
+        { name: 'rate', kind: 'continuous', protected: false, min: 0, max: 1, step: 0.1 },
+      ],
+      outcome: { name: 'y', labels: ['0', '1'], favorable: 1 },
+    });
+    const { checker } = setup('all-combinations', {}, schema);
+    // 0.1 * 3 = 0.30000000000000004, a different double from 0.3 on the same grid point.
+    checker.check(
+      rowsOf([
+        [0, 0.3],
+        [0, 0.1 * 3],
+        [1, 0.7],
+      ]),
+    );
+    expect(checker.tsn).toBe(2);
   });
 });

@@ -1,112 +1,136 @@
-import { type Detector, defineIndividualDetector } from '@fb/core';
+import { DataError, type Detector, defineIndividualDetector } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
 import { fitLatentBoundary } from './boundary.js';
-import { TabularCodec } from './codec.js';
-import type { LatentGenerator } from './generator.js';
 import { naturalness } from './naturalness.js';
 import { type LimiOptions, optionsSchema } from './options.js';
-import { fitPcaGenerator } from './pca.js';
+import { type FittedLimiGenerator, generatorDataKey, trainGenerator } from './prefit.js';
 import { runProbes } from './probe-phase.js';
-import { fitVaeGenerator } from './vae.js';
 
 /**
  * LIMI, Latent Imitator (Xiao et al., "Latent Imitator: Generating Natural Individual
  * Discriminatory Instances for Black-Box Fairness Testing", ISSTA 2023): learn a generative
  * model of the data, approximate the model's decision boundary by a hyperplane in its latent space,
- * and probe latent points on and near that hyperplane.
+ * and probe latent points on and near that hyperplane. With `prefit`, the generator is the one given
+ * (fitted once per dataset by `fitLimiGenerator`) and the run's budget goes to the boundary and probing.
  */
-export const limi: Detector<LimiOptions> = defineIndividualDetector<LimiOptions>({
-  id: 'limi',
-  version: pkg.version,
-  access: 'black-box',
-  description:
-    'LIMI (Xiao et al., ISSTA 2023): a generative model (VAE, or PCA for quick runs) of the data, a linear SVM imitating the model in its latent space, and probes on and at ±lambda of that boundary.',
-  optionsSchema,
-  async search({ dataset, model, options, ctl, checker }) {
-    const codec = new TabularCodec(dataset);
-    const latentDim = Math.min(options.latentDim, codec.width);
-    const timings: Record<string, number> = {};
-    const extras: Record<string, unknown> = { generator: { kind: options.generator }, timings };
-    let t = performance.now();
-    let generator: LatentGenerator;
-    if (options.generator === 'pca') generator = fitPcaGenerator(dataset, codec, latentDim);
-    else {
-      const fitted = await fitVaeGenerator(
-        dataset,
-        codec,
+function defineLimi(prefit: FittedLimiGenerator | null): Detector<LimiOptions> {
+  return defineIndividualDetector<LimiOptions>({
+    id: 'limi',
+    version: pkg.version,
+    access: 'black-box',
+    description:
+      'LIMI (Xiao et al., ISSTA 2023): a generative model (VAE, or PCA for quick runs) of the data, a linear SVM imitating the model in its latent space, and probes on and at ±lambda of that boundary.',
+    optionsSchema,
+    async search({ dataset, model, options, ctl, checker }) {
+      const timings: Record<string, number> = {};
+      const extras: Record<string, unknown> = { timings };
+      let t = performance.now();
+      let fitted: Pick<FittedLimiGenerator, 'generator' | 'codec' | 'lossPerEpoch'>;
+      if (prefit === null) {
+        const trained = await trainGenerator(dataset, options, ctl);
+        timings.generatorSeconds = (performance.now() - t) / 1000;
+        if (trained.generator === null) return extras;
+        fitted = { ...trained, generator: trained.generator };
+        extras.generator = { kind: options.generator, prefit: false };
+      } else {
+        const key = generatorDataKey(dataset);
+        if (prefit.dataKey !== key) {
+          throw new DataError(
+            'DATA_SHAPE',
+            `the LIMI generator was fitted on other rows or attributes (data key ${prefit.dataKey}, this dataset ${key})`,
+          );
+        }
+        fitted = prefit;
+        timings.generatorSeconds = 0;
+        // The generator options of the run are those of the fit; the fit's cost is its own.
+        extras.generator = {
+          kind: prefit.kind,
+          prefit: true,
+          options: prefit.options,
+          trainingSeconds: prefit.trainingSeconds,
+        };
+      }
+      const { generator, codec } = fitted;
+      extras.generator = {
+        ...(extras.generator as object),
+        latentDim: generator.k,
+        encodedWidth: codec.width,
+        ...(fitted.lossPerEpoch ? { lossPerEpoch: fitted.lossPerEpoch } : {}),
+      };
+
+      t = performance.now();
+      const boundary = await fitLatentBoundary(
+        generator,
+        model,
+        dataset.schema.outcome.favorable,
         {
-          latentDim,
-          hiddenUnits: options.hiddenUnits,
-          epochs: options.epochs,
-          learningRate: options.learningRate,
-          batchSize: options.trainBatchSize,
+          samples: options.boundarySamples,
+          confidence: options.confidence,
+          perClassLimit: options.perClassLimit,
+          c: options.svmC,
+          maxIter: options.svmMaxIter,
         },
-        ctl.rng.fork('vae'),
+        ctl.rng.fork('boundary'),
         ctl,
       );
-      if (!fitted) return extras;
-      generator = fitted.generator;
-      extras.generator = { kind: 'vae', lossPerEpoch: fitted.training.lossPerEpoch };
-    }
-    extras.generator = { ...(extras.generator as object), latentDim: generator.k, encodedWidth: codec.width };
-    timings.generatorSeconds = (performance.now() - t) / 1000;
+      timings.boundarySeconds = (performance.now() - t) / 1000;
+      if (!boundary) return extras;
+      extras.boundary = boundary.stats;
+      // Without confident samples of both classes there is no boundary to imitate.
+      if (!boundary.plane) return extras;
 
-    t = performance.now();
-    const boundary = await fitLatentBoundary(
-      generator,
-      model,
-      dataset.schema.outcome.favorable,
-      {
-        samples: options.boundarySamples,
-        confidence: options.confidence,
-        perClassLimit: options.perClassLimit,
-        c: options.svmC,
-        maxIter: options.svmMaxIter,
-      },
-      ctl.rng.fork('boundary'),
-      ctl,
-    );
-    timings.boundarySeconds = (performance.now() - t) / 1000;
-    if (!boundary) return extras;
-    extras.boundary = boundary.stats;
-    // Without confident samples of both classes there is no boundary to imitate.
-    if (!boundary.plane) return extras;
-
-    t = performance.now();
-    const probes = await runProbes(
-      generator,
-      boundary.plane,
-      dataset.d,
-      checker,
-      ctl,
-      ctl.rng.fork('probe'),
-      {
-        lambda: options.lambda,
-        maxCandidates: options.maxCandidates,
-        batchSize: options.probeBatchSize,
-        keep: options.naturalnessSample,
-      },
-    );
-    timings.probeSeconds = (performance.now() - t) / 1000;
-    extras.latentVectors = probes.latentVectors;
-    extras.candidates = probes.candidates;
-    extras.discriminatoryByProbe = probes.found;
-
-    const stop = ctl.shouldStop();
-    if (options.naturalnessSample > 0 && stop !== 'aborted' && stop !== 'time-budget') {
       t = performance.now();
-      extras.naturalness = naturalness(
-        dataset,
-        codec,
-        probes.kept.candidates,
-        probes.kept.nCandidates,
-        probes.kept.discriminatory,
-        probes.kept.nDiscriminatory,
-        options.naturalnessSample,
-        ctl.rng.fork('naturalness'),
+      const probes = await runProbes(
+        generator,
+        boundary.plane,
+        dataset.d,
+        checker,
+        ctl,
+        ctl.rng.fork('probe'),
+        {
+          lambda: options.lambda,
+          maxTested: options.maxTested,
+          maxLatentVectors: options.maxLatentVectors ?? Number.POSITIVE_INFINITY,
+          batchSize: options.probeBatchSize,
+          keep: options.naturalnessSample,
+        },
       );
-      timings.naturalnessSeconds = (performance.now() - t) / 1000;
-    }
-    return extras;
-  },
-});
+      timings.probeSeconds = (performance.now() - t) / 1000;
+      extras.latentVectors = probes.latentVectors;
+      extras.candidates = probes.candidates;
+      extras.tested = probes.tested;
+      extras.discriminatoryByProbe = probes.found;
+
+      const stop = ctl.shouldStop();
+      if (options.naturalnessSample > 0 && stop !== 'aborted' && stop !== 'time-budget') {
+        t = performance.now();
+        extras.naturalness = naturalness(
+          dataset,
+          codec,
+          probes.kept.candidates,
+          probes.kept.nCandidates,
+          probes.kept.discriminatory,
+          probes.kept.nDiscriminatory,
+          options.naturalnessSample,
+          ctl.rng.fork('naturalness'),
+        );
+        timings.naturalnessSeconds = (performance.now() - t) / 1000;
+      }
+      return extras;
+    },
+  });
+}
+
+/** LIMI, training its generator in every run (inside the run's budget). */
+export const limi: Detector<LimiOptions> = defineLimi(null);
+
+/**
+ * LIMI searching with a generator fitted once by `fitLimiGenerator`: every run on the same dataset (any
+ * model, any seed) reuses it, its training cost stays in `fitted.trainingSeconds`, and the run's budget
+ * goes to the boundary and the probes. Runs on other rows or attribute domains are refused (DataError);
+ * the protected attributes and the labels may differ. The run's
+ * generator options are ignored; `extras.generator.options` gives the fit's.
+ */
+export function limiWith(fitted: FittedLimiGenerator): Detector<LimiOptions> {
+  return defineLimi(fitted);
+}

@@ -1,3 +1,5 @@
-export { limi } from './detector.js';
+export { limi, limiWith } from './detector.js';
 export type { NaturalnessReport } from './naturalness.js';
 export type { LimiGenerator, LimiOptions } from './options.js';
+export { limiOptions } from './options.js';
+export { type FittedLimiGenerator, fitLimiGenerator } from './prefit.js';

@@ -1,4 +1,4 @@
-import { type OptionsSchema, type VariantMode, variantModeOption } from '@fb/core';
+import { type OptionsSchema, resolveOptions, type VariantMode, variantModeOption } from '@fb/core';
 
 /** The generative model whose latent space LIMI searches. */
 export type LimiGenerator = 'vae' | 'pca';
@@ -16,7 +16,8 @@ export interface LimiOptions {
   svmC: number;
   svmMaxIter: number;
   lambda: number;
-  maxCandidates: number;
+  maxTested: number;
+  maxLatentVectors: number | null;
   probeBatchSize: number;
   naturalnessSample: number;
   variantMode: VariantMode;
@@ -93,8 +94,9 @@ export const optionsSchema: OptionsSchema = {
     svmMaxIter: {
       type: 'integer',
       minimum: 1,
-      default: 1000,
-      description: 'Most passes of the SVM’s dual coordinate descent.',
+      default: 500000,
+      description:
+        'Most passes of the SVM’s dual coordinate descent (the original’s LinearSVC max_iter). Under a time budget the passes are also limited to what half the remaining time allows; extras.boundary says whether the fit converged and what stopped it.',
     },
     lambda: {
       type: 'number',
@@ -103,11 +105,19 @@ export const optionsSchema: OptionsSchema = {
       description:
         'Probe offset: each latent vector is projected onto the surrogate boundary (z0), and z0 ± lambda·w (unit normal w) are probed too.',
     },
-    maxCandidates: {
+    maxTested: {
       type: 'integer',
       minimum: 1,
       default: 1000000,
-      description: 'Decoded candidates to generate at most (the paper stops at 1,000,000 test cases).',
+      description:
+        'Probing stops after this many distinct tested inputs (new to the counterfactual checker): the original’s 1,000,000 test cases.',
+    },
+    maxLatentVectors: {
+      type: ['integer', 'null'],
+      minimum: 1,
+      default: 10000000,
+      description:
+        'Probing also stops after this many latent vectors (the original’s other cap, 1,000,000 in some of its scripts). The default, ten times that, only ends runs without a time budget whose generator stops producing new inputs; null: no such cap.',
     },
     probeBatchSize: {
       type: 'integer',
@@ -128,3 +138,8 @@ export const optionsSchema: OptionsSchema = {
     ),
   },
 };
+
+/** Options with their defaults filled in (throws OptionsError on unknown or ill-typed ones). */
+export function limiOptions(options: Partial<LimiOptions> = {}): LimiOptions {
+  return resolveOptions<LimiOptions>(optionsSchema, options);
+}

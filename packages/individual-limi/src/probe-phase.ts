@@ -4,7 +4,10 @@ import { type Hyperplane, probeCandidates } from './probe.js';
 
 export interface ProbeSettings {
   lambda: number;
-  maxCandidates: number;
+  /** Stop after this many distinct tested inputs. */
+  maxTested: number;
+  /** Stop after this many latent vectors (Infinity: no cap). */
+  maxLatentVectors: number;
   batchSize: number;
   /** Candidates and discriminatory candidates to keep for the naturalness report. */
   keep: number;
@@ -26,7 +29,7 @@ export interface ProbeResult {
 }
 
 /**
- * LIMI's search: fresh latent vectors from N(0, I), each probed on the surrogate boundary (z0), then
+ * LIMI's search, until `maxTested` distinct tested inputs or `maxLatentVectors` latent vectors: fresh latent vectors from N(0, I), each probed on the surrogate boundary (z0), then
  * at z0 + lambda·w, then at z0 - lambda·w, until one decodes to a new discriminatory input. A batch of
  * latent vectors takes three checker calls, one per probe, each over the vectors still undecided. A
  * candidate already tested is skipped (the checker returns its status without counting it again).
@@ -52,16 +55,21 @@ export async function runProbes(
   let latentVectors = 0;
   let candidates = 0;
   let tested = 0;
-  probing: while (candidates < settings.maxCandidates) {
-    if (await ctl.checkpoint({ phase: 'probe', done: candidates, total: settings.maxCandidates })) break;
-    const m = Math.min(settings.batchSize, Math.ceil((settings.maxCandidates - candidates) / 3));
+  probing: while (tested < settings.maxTested && latentVectors < settings.maxLatentVectors) {
+    if (await ctl.checkpoint({ phase: 'probe', done: tested, total: settings.maxTested })) break;
+    // Each candidate is at most one new tested input, so a batch never passes the cap.
+    const m = Math.min(
+      settings.batchSize,
+      settings.maxTested - tested,
+      settings.maxLatentVectors - latentVectors,
+    );
     const z = Float64Array.from({ length: m * k }, () => rng.normal());
     const probes = probeCandidates(z, m, plane, settings.lambda);
     latentVectors += m;
     let pending = Int32Array.from({ length: m }, (_, i) => i);
     for (const name of names) {
-      if (pending.length === 0 || candidates >= settings.maxCandidates) break;
-      const take = Math.min(pending.length, settings.maxCandidates - candidates);
+      if (pending.length === 0 || tested >= settings.maxTested) break;
+      const take = Math.min(pending.length, settings.maxTested - tested);
       const latent = new Float64Array(take * k);
       for (let q = 0; q < take; q++)
         latent.set(probes[name].subarray(pending[q]! * k, (pending[q]! + 1) * k), q * k);

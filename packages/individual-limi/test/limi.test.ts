@@ -2,6 +2,7 @@ import {
   CountingClassifier,
   createDataset,
   createRng,
+  DataError,
   type DiscoveryResult,
   defineSchema,
   OptionsError,
@@ -11,21 +12,29 @@ import {
 import { describe, expect, it } from 'vitest';
 import { fitLatentBoundary } from '../src/boundary.js';
 import { TabularCodec } from '../src/codec.js';
-import { limi, type NaturalnessReport } from '../src/index.js';
+import { fitLimiGenerator, limi, limiWith, type NaturalnessReport } from '../src/index.js';
 import { fitPcaGenerator } from '../src/pca.js';
 import { probeCandidates } from '../src/probe.js';
 import { blindModel, boundaryBiasModel, correlatedData, logitModel } from './fixtures.js';
 
 interface Extras {
   generator: { kind: string; latentDim: number; lossPerEpoch?: number[] };
-  boundary: { favourable: number; unfavourable: number; surrogateAccuracy: number | null };
+  boundary: {
+    favourable: number;
+    unfavourable: number;
+    surrogateAccuracy: number | null;
+    svmConverged: boolean;
+    svmIterations: number;
+    svmStoppedBy: string | null;
+  };
+  tested: number;
   latentVectors: number;
   candidates: number;
   discriminatoryByProbe: { onBoundary: number; plus: number; minus: number };
   naturalness: NaturalnessReport;
 }
 const extrasOf = (r: DiscoveryResult) => r.extras as unknown as Extras;
-const quick = { generator: 'pca' as const, boundarySamples: 5000, maxCandidates: 3000 };
+const quick = { generator: 'pca' as const, boundarySamples: 5000, maxTested: 3000 };
 
 describe('probe candidates', () => {
   it('project onto the hyperplane and step lambda along its unit normal (hand computation)', () => {
@@ -144,7 +153,7 @@ describe('limi finds discrimination where the model is biased', () => {
     expect(result.metrics.sur).toBeGreaterThan(0.15);
     const found = x.discriminatoryByProbe;
     expect(found.onBoundary + found.plus + found.minus).toBe(result.metrics.dsn);
-    expect(x.candidates).toBeLessThanOrEqual(quick.maxCandidates);
+    expect(result.metrics.tsn).toBeLessThanOrEqual(quick.maxTested);
     expect(x.boundary.surrogateAccuracy).toBeGreaterThan(0.8);
   });
 
@@ -187,19 +196,64 @@ describe('limi runs', () => {
     expect(reproducibleView(b)).toEqual(reproducibleView(a));
   });
 
-  it('stops probing at maxCandidates and at budget.maxTested', async () => {
+  it('stops probing at maxTested distinct tested inputs, at maxLatentVectors and at budget.maxTested', async () => {
     const capped = await limi.run(
       { dataset, model: boundaryBiasModel },
-      { ...quick, maxCandidates: 100 },
+      { ...quick, maxTested: 100 },
       { seed: 6 },
     );
-    expect(extrasOf(capped).candidates).toBe(100);
+    // The cap counts distinct inputs: repeated candidates do not use it up.
+    expect(capped.metrics.tsn).toBe(100);
+    expect(extrasOf(capped).tested).toBe(100);
+    expect(extrasOf(capped).candidates).toBeGreaterThanOrEqual(100);
+    const vectors = await limi.run(
+      { dataset, model: boundaryBiasModel },
+      { ...quick, maxLatentVectors: 50 },
+      { seed: 6 },
+    );
+    expect(extrasOf(vectors).latentVectors).toBe(50);
+    expect(vectors.metrics.tsn).toBeLessThanOrEqual(150);
     const budget = await limi.run({ dataset, model: boundaryBiasModel }, quick, {
       seed: 6,
       budget: { maxTested: 77 },
     });
     expect(budget.metrics.tsn).toBe(77);
     expect(budget.run.stopReason).toBe('tested-budget');
+  });
+
+  it('reports whether the SVM converged and what stopped it', async () => {
+    const converged = await limi.run({ dataset, model: boundaryBiasModel }, quick, { seed: 8 });
+    const b = extrasOf(converged).boundary;
+    expect(b.svmConverged).toBe(true);
+    expect(b.svmStoppedBy).toBe('converged');
+    expect(b.svmIterations).toBeLessThan(500_000);
+    const cut = await limi.run(
+      { dataset, model: boundaryBiasModel },
+      { ...quick, svmMaxIter: 1 },
+      { seed: 8 },
+    );
+    expect(extrasOf(cut).boundary.svmConverged).toBe(false);
+    expect(extrasOf(cut).boundary.svmStoppedBy).toBe('max-iter');
+    expect(extrasOf(cut).boundary.svmIterations).toBe(1);
+  });
+
+  it('searches with a generator fitted once, as a run that fits its own with the same seed', async () => {
+    const fitted = await fitLimiGenerator(dataset, { generator: 'pca' }, 9);
+    expect(fitted.trainingSeconds).toBeGreaterThanOrEqual(0);
+    const own = await limi.run({ dataset, model: boundaryBiasModel }, quick, { seed: 9 });
+    const reused = limiWith(fitted);
+    const a = await reused.run({ dataset, model: boundaryBiasModel }, quick, { seed: 9 });
+    expect(a.findings).toEqual(own.findings);
+    expect(a.metrics.tsn).toBe(own.metrics.tsn);
+    expect((a.extras.generator as { prefit: boolean }).prefit).toBe(true);
+    expect((a.extras.timings as { generatorSeconds: number }).generatorSeconds).toBe(0);
+    // Another model on the same data reuses it too; another dataset is refused.
+    const other = await reused.run({ dataset, model: blindModel }, quick, { seed: 10 });
+    expect(other.metrics.tsn).toBeGreaterThan(0);
+    const elsewhere = correlatedData(boundaryBiasModel, 300);
+    await expect(
+      reused.run({ dataset: elsewhere, model: boundaryBiasModel }, quick, { seed: 9 }),
+    ).rejects.toThrow(DataError);
   });
 
   it('probes nothing when the model gives a single class', async () => {
@@ -214,7 +268,9 @@ describe('limi runs', () => {
       generator: 'vae',
       lambda: 0.3,
       confidence: 0.7,
-      maxCandidates: 1_000_000,
+      maxTested: 1_000_000,
+      maxLatentVectors: 10_000_000,
+      svmMaxIter: 500_000,
     });
     expect(() => limi.resolveOptions({ lamda: 0.2 } as never)).toThrow(OptionsError);
   });

@@ -1,11 +1,13 @@
-import { type Condition, defineSubgroupDetector, ModelError, type SubgroupFinding } from '@fb/core';
+import { type Condition, defineSubgroupDetector, ModelError, type Rng, type SubgroupFinding } from '@fb/core';
 import {
   encodeAttributes,
-  monteCarloPValue,
+  exceedancesToStop,
   type ScanConfig,
+  type ScanData,
   type ScanDirection,
   type ScanResult,
   type ScoreFunction,
+  SequentialPValue,
   SubsetScan,
   scanSubsets,
 } from '@fb/subset-scan';
@@ -34,6 +36,31 @@ interface Scan {
   target: Target;
   direction: ScanDirection;
   config: ScanConfig;
+}
+
+const ifComplete = (res: ScanResult): ScanResult | null => (res.complete ? res : null);
+
+/**
+ * A replicate's scan for the sequential test: its restarts stop as soon as the best score reaches
+ * `enough` (the final maximum can only be higher, so whether it reaches `enough` is already known).
+ * Null when `stop` interrupted it.
+ */
+function scanUntil(
+  data: ScanData,
+  config: ScanConfig,
+  rng: Rng,
+  stop: () => boolean,
+  enough: number,
+): { score: number } | null {
+  const scan = new SubsetScan(data, config, rng);
+  while (!scan.finished) {
+    scan.runIteration(stop);
+    const { score, complete } = scan.result();
+    if (score >= enough) return { score };
+    if (scan.finished && !complete) return null;
+  }
+  const res = scan.result();
+  return res.complete ? { score: res.score } : null;
 }
 
 /**
@@ -115,39 +142,53 @@ export const biasScan = defineSubgroupDetector<BiasScanOptions>({
     // Randomisation test: outcomes redrawn from the model's class probabilities, every scan (each
     // class and direction) rerun. A subgroup's p-value compares its score with the largest score of
     // all the scans in each replicate (single-step max-T), so the chance of any false rejection over
-    // the directions and classes stays at the level; its own scan's replicate alone gives the
-    // unadjusted p-value.
+    // the directions and classes stays at the level; the fixed test also gives the unadjusted p-value
+    // (its own scan's replicate alone). The sequential test stops once every reported subgroup's
+    // p-value is settled above the level, and a replicate stops scanning once one of its scores
+    // reaches every open subgroup's score (the rest cannot change what is counted).
     const tRand = performance.now();
     const replicates = options.randomizationReplicates;
-    const tested = scans.map((_, k) => k);
-    const atLeast = new Int32Array(scans.length);
-    const atLeastAny = new Int32Array(scans.length);
+    const sequential = options.stopping === 'sequential';
+    const stopAt = sequential ? exceedancesToStop(options.sequentialLevel, replicates) : null;
+    const adjusted = scans.map(() => new SequentialPValue(replicates, stopAt));
+    const unadjusted = scans.map(() => new SequentialPValue(replicates, null));
+    const reported = scans.map((_, k) => k).filter((k) => results[k]!.score > 0);
     const replicateMaxima: number[] = [];
     let completed = 0;
-    if (replicates > 0 && results.some((r) => r.score > 0) && !stop()) {
+    if (replicates > 0 && reported.length > 0 && !stop()) {
       const nullY = new Int32Array(n);
       const nullObserved = new Float64Array(n);
       for (let r = 0; r < replicates; r++) {
+        const open = reported.filter((k) => !adjusted[k]!.stopped);
+        if (open.length === 0) break;
+        const highest = Math.max(...open.map((k) => results[k]!.score));
         drawOutcomes(proba, classes, ctl.rng.fork(`replicate-${r}`), nullY);
         const maxima: number[] = [];
-        for (const k of tested) {
-          const s = scans[k]!;
+        let interrupted = false;
+        for (const [k, s] of scans.entries()) {
           const data = {
             codes,
             arity,
             observed: s.target.observe(nullY, nullObserved),
             expected: s.target.expected,
           };
-          const res = scanSubsets(data, s.config, ctl.rng.fork(`replicate-${r}-${k}`), stop);
-          if (!res.complete) break;
+          const rng = ctl.rng.fork(`replicate-${r}-${k}`);
+          const res = sequential
+            ? scanUntil(data, s.config, rng, stop, highest)
+            : ifComplete(scanSubsets(data, s.config, rng, stop));
+          if (res === null) {
+            interrupted = true;
+            break;
+          }
           maxima.push(res.score);
+          if (sequential && res.score >= highest) break;
         }
         // An interrupted replicate is discarded: the p-value uses completed replicates only.
-        if (maxima.length < tested.length) break;
+        if (interrupted) break;
         const largest = Math.max(...maxima);
-        tested.forEach((k, j) => {
-          if (maxima[j]! >= results[k]!.score) atLeast[k]!++;
-          if (largest >= results[k]!.score) atLeastAny[k]!++;
+        scans.forEach((_, k) => {
+          if (!sequential) unadjusted[k]!.record(maxima[k]! >= results[k]!.score);
+          adjusted[k]!.record(largest >= results[k]!.score);
         });
         replicateMaxima.push(largest);
         completed++;
@@ -173,7 +214,7 @@ export const biasScan = defineSubgroupDetector<BiasScanOptions>({
         size: res.size,
         score: res.score,
         effect,
-        pValue: monteCarloPValue(atLeastAny[k]!, completed),
+        pValue: adjusted[k]!.pValue(),
         direction: toward > 0 ? 'higher' : toward < 0 ? 'lower' : null,
         details: {
           [PARAMETER_NAME[score]]: res.parameter,
@@ -183,9 +224,9 @@ export const biasScan = defineSubgroupDetector<BiasScanOptions>({
           mode: options.mode,
           scanDirection: s.direction,
           class: s.target.label,
-          unadjustedPValue: monteCarloPValue(atLeast[k]!, completed),
+          unadjustedPValue: unadjusted[k]!.pValue(),
           scansAdjustedFor: scans.length,
-          replicatesCompleted: completed,
+          replicatesCompleted: adjusted[k]!.completed,
         },
       });
     });
@@ -204,6 +245,8 @@ export const biasScan = defineSubgroupDetector<BiasScanOptions>({
         })),
         replicatesCompleted: completed,
         replicatesPlanned: replicates,
+        stopping: options.stopping,
+        exceedancesToStop: stopAt,
         replicateMaxima,
         attributes: encodings.map((e, m) => ({
           attribute: e.attribute,

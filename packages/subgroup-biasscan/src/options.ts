@@ -1,4 +1,5 @@
 import type { OptionsSchema } from '@fb/core';
+import { sequentialLevelOption } from '@fb/subset-scan';
 
 export type BiasScanScoring = 'auto' | 'bernoulli' | 'poisson' | 'gaussian' | 'berk-jones';
 export type BiasScanMode = 'binary' | 'nominal' | 'ordinal' | 'continuous';
@@ -11,6 +12,8 @@ export interface BiasScanOptions {
   penalty: number;
   contiguous: boolean;
   randomizationReplicates: number;
+  stopping: 'sequential' | 'fixed';
+  sequentialLevel: number;
   maxNominal: number;
   maxValues: number;
   bins: number;
@@ -68,6 +71,14 @@ export const biasScanOptionsSchema: OptionsSchema = {
       description:
         "Replicates of the randomisation test (outcomes redrawn from the model's predicted class probabilities and rescanned); p = (1 + #replicas scoring >= observed) / (1 + replicates). 0 = no p-value.",
     },
+    stopping: {
+      type: 'string',
+      enum: ['sequential', 'fixed'],
+      default: 'sequential',
+      description:
+        '"sequential": replicates stop once h = ⌊sequentialLevel · (randomizationReplicates + 1)⌋ of them reached the score of every reported subgroup (Besag & Clifford 1991); such a subgroup gets p = max(h/l, (h + 1)/(R + 1)) after l replicates, the others the fixed value. Decisions at sequentialLevel and below are those of the fixed test on the same replicates. "fixed": every replicate is run.',
+    },
+    sequentialLevel: sequentialLevelOption,
     maxNominal: {
       type: 'integer',
       minimum: 2,

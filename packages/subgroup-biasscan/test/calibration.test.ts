@@ -29,6 +29,7 @@ describe('randomisation test', () => {
           direction: 'negative',
           numIters: 2,
           randomizationReplicates: replicates,
+          stopping: 'fixed',
           maxValues: 4,
           bins: 3,
           penalty: 0.5,
@@ -46,6 +47,54 @@ describe('randomisation test', () => {
   });
 });
 
+describe('sequential randomisation test (Besag & Clifford)', () => {
+  it("makes the fixed test's decisions at 0.05 and 0.01 with fewer replicates, and keeps the level", async () => {
+    const options = {
+      direction: 'both' as const,
+      numIters: 2,
+      randomizationReplicates: 99,
+      maxValues: 4,
+      bins: 3,
+      penalty: 0.5,
+    };
+    let sequentialReplicates = 0;
+    let fixedReplicates = 0;
+    let rejected = 0;
+    const smallest: number[] = [];
+    // 30 null data sets and 6 with a planted over-predicted subgroup, so that both decisions occur.
+    for (let k = 0; k < 36; k++) {
+      const planted = k >= 30;
+      const dataset = planted
+        ? auditData(600, `sequential-planted-${k}`, (x, o) => x[o] === 1 && x[o + 4] === 0, 0.3)
+        : auditData(200, `sequential-${k}`);
+      const run = (stopping: 'sequential' | 'fixed') =>
+        biasScan.run({ dataset, model: auditModel }, { ...options, stopping }, { seed: k });
+      const sequential = await run('sequential');
+      const fixed = await run('fixed');
+      expect(sequential.extras.exceedancesToStop).toBe(5);
+      const seq = (sequential.findings as { subgroups: SubgroupFinding[] }).subgroups;
+      const fix = (fixed.findings as { subgroups: SubgroupFinding[] }).subgroups;
+      expect(seq.map((s) => s.score)).toEqual(fix.map((s) => s.score));
+      seq.forEach((s, i) => {
+        for (const level of [0.05, 0.01]) expect(s.pValue! <= level).toBe(fix[i]!.pValue! <= level);
+        expect(s.details.replicatesCompleted as number).toBeLessThanOrEqual(99);
+      });
+      sequentialReplicates += sequential.extras.replicatesCompleted as number;
+      fixedReplicates += fixed.extras.replicatesCompleted as number;
+      if (planted) rejected += seq.some((s) => s.pValue! <= 0.05) ? 1 : 0;
+      else smallest.push(Math.min(1, ...seq.map((s) => s.pValue ?? 1)));
+    }
+    expect(rejected).toBeGreaterThan(3);
+    // Under the null most runs settle after a few replicates (expected about 20 of 99).
+    expect(sequentialReplicates).toBeLessThan(fixedReplicates / 2.5);
+    // Valid: P(p ≤ u) ≤ u up to three standard errors of 30 runs.
+    for (const u of [0.05, 0.1, 0.25, 0.5]) {
+      const rate = smallest.filter((p) => p <= u).length / smallest.length;
+      expect(rate).toBeLessThanOrEqual(u + 3 * Math.sqrt((u * (1 - u)) / smallest.length));
+    }
+  });
+});
+
 describe('both directions adjusted together', () => {
   it('keeps the smallest p-value of a run uniform under the null (max-T over the directions)', async () => {
     const datasets = 80;
@@ -59,6 +108,7 @@ describe('both directions adjusted together', () => {
           direction: 'both',
           numIters: 2,
           randomizationReplicates: replicates,
+          stopping: 'fixed',
           maxValues: 4,
           bins: 3,
           penalty: 0.5,
@@ -76,7 +126,14 @@ describe('both directions adjusted together', () => {
     const dataset = auditData(300, 'max-t');
     const result = await biasScan.run(
       { dataset, model: auditModel },
-      { direction: 'both', numIters: 2, randomizationReplicates: 29, maxValues: 4, bins: 3 },
+      {
+        direction: 'both',
+        numIters: 2,
+        randomizationReplicates: 29,
+        stopping: 'fixed',
+        maxValues: 4,
+        bins: 3,
+      },
       { seed: 3 },
     );
     const maxima = result.extras.replicateMaxima as number[];

@@ -12,10 +12,11 @@ import {
 import {
   type AttributeEncoding,
   encodeAttributes,
-  monteCarloPValue,
+  exceedancesToStop,
   type ScanConfig,
   type ScanData,
   type ScanResult,
+  SequentialPValue,
   SubsetScan,
   scanSubsets,
 } from '@fb/subset-scan';
@@ -38,8 +39,11 @@ function scanInput(
   codes: Int32Array[],
   arity: number[],
   l2: number,
-): ScanInput {
-  const { protectedRows, expected } = expectations(designs, frame, a, l2);
+  stop: () => boolean,
+): ScanInput | null {
+  const fitted = expectations(designs, frame, a, l2, stop);
+  if (fitted === null) return null;
+  const { protectedRows, expected } = fitted;
   const sub = codes.map((c) => Int32Array.from(protectedRows, (i) => c[i]!));
   const observed = Float64Array.from(protectedRows, (i) =>
     frame.realEvent ? logit(frame.event[i]!) : frame.event[i]!,
@@ -120,8 +124,8 @@ interface ClassScan {
   encodings: AttributeEncoding[];
   input: ScanInput;
   res: ScanResult;
-  atLeast: number;
-  completed: number;
+  /** The resampling test's count for this scan. */
+  test: SequentialPValue;
 }
 
 /** The protected class redrawn for the null: permuted, or drawn row by row from P(A = 1 | X, C). */
@@ -159,13 +163,20 @@ async function scanClass(
   directions: Direction[],
   key: string,
   phase: { done: number; total: number },
+  planned: number,
 ): Promise<ClassScan[] | null> {
   const stop = () => ctl.shouldStop() !== null;
   const frame = buildFrame(dataset, p, options, cls);
   const designs = buildDesigns(dataset, frame);
   const { codes, arity, encodings } = encodeAttributes(dataset, options, frame.covariates);
   if (stop()) return null;
-  const input = scanInput(designs, frame, frame.a, codes, arity, options.l2);
+  // The estimation fits are not interruptible; the budget is checked between them.
+  const input = scanInput(designs, frame, frame.a, codes, arity, options.l2, stop);
+  if (input === null) return null;
+  const stopAt =
+    options.stopping === 'sequential'
+      ? exceedancesToStop(options.sequentialLevel, options.permutations, planned)
+      : null;
   const scans: ClassScan[] = [];
   for (const direction of directions) {
     const config = scanConfig(frame, options, direction);
@@ -183,24 +194,28 @@ async function scanClass(
       encodings,
       input,
       res: scan.result(),
-      atLeast: 0,
-      completed: 0,
+      test: new SequentialPValue(options.permutations, stopAt),
     });
   }
 
   const tested = scans.filter((c) => c.res.score > 0);
   if (options.permutations > 0 && tested.length > 0 && !stop()) {
     const propensity = options.test === 'permutation' ? null : classPropensity(designs, frame.a, options.l2);
+    if (stop()) return scans;
     const drawn = new Uint8Array(frame.n);
+    // A scan whose sequential test has stopped is not rescanned; the class stops when all have.
     for (let r = 0; r < options.permutations; r++) {
+      const open = tested.filter((c) => !c.test.stopped);
+      if (open.length === 0) break;
       const rng = ctl.rng.fork(`${key}-resample-${r}`);
       let ok = nullClass(options, frame.a, propensity, rng, drawn);
       for (let retry = 0; !ok && retry < 10; retry++)
         ok = nullClass(options, frame.a, propensity, rng, drawn);
       if (!ok) break;
-      const nullInput = scanInput(designs, frame, drawn, codes, arity, options.l2);
+      const nullInput = scanInput(designs, frame, drawn, codes, arity, options.l2, stop);
+      if (nullInput === null || stop()) break;
       let complete = true;
-      const scores = tested.map((c) => {
+      const scores = open.map((c) => {
         const nullRes = scanSubsets(
           nullInput.data,
           scanConfig(frame, options, c.direction),
@@ -211,9 +226,8 @@ async function scanClass(
         return nullRes.score;
       });
       if (!complete) break;
-      tested.forEach((c, k) => {
-        if (scores[k]! >= c.res.score) c.atLeast++;
-        c.completed++;
+      open.forEach((c, k) => {
+        c.test.record(scores[k]! >= c.res.score);
       });
       if (await ctl.checkpoint({ phase: 'permutation', done: r + 1, total: options.permutations })) break;
     }
@@ -270,6 +284,7 @@ export async function conditionalBiasScan(
         done: c,
         total: classes.length,
       },
+      planned,
     );
     if (res === null) break;
     scans.push(...res);
@@ -300,6 +315,7 @@ export async function conditionalBiasScan(
       scans: summaries,
       warnings,
       permutationsPlanned: options.permutations,
+      stopping: options.stopping,
       timings: { seconds },
     },
   };
@@ -326,7 +342,7 @@ function describeScan(
       expectedSum += input.expected[r]!;
   }
   const expectedRate = detected.size === 0 ? 0 : expectedSum / detected.size;
-  const raw = monteCarloPValue(scan.atLeast, scan.completed);
+  const raw = scan.test.pValue();
   const pValue = raw === null ? null : Math.min(1, raw * planned);
   const summary = {
     protectedClass: cls.condition,
@@ -334,8 +350,9 @@ function describeScan(
     score: res.score,
     protectedRowsScanned: input.protectedRows.length,
     iterationsRun: res.iterationsRun,
-    permutationsCompleted: scan.completed,
+    permutationsCompleted: scan.test.completed,
     unadjustedPValue: raw,
+    pValue,
   };
   if (!(res.score > 0)) return { finding: null, summary, warning: null };
   const conditions: Condition[] = [cls.condition, ...scanConditions];
@@ -369,7 +386,7 @@ function describeScan(
         unadjustedPValue: raw,
         scansAdjustedFor: planned,
         test: options.test,
-        permutationsCompleted: scan.completed,
+        permutationsCompleted: scan.test.completed,
       },
     },
   };

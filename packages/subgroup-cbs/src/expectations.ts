@@ -87,17 +87,19 @@ function rowsOf(design: Design, rows: Int32Array, labels: Int32Array): Dataset {
  *    each row twice: label 1 with weight w·I, label 0 with weight w·(1 − I));
  * 3. Î = that model's probability for each kept protected row.
  * `a` is the class membership to use (the data's, or a permutation of it). Returns Î in the order of
- * `protectedRows` (the kept rows with a = 1).
+ * `protectedRows` (the kept rows with a = 1). Null when `stop` says stop between the two fits.
  */
 export function expectations(
   designs: Designs,
   frame: Frame,
   a: Uint8Array,
   l2: number,
-): { protectedRows: Int32Array; expected: Float64Array } {
+  stop: () => boolean = () => false,
+): { protectedRows: Int32Array; expected: Float64Array } | null {
   const n = frame.n;
   const all = Int32Array.from({ length: n }, (_, i) => i);
   const propensity = fitLogisticRegression(rowsOf(designs.propensity, all, Int32Array.from(a)), { l2 });
+  if (stop()) return null;
   const pa = propensity.predictProba(designs.propensity.x);
   const design = designs.event;
 

@@ -1,4 +1,5 @@
 import type { OptionsSchema } from '@fb/core';
+import { sequentialLevelOption } from '@fb/subset-scan';
 
 /** The four scan types of the paper's Table 1: which variable is the event I and which the condition C. */
 export type ScanType =
@@ -18,6 +19,8 @@ export interface CbsOptions {
   penalty: number;
   permutations: number;
   test: 'conditional-randomization' | 'permutation';
+  stopping: 'sequential' | 'fixed';
+  sequentialLevel: number;
   minClassRows: number;
   l2: number;
   maxValues: number;
@@ -104,6 +107,14 @@ export const cbsOptionsSchema: OptionsSchema = {
       description:
         '"conditional-randomization": A is redrawn for every row from a logistic model of P(A = 1 | X, C) fitted on the data (valid when the protected class depends on the covariates); "permutation": A is permuted over all rows, as the paper (Appendix A.3), valid only when A is independent of X and C.',
     },
+    stopping: {
+      type: 'string',
+      enum: ['sequential', 'fixed'],
+      default: 'sequential',
+      description:
+        '"sequential": a scan stops resampling once h = ⌊sequentialLevel · (permutations + 1) / m⌋ (at least 1) of its resamples reached its score, m the number of scans adjusted for (Besag & Clifford 1991); its p-value is then m · max(h/l, (h + 1)/(permutations + 1)) after l resamples, else the fixed value. Decisions at sequentialLevel and below are those of the fixed test on the same resamples. "fixed": every resample is run.',
+    },
+    sequentialLevel: sequentialLevelOption,
     minClassRows: {
       type: 'integer',
       minimum: 1,

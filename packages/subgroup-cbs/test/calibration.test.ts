@@ -34,3 +34,38 @@ describe('CBS under a null with A dependent on X', () => {
     expect(rejected).toBeLessThanOrEqual(5);
   }, 900_000);
 });
+
+// The sequential test (the default) against the fixed one on the same resamples: the same decision at
+// 0.05 for every scan, from fewer resamples under the null.
+describe('CBS sequential stopping', () => {
+  it('decides as the fixed test at 0.05 with fewer resamples', async () => {
+    let sequentialResamples = 0;
+    let fixedResamples = 0;
+    let compared = 0;
+    for (let r = 0; r < 8; r++) {
+      const { dataset, model } = nullWorld(`cbs-sequential-${r}`, { n: 1000, signal: 'interaction' });
+      const run = (stopping: 'sequential' | 'fixed') =>
+        cbs.run(
+          { dataset, model },
+          { protectedAttribute: 'sex', direction: 'both', permutations: 39, iterations: 2, stopping },
+          { seed: r },
+        );
+      const sequential = await run('sequential');
+      const fixed = await run('fixed');
+      const seq = sequential.findings.kind === 'subgroup' ? sequential.findings.subgroups : [];
+      const fix = fixed.findings.kind === 'subgroup' ? fixed.findings.subgroups : [];
+      expect(seq.map((s) => s.score).sort()).toEqual(fix.map((s) => s.score).sort());
+      for (const s of seq) {
+        const f = fix.find(
+          (g) => g.score === s.score && g.details.scanDirection === s.details.scanDirection,
+        )!;
+        expect(s.pValue! <= 0.05).toBe(f.pValue! <= 0.05);
+        sequentialResamples += s.details.permutationsCompleted as number;
+        fixedResamples += f.details.permutationsCompleted as number;
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(8);
+    expect(sequentialResamples).toBeLessThan(fixedResamples / 2);
+  }, 900_000);
+});

@@ -10,7 +10,12 @@ export {
 } from './data.js';
 export { type AttributeEncoding, type EncodingOptions, encodeAttributes } from './encoding.js';
 export { T_BOUND } from './kernels.js';
-export { monteCarloPValue } from './pvalue.js';
+export {
+  exceedancesToStop,
+  monteCarloPValue,
+  SequentialPValue,
+  sequentialLevelOption,
+} from './pvalue.js';
 export {
   MIN_START_RECORDS,
   type ScanResult,

@@ -118,6 +118,36 @@ export function nullWorld(seed: number | string, options: NullWorldOptions = {})
   return { dataset, model, p };
 }
 
+/**
+ * A biased variant of a binary model: the odds of the favourable class (1) multiplied by `factor` on
+ * the rows where `member(x, offset)` holds, for the power side of a calibration set.
+ */
+export function shiftedOddsModel(
+  model: Classifier,
+  factor: number,
+  member: (x: Float64Array, offset: number) => boolean,
+): Classifier {
+  const d = model.nFeatures;
+  return {
+    nFeatures: d,
+    nClasses: 2,
+    predictProba(x: Float64Array): Float64Array {
+      const out = model.predictProba!(x);
+      for (let i = 0; i < x.length / d; i++) {
+        if (!member(x, i * d)) continue;
+        const odds = (factor * out[2 * i + 1]!) / out[2 * i]!;
+        out[2 * i + 1] = odds / (1 + odds);
+        out[2 * i] = 1 - out[2 * i + 1]!;
+      }
+      return out;
+    },
+    predict(x: Float64Array): Int32Array {
+      const proba = this.predictProba!(x);
+      return Int32Array.from({ length: x.length / d }, (_, i) => (proba[2 * i + 1]! >= 0.5 ? 1 : 0));
+    },
+  };
+}
+
 /** The rejection rate of a test over null data sets, with its Monte Carlo uncertainty. */
 export interface RejectionRate {
   runs: number;

@@ -1,0 +1,104 @@
+import { type Dataset, Hasher, RunController } from '@fb/core';
+import { TabularCodec } from './codec.js';
+import type { LatentGenerator } from './generator.js';
+import { type LimiGenerator as LimiGeneratorKind, type LimiOptions, limiOptions } from './options.js';
+import { fitPcaGenerator } from './pca.js';
+import { fitVaeGenerator } from './vae.js';
+
+/** The generator options that shape the fitted generator. */
+const GENERATOR_OPTIONS = [
+  'generator',
+  'latentDim',
+  'hiddenUnits',
+  'epochs',
+  'learningRate',
+  'trainBatchSize',
+] as const;
+
+/**
+ * LIMI's generative model fitted on one dataset, to be reused by every run on its rows (whatever the
+ * model audited and the protected attributes: the generator sees neither). `fitLimiGenerator` makes one; `limiWith` gives a
+ * LIMI detector that searches with it instead of training its own.
+ */
+export interface FittedLimiGenerator {
+  readonly kind: LimiGeneratorKind;
+  /** Content key of the rows it was fitted on (`generatorDataKey`). */
+  readonly dataKey: string;
+  /** The generator options it was fitted with. */
+  readonly options: Readonly<Pick<LimiOptions, (typeof GENERATOR_OPTIONS)[number]>>;
+  /** The seed of its random draws. */
+  readonly seed: number | string;
+  /** Wall-clock seconds the fit took. */
+  readonly trainingSeconds: number;
+  /** VAE: mean loss per row of each epoch. */
+  readonly lossPerEpoch: number[] | null;
+  readonly generator: LatentGenerator;
+  readonly codec: TabularCodec;
+}
+
+/**
+ * What a generator is fitted on: the attributes' names and domains and the rows' values. Which
+ * attributes are protected and the labels do not enter, so one generator serves every choice of
+ * protected attribute on the same data.
+ */
+export function generatorDataKey(dataset: Dataset): string {
+  const domains = dataset.schema.attributes.map(({ protected: _p, ...domain }) => domain);
+  return new Hasher().string(JSON.stringify(domains)).numbers(dataset.x).digest();
+}
+
+/**
+ * Fit LIMI's generator (`generator`, `latentDim`, `hiddenUnits`, `epochs`, `learningRate`,
+ * `trainBatchSize` of its options; the rest is ignored) on a dataset, with draws from `seed`: the same
+ * draws as a LIMI run with that seed makes for its own generator.
+ */
+export async function fitLimiGenerator(
+  dataset: Dataset,
+  options: Partial<LimiOptions> = {},
+  seed: number | string = 0,
+): Promise<FittedLimiGenerator> {
+  const resolved = limiOptions(options);
+  const ctl = new RunController({ seed });
+  const t = performance.now();
+  const { generator, codec, lossPerEpoch } = await trainGenerator(dataset, resolved, ctl);
+  return Object.freeze({
+    kind: resolved.generator,
+    dataKey: generatorDataKey(dataset),
+    options: Object.freeze(
+      Object.fromEntries(GENERATOR_OPTIONS.map((o) => [o, resolved[o]])),
+    ) as FittedLimiGenerator['options'],
+    seed,
+    trainingSeconds: (performance.now() - t) / 1000,
+    lossPerEpoch,
+    generator: generator!,
+    codec,
+  });
+}
+
+/**
+ * Train the generator a run asks for, with the run's controller (its budget and abort stop a VAE's
+ * training: the generator is then null).
+ */
+export async function trainGenerator(
+  dataset: Dataset,
+  options: LimiOptions,
+  ctl: RunController,
+): Promise<{ generator: LatentGenerator | null; codec: TabularCodec; lossPerEpoch: number[] | null }> {
+  const codec = new TabularCodec(dataset);
+  const latentDim = Math.min(options.latentDim, codec.width);
+  if (options.generator === 'pca')
+    return { generator: fitPcaGenerator(dataset, codec, latentDim), codec, lossPerEpoch: null };
+  const fitted = await fitVaeGenerator(
+    dataset,
+    codec,
+    {
+      latentDim,
+      hiddenUnits: options.hiddenUnits,
+      epochs: options.epochs,
+      learningRate: options.learningRate,
+      batchSize: options.trainBatchSize,
+    },
+    ctl.rng.fork('vae'),
+    ctl,
+  );
+  return { generator: fitted?.generator ?? null, codec, lossPerEpoch: fitted?.training.lossPerEpoch ?? null };
+}
