@@ -59,6 +59,12 @@ export interface IndividualDetectorSpec<O extends object> extends DetectorMeta<O
   access: 'black-box' | 'white-box';
   /** Run the search; every candidate goes through `checker`. Return method-specific extras. */
   search(args: IndividualSearch<O>): Promise<Record<string, unknown> | undefined>;
+  /**
+   * Methods whose paper counts something other than the checker's tested and discriminatory samples
+   * (FlipTest: mapped members and flipping pairs) return their own TSN, DSN and pairs from the extras.
+   * `findings` stay the checker's pairs.
+   */
+  ownCounts?(extras: Record<string, unknown>): { tsn: number; dsn: number; pairs: number };
 }
 
 export interface SubgroupScan<O> {
@@ -195,15 +201,16 @@ export function defineIndividualDetector<O extends object>(spec: IndividualDetec
       const findings = checker.findings();
       const run = runInfo(ctl);
       const stats = model!.queryStats;
+      const { tsn, dsn, pairs } = spec.ownCounts?.(extras) ?? checker;
       const result: DiscoveryResult = {
         ...envelope('individual', spec, resolved, dataset, model, ctl),
         run,
         metrics: {
-          tsn: checker.tsn,
-          dsn: checker.dsn,
-          sur: checker.tsn === 0 ? 0 : checker.dsn / checker.tsn,
-          dss: checker.dsn === 0 ? null : run.wallSeconds / checker.dsn,
-          pairs: checker.pairs,
+          tsn,
+          dsn,
+          sur: tsn === 0 ? 0 : dsn / tsn,
+          dss: dsn === 0 ? null : run.wallSeconds / dsn,
+          pairs,
           queries: stats.queries,
           distinctQueries: stats.distinctQueries,
         },
