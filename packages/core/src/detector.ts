@@ -187,15 +187,22 @@ function prepare<O extends object>(
 /**
  * Build an individual (counterfactual-pair) detector. The wrapper validates the input and options,
  * wraps the model in the counting classifier, gives the search the shared counterfactual checker,
- * and turns the checker's counts into the DiscoveryResult. Options may include `variantMode`.
+ * and turns the checker's counts into the DiscoveryResult. Options may include `variantMode` and the
+ * discrimination threshold `gamma`.
  */
 export function defineIndividualDetector<O extends object>(spec: IndividualDetectorSpec<O>): Detector<O> {
   return {
     ...baseDetector<O>('individual', spec, true),
     async run(input, options, context) {
       const { resolved, dataset, model, ctl } = prepare(spec, true, input, options, context);
-      const mode = (resolved as { variantMode?: VariantMode }).variantMode ?? 'all-combinations';
-      const checker = new CounterfactualChecker(dataset.schema, model!, ctl, mode);
+      const { variantMode, gamma } = resolved as { variantMode?: VariantMode; gamma?: number };
+      const checker = new CounterfactualChecker(
+        dataset.schema,
+        model!,
+        ctl,
+        variantMode ?? 'all-combinations',
+        gamma ?? 0,
+      );
       const extras = (await spec.search({ dataset, model: model!, options: resolved, ctl, checker })) ?? {};
       // Built before the clock is read, so that wallSeconds covers the (capped) result building.
       const findings = checker.findings();
