@@ -1,5 +1,5 @@
 import type { CountingClassifier } from './classifier.js';
-import { DataError } from './errors.js';
+import { DataError, ModelError, OptionsError } from './errors.js';
 import { ProtectedVariants, type VariantMode } from './protected-variants.js';
 import type { AttributeValueCount, DiscriminatoryPair, IndividualFindings } from './result-types.js';
 import { GrowableArray, RowIndex } from './row-index.js';
@@ -48,8 +48,10 @@ export interface BatchCheck {
  * A *tested sample* is a distinct input, keyed on its non-protected attributes at their declared
  * resolution (`keyResolution`: each value's cell index on its grid, so that values closer than the
  * resolution, e.g. generated reals on a continuous attribute, are one input), whose counterfactual
- * check ran; the first input of a cell is the one queried and reported; a *discriminatory sample* is a tested sample for which some change of protected
- * attributes changes the model's decision. For each batch the checker builds every protected
+ * check ran; the first input of a cell is the one queried and reported; a *discriminatory sample* is
+ * a tested sample for which some change of protected attributes changes the model's decision (or,
+ * with a threshold γ > 0, moves the favourable-class probability by more than γ). For each batch the
+ * checker builds every protected
  * variant of every new input, queries the model once, and records TSN, DSN, the discriminatory pairs
  * and the per-attribute-value counts. An input already tested returns its known status without a
  * model query and without counting again.
@@ -81,12 +83,31 @@ export class CounterfactualChecker {
   private readonly dsnByValue: Int32Array[];
   private readonly pairsByValue: Int32Array[];
 
+  /**
+   * The discrimination threshold γ of seed 000 (AEQUITAS, KOSEI): 0 counts a changed decision; above 0,
+   * a twin counts when |P(x) − P(x′)| > γ on the probability of the favourable class.
+   */
+  readonly gamma: number;
+
   constructor(
     schema: Schema,
     model: CountingClassifier,
     ctl: RunController,
     mode: VariantMode = 'all-combinations',
+    gamma = 0,
   ) {
+    if (!(gamma >= 0 && gamma < 1)) {
+      throw new OptionsError('OPTIONS_INVALID', `gamma must lie in [0, 1), got ${gamma}`, {
+        option: '/gamma',
+      });
+    }
+    if (gamma > 0 && !model.hasProba) {
+      throw new ModelError(
+        'MODEL_MISMATCH',
+        `a discrimination threshold gamma = ${gamma} compares probabilities, but the model has no predictProba`,
+      );
+    }
+    this.gamma = gamma;
     this.schema = schema;
     this.mode = mode;
     this.model = model;
@@ -227,6 +248,10 @@ export class CounterfactualChecker {
       counts[r] = this.variants.write(x, off, batch, (r * block + 1) * d);
     }
     const labels = this.model.predict(batch);
+    // With a threshold, the favourable-class probability of every row (the same rows: no new query).
+    const c = this.model.nClasses;
+    const fav = this.schema.outcome.favorable;
+    const proba = this.gamma > 0 ? this.model.predictProba(batch) : null;
     const statusStore = this.statusById.ensure(firstId + rows.length);
     const touchedDsn = this.domains.map((dom) => new Uint8Array(dom.length));
     for (let r = 0; r < rows.length; r++) {
@@ -236,7 +261,10 @@ export class CounterfactualChecker {
       for (const t of touchedDsn) t.fill(0);
       for (let v = 1; v <= counts[r]!; v++) {
         const lab = labels[r * block + v]!;
-        if (lab === own) continue;
+        if (proba) {
+          const gap = proba[r * block * c + fav]! - proba[(r * block + v) * c + fav]!;
+          if (!(Math.abs(gap) > this.gamma)) continue;
+        } else if (lab === own) continue;
         disc = true;
         const cfOff = (r * block + v) * d;
         this.recordPair(batch, sampleOff, cfOff, own, lab);

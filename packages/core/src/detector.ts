@@ -59,6 +59,12 @@ export interface IndividualDetectorSpec<O extends object> extends DetectorMeta<O
   access: 'black-box' | 'white-box';
   /** Run the search; every candidate goes through `checker`. Return method-specific extras. */
   search(args: IndividualSearch<O>): Promise<Record<string, unknown> | undefined>;
+  /**
+   * Methods whose paper counts something other than the checker's tested and discriminatory samples
+   * (FlipTest: mapped members and flipping pairs) return their own TSN, DSN and pairs from the extras.
+   * `findings` stay the checker's pairs.
+   */
+  ownCounts?(extras: Record<string, unknown>): { tsn: number; dsn: number; pairs: number };
 }
 
 export interface SubgroupScan<O> {
@@ -181,29 +187,37 @@ function prepare<O extends object>(
 /**
  * Build an individual (counterfactual-pair) detector. The wrapper validates the input and options,
  * wraps the model in the counting classifier, gives the search the shared counterfactual checker,
- * and turns the checker's counts into the DiscoveryResult. Options may include `variantMode`.
+ * and turns the checker's counts into the DiscoveryResult. Options may include `variantMode` and the
+ * discrimination threshold `gamma`.
  */
 export function defineIndividualDetector<O extends object>(spec: IndividualDetectorSpec<O>): Detector<O> {
   return {
     ...baseDetector<O>('individual', spec, true),
     async run(input, options, context) {
       const { resolved, dataset, model, ctl } = prepare(spec, true, input, options, context);
-      const mode = (resolved as { variantMode?: VariantMode }).variantMode ?? 'all-combinations';
-      const checker = new CounterfactualChecker(dataset.schema, model!, ctl, mode);
+      const { variantMode, gamma } = resolved as { variantMode?: VariantMode; gamma?: number };
+      const checker = new CounterfactualChecker(
+        dataset.schema,
+        model!,
+        ctl,
+        variantMode ?? 'all-combinations',
+        gamma ?? 0,
+      );
       const extras = (await spec.search({ dataset, model: model!, options: resolved, ctl, checker })) ?? {};
       // Built before the clock is read, so that wallSeconds covers the (capped) result building.
       const findings = checker.findings();
       const run = runInfo(ctl);
       const stats = model!.queryStats;
+      const { tsn, dsn, pairs } = spec.ownCounts?.(extras) ?? checker;
       const result: DiscoveryResult = {
         ...envelope('individual', spec, resolved, dataset, model, ctl),
         run,
         metrics: {
-          tsn: checker.tsn,
-          dsn: checker.dsn,
-          sur: checker.tsn === 0 ? 0 : checker.dsn / checker.tsn,
-          dss: checker.dsn === 0 ? null : run.wallSeconds / checker.dsn,
-          pairs: checker.pairs,
+          tsn,
+          dsn,
+          sur: tsn === 0 ? 0 : dsn / tsn,
+          dss: dsn === 0 ? null : run.wallSeconds / dsn,
+          pairs,
           queries: stats.queries,
           distinctQueries: stats.distinctQueries,
         },

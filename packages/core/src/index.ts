@@ -18,6 +18,7 @@ export * from './interop.js';
 export { type KMeansOptions, type KMeansResult, kmeans } from './kmeans.js';
 export { type OptionsSchema, resolveOptions } from './options.js';
 export {
+  gammaOption,
   MAX_VARIANTS,
   ProtectedVariants,
   type VariantMode,

@@ -20,6 +20,23 @@ export function variantModeOption(
 }
 
 /**
+ * The option schema of the discrimination threshold γ (seed 000, AEQUITAS and KOSEI: an input is
+ * discriminatory when |P(x) − P(x′)| > γ for a twin x′). The seed's default 0 counts a changed decision,
+ * as its code, which compares predicted labels; above 0 the checker compares the probability of the
+ * favourable class and the model needs `predictProba`.
+ */
+export function gammaOption() {
+  return {
+    type: 'number',
+    minimum: 0,
+    exclusiveMaximum: 1,
+    default: 0,
+    description:
+      "Discrimination threshold γ (seed 000): 0 (the seed's value) counts a twin whose decision differs; above 0, a twin counts when the favourable-class probabilities differ by more than γ (the model needs predictProba).",
+  };
+}
+
+/**
  * The protected variants of an input: the same row with other values of the protected attributes,
  * either every other combination of them (`all-combinations`) or every other value of one protected
  * attribute at a time (`one-at-a-time`). The counterfactual checker builds its queries with this,

@@ -467,3 +467,62 @@ describe('CounterfactualChecker: tested samples on the declared resolution', () 
     expect(checker.tsn).toBe(2);
   });
 });
+
+describe('CounterfactualChecker: discrimination threshold gamma', () => {
+  // P(approve) = 0.3 + 0.04 x + 0.1 (sex = m); the decision is P > 0.5, so it flips with sex only at
+  // x = 3, 4, 5 (0.42/0.52, 0.46/0.56, 0.50/0.60), while the probability always moves by 0.1.
+  const schema = defineSchema({
+    attributes: [
+      { name: 'sex', kind: 'categorical', protected: true, categories: ['f', 'm'] },
+      { name: 'x', kind: 'ordinal', protected: false, min: 0, max: 9, step: 1 },
+    ],
+    outcome: { name: 'y', labels: ['no', 'yes'], favorable: 1 },
+  });
+  const p = (r: Float64Array, i: number) => 0.3 + 0.04 * r[2 * i + 1]! + 0.1 * r[2 * i]!;
+  const model = {
+    nFeatures: 2,
+    nClasses: 2,
+    predict: (r: Float64Array) =>
+      Int32Array.from({ length: r.length / 2 }, (_, i) => (p(r, i) > 0.5 ? 1 : 0)),
+    predictProba: (r: Float64Array) => {
+      const out = new Float64Array(r.length);
+      for (let i = 0; i < r.length / 2; i++) {
+        out[2 * i + 1] = p(r, i);
+        out[2 * i] = 1 - out[2 * i + 1]!;
+      }
+      return out;
+    },
+  };
+  const rows = rowsOf(Array.from({ length: 10 }, (_, x) => [0, x]));
+  const run = (gamma: number) => {
+    const checker = new CounterfactualChecker(
+      schema,
+      new CountingClassifier(model),
+      new RunController({}),
+      'all-combinations',
+      gamma,
+    );
+    checker.check(rows);
+    return checker;
+  };
+
+  it('counts changed decisions at the default 0, probability gaps above gamma otherwise', () => {
+    const flips = run(0);
+    expect([flips.tsn, flips.dsn]).toEqual([10, 3]);
+    expect(flips.findings().pairs.map((q) => q.sample[1])).toEqual([3, 4, 5]);
+    const close = run(0.05);
+    expect([close.tsn, close.dsn, close.pairs]).toEqual([10, 10, 10]);
+    // Pairs whose decision does not change are reported with their (equal) outcomes.
+    expect(close.findings().pairs[0]).toMatchObject({ sampleOutcome: 0, counterfactualOutcome: 0 });
+    expect(run(0.15).dsn).toBe(0);
+  });
+
+  it('refuses a threshold outside [0, 1) and a model without probabilities', () => {
+    expect(() => run(1)).toThrow(OptionsError);
+    expect(() => run(-0.1)).toThrow(OptionsError);
+    const labelsOnly = new CountingClassifier({ nFeatures: 2, nClasses: 2, predict: model.predict });
+    expect(
+      () => new CounterfactualChecker(schema, labelsOnly, new RunController({}), 'all-combinations', 0.1),
+    ).toThrow(/predictProba/);
+  });
+});

@@ -1,4 +1,4 @@
-import { type OptionsSchema, type VariantMode, variantModeOption } from '@fb/core';
+import { gammaOption, type OptionsSchema, type VariantMode, variantModeOption } from '@fb/core';
 
 /** Local-search strategy of AEQUITAS (paper §4). */
 export type AequitasStrategy = 'random' | 'semi-directed' | 'fully-directed';
@@ -22,6 +22,8 @@ export interface AequitasOptions {
   acceptance: AcceptanceRule;
   temperature: number;
   variantMode: VariantMode;
+  /** Discrimination threshold γ on the favourable-class probability; 0 counts a changed decision. */
+  gamma: number;
 }
 
 export const optionsSchema: OptionsSchema = {
@@ -93,5 +95,6 @@ export const optionsSchema: OptionsSchema = {
       description: 'Metropolis temperature (basin-hopping T; the original uses 1.0).',
     },
     variantMode: variantModeOption(),
+    gamma: gammaOption(),
   },
 };

@@ -1,5 +1,5 @@
 import { createDataset, type DiscoveryResult, defineSchema, OptionsError, reproducibleView } from '@fb/core';
-import { blindModel, expectPairsInRegion, regionModel, regionSchema } from '@fb/testkit';
+import { blindModel, expectPairsInRegion, probabilityModel, regionModel, regionSchema } from '@fb/testkit';
 import { describe, expect, it } from 'vitest';
 import { aequitas } from '../src/index.js';
 import { datasetFor, raceModel, raceSchema, SEX } from './fixtures.js';
@@ -196,5 +196,34 @@ describe('aequitas runs', () => {
     });
     expect(() => aequitas.resolveOptions({ globalIteration: 5 } as never)).toThrow(OptionsError);
     expect(() => aequitas.resolveOptions({ strategy: 'directed' } as never)).toThrow(OptionsError);
+  });
+});
+
+describe('aequitas discrimination threshold gamma', () => {
+  // Sex moves the approval probability by 0.1 everywhere, but it stays below 0.5: no decision changes.
+  const shift = probabilityModel('sex-shift', (r) => 0.2 + 0.002 * r[1]! + 0.1 * r[0]!);
+  const data = datasetFor(regionSchema, shift);
+
+  it("counts changed decisions at the seed's 0 and probability gaps above gamma", async () => {
+    const run = (gamma?: number) =>
+      aequitas.run(
+        { dataset: data, model: shift },
+        { ...small, ...(gamma === undefined ? {} : { gamma }) },
+        { seed: 3 },
+      );
+    const flips = await run();
+    expect(flips.method.options.gamma).toBe(0);
+    expect(flips.metrics.dsn).toBe(0);
+    const gaps = await run(0.05);
+    expect(gaps.metrics.tsn).toBeGreaterThan(100);
+    expect(gaps.metrics.dsn).toBe(gaps.metrics.tsn);
+    expect((await run(0.2)).metrics.dsn).toBe(0);
+  });
+
+  it('refuses gamma >= 1 and a threshold on a model without probabilities', async () => {
+    await expect(aequitas.run({ dataset: data, model: shift }, { gamma: 1 })).rejects.toThrow(OptionsError);
+    await expect(aequitas.run({ dataset, model: regionModel }, { gamma: 0.1 })).rejects.toThrow(
+      /predictProba/,
+    );
   });
 });

@@ -37,6 +37,7 @@ export const expga: Detector<ExpgaOptions> = defineIndividualDetector<ExpgaOptio
         seeds: options.seeds,
         source: options.seedSource,
         thresholdRank: options.thresholdRank,
+        checkQueries: new ProtectedVariants(dataset.schema, options.variantMode).perInput + 1,
       },
     );
     const seedSeconds = (performance.now() - seedStart) / 1000;

@@ -17,6 +17,8 @@ export interface SeedPhaseSettings {
   seeds: number;
   source: SeedSource;
   thresholdRank: number;
+  /** Distinct queries one seed's counterfactual check takes (itself and its protected variants). */
+  checkQueries: number;
 }
 
 export interface SeedPhaseResult {
@@ -59,7 +61,18 @@ export async function selectSeeds(
   let explained = 0;
   while (explained < total && count < settings.seeds) {
     if (await ctl.checkpoint({ phase: 'seeds', done: explained, total })) break;
-    const m = Math.min(batch, total - explained);
+    let m = Math.min(batch, total - explained);
+    // Under a query budget, explain only what it affords after the checks of the seeds kept so far,
+    // so that the explanations never overrun it and the seeds found can still be checked.
+    const maxQueries = ctl.budget.maxQueries;
+    if (maxQueries !== undefined) {
+      const left = maxQueries - model.distinctQueries - count * settings.checkQueries;
+      m = Math.min(m, Math.floor(left / (per + settings.checkQueries)));
+      if (m < 1) {
+        ctl.stopFor('query-budget');
+        break;
+      }
+    }
     for (let i = 0; i < m; i++) {
       if (order)
         candidates.set(dataset.x.subarray(order[explained + i]! * d, (order[explained + i]! + 1) * d), i * d);

@@ -71,6 +71,25 @@ describe('explanation-guided seeds', () => {
     expect(result.metrics.dsn).toBeLessThanOrEqual(extrasOf(result).seeds);
   });
 
+  it('keeps its explanations within a query budget and leaves enough of it to check the seeds', async () => {
+    // One explanation batch would send 54 candidates x 300 perturbations = 16,200 rows at once.
+    const bySex = probabilityModel('sex', (r) => 0.2 + 0.6 * r[0]!);
+    const dataset = labelledSample(bySex);
+    const result = await expga.run(
+      { dataset, model: bySex },
+      { globalSamples: 1_000_000, seeds: 1_000_000, limeSamples: 300, thresholdRank: 1 },
+      { seed: 4, budget: { maxQueries: 5000 } },
+    );
+    expect(result.run.stopReason).toBe('query-budget');
+    expect(result.metrics.distinctQueries).toBeLessThanOrEqual(5000);
+    // Each explanation takes 300 queries and each seed's check 2: at most 5000 / 302 candidates.
+    expect(extrasOf(result).seeds).toBeGreaterThan(10);
+    expect(extrasOf(result).seeds).toBeLessThanOrEqual(Math.floor(5000 / 302));
+    // Every seed kept is checked and discriminatory (distinct seeds count once).
+    expect(result.metrics.dsn).toBe(result.metrics.tsn);
+    expect(result.metrics.tsn).toBeGreaterThan(10);
+  });
+
   it('keeps the candidates whose explanation ranks the protected attribute high enough', async () => {
     // The score depends on sex only: sex ranks first in every explanation.
     const bySex = probabilityModel('sex', (r) => 0.2 + 0.6 * r[0]!);

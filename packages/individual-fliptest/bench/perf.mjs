@@ -15,10 +15,10 @@ for (const sampleSize of sizes) {
   const run = (transport) => fliptest.run({ dataset, model }, { sampleSize, transport }, { seed: 1 });
   const exact = await run('exact');
   const entropic = await run('entropic');
-  const e = exact.extras;
-  const a = entropic.extras;
+  const e = exact.extras.attributes[0];
+  const a = entropic.extras.attributes[0];
   const line = (name, r, x) =>
-    `  ${name.padEnd(8)} ${x.timings.transportSeconds.toFixed(2).padStart(7)} s transport  ` +
+    `  ${name.padEnd(8)} ${r.extras.timings.sex.transportSeconds.toFixed(2).padStart(7)} s transport  ` +
     `${r.run.wallSeconds.toFixed(2).padStart(7)} s total  mean cost ${x.meanCost.toFixed(3)}  ` +
     `|F+| ${x.flipset.positive.length}  |F-| ${x.flipset.negative.length}` +
     (x.sinkhorn

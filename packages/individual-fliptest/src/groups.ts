@@ -19,11 +19,40 @@ export interface Groups {
   targetRows: Int32Array;
 }
 
-/** Resolve the attribute and the two group values from the options and the data. */
-export function resolveGroups(dataset: Dataset, options: FliptestOptions): Groups {
+/**
+ * The groups of every protected attribute asked for (`attribute`: one name, a list, or null for every
+ * protected attribute of the schema), in that order. Group values apply to a single attribute only.
+ */
+export function resolveAllGroups(dataset: Dataset, options: FliptestOptions): Groups[] {
+  const { schema } = dataset;
+  const asked = options.attribute;
+  const attributes =
+    asked === null
+      ? protectedIndices(schema)
+      : (typeof asked === 'string' ? [asked] : asked).map((name) => attributeIndex(schema, name));
+  if (new Set(attributes).size !== attributes.length) {
+    throw new OptionsError('OPTIONS_INVALID', 'option attribute names an attribute twice', {
+      option: '/attribute',
+    });
+  }
+  if (attributes.length > 1) {
+    for (const option of ['sourceValue', 'targetValue'] as const) {
+      if (options[option] !== null) {
+        const names = attributes.map((j) => schema.attributes[j]!.name).join(', ');
+        throw new OptionsError(
+          'OPTIONS_INVALID',
+          `option ${option} needs a single attribute, but ${names} are mapped; name one in option attribute`,
+          { option: `/${option}` },
+        );
+      }
+    }
+  }
+  return attributes.map((j) => resolveGroups(dataset, options, j));
+}
+
+/** Resolve the two group values of protected attribute `attribute` from the options and the data. */
+export function resolveGroups(dataset: Dataset, options: FliptestOptions, attribute: number): Groups {
   const { schema, n, d, x } = dataset;
-  const attribute =
-    options.attribute === null ? protectedIndices(schema)[0]! : attributeIndex(schema, options.attribute);
   const attr = schema.attributes[attribute]!;
   if (!attr.protected) {
     throw new OptionsError('OPTIONS_INVALID', `attribute "${attr.name}" is not protected`, {

@@ -4,7 +4,7 @@ import type { OptionsSchema } from '@fb/core';
 export type TransportMethod = 'auto' | 'exact' | 'entropic';
 
 export interface FliptestOptions {
-  attribute: string | null;
+  attribute: string | string[] | null;
   sourceValue: number | null;
   targetValue: number | null;
   sampleSize: number;
@@ -21,22 +21,24 @@ export const optionsSchema: OptionsSchema = {
   additionalProperties: false,
   properties: {
     attribute: {
-      type: ['string', 'null'],
+      type: ['string', 'array', 'null'],
+      items: { type: 'string' },
+      minItems: 1,
       default: null,
       description:
-        'Protected attribute whose two groups are mapped onto each other; null takes the first protected attribute of the schema.',
+        'Protected attribute(s) whose two groups are mapped onto each other, one run per attribute (one name or a list); null maps every protected attribute of the schema.',
     },
     sourceValue: {
       type: ['number', 'null'],
       default: null,
       description:
-        'Value of the attribute defining the source group S (the group mapped and audited); null takes the smallest value present in the data.',
+        'Value of the attribute defining the source group S (the group mapped and audited); null takes the smallest value present in the data. Only with a single attribute.',
     },
     targetValue: {
       type: ['number', 'null'],
       default: null,
       description:
-        'Value defining the target group S′; null takes the most frequent other value present in the data.',
+        'Value defining the target group S′; null takes the most frequent other value present in the data. Only with a single attribute.',
     },
     sampleSize: {
       type: 'integer',

@@ -3,6 +3,8 @@ import { fliptest } from '../src/index.js';
 
 describeConformance(fliptest, {
   quickOptions: {},
+  // TSN and DSN are the flipsets' (mapped members, flipping pairs); findings.pairs are the direct checks.
+  ownCounts: true,
   // Entropic OT that never meets its tolerance: Sinkhorn iterates until a budget stops it.
   longOptions: {
     transport: 'entropic',

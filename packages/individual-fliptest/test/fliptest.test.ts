@@ -69,7 +69,8 @@ interface Extras {
   report: { positive: TransparencyReport; negative: TransparencyReport };
   completed: boolean;
 }
-const extrasOf = (r: DiscoveryResult) => r.extras as unknown as Extras;
+/** The extras of the run's first (here: only) attribute. */
+const extrasOf = (r: DiscoveryResult) => (r.extras as unknown as { attributes: Extras[] }).attributes[0]!;
 
 /** Squared L1 cost of standardised rows (excluding sex), recomputed independently. */
 function standardized(rows: number[][]): number[][] {
@@ -140,10 +141,17 @@ describe('fliptest flipsets', () => {
       expect(m.counterpart[0]).toBe(1);
       expect(planted.predict(Float64Array.from(m.counterpart))[0]).toBe(1);
     }
+    // TSN and DSN are the flipsets' (seed 000): every woman is mapped, and each member of F+ or F- is
+    // one flipping pair.
+    expect(result.metrics.tsn).toBe(300);
+    expect(result.metrics.dsn).toBe(positive.length + negative.length);
+    expect(result.metrics.pairs).toBe(result.metrics.dsn);
+    expect(result.metrics.sur).toBeCloseTo(result.metrics.dsn / 300, 12);
     // The contract's pairs are the direct counterfactual checks of the women: exactly the region.
     const keys = new Set<string>();
     for (let i = 0; i < 300; i++) keys.add(Array.from(dataset.x.subarray(4 * i + 1, 4 * i + 4)).join());
-    expect(result.metrics.tsn).toBe(keys.size);
+    const direct = (result.extras as { direct: { tsn: number; pairs: number } }).direct;
+    expect(direct.tsn).toBe(keys.size);
     if (result.findings.kind !== 'individual') throw new Error('individual findings expected');
     for (const p of result.findings.pairs) expect(inRegion(p.sample)).toBe(true);
     expect(inside.every((m) => m.directlyDiscriminatory)).toBe(true);
@@ -163,8 +171,10 @@ describe('fliptest flipsets', () => {
   it('finds no direct discrimination and balanced, small flipsets for a blind model', async () => {
     const result = await fliptest.run({ dataset, model: blind }, {}, { seed: 4 });
     const x = extrasOf(result);
-    expect(result.metrics.dsn).toBe(0);
-    expect(x.flipset.negative.length + x.flipset.positive.length).toBeLessThan(30);
+    expect((result.extras as { direct: { dsn: number } }).direct.dsn).toBe(0);
+    expect(result.findings.kind === 'individual' && result.findings.pairs.length).toBe(0);
+    expect(result.metrics.dsn).toBe(x.flipset.negative.length + x.flipset.positive.length);
+    expect(result.metrics.dsn).toBeLessThan(30);
   });
 });
 
@@ -230,6 +240,62 @@ describe('fliptest options and runs', () => {
     const x = extrasOf(result);
     // Men in the region are approved while their female counterparts are not: F+.
     expect(x.flipset.positive.length).toBeGreaterThan(x.flipset.negative.length);
+  });
+
+  it('maps every protected attribute by default and counts the flipping pairs of all of them', async () => {
+    // Two protected attributes; the model refuses group 0 of `race` where 20 <= a <= 40 and ignores sex.
+    const two = defineSchema({
+      attributes: [
+        { name: 'sex', kind: 'categorical', protected: true, categories: ['f', 'm'] },
+        { name: 'race', kind: 'categorical', protected: true, categories: ['p', 'q', 'r'] },
+        { name: 'a', kind: 'ordinal', protected: false, min: 0, max: 99, step: 1 },
+      ],
+      outcome: { name: 'y', labels: ['no', 'yes'], favorable: 1 },
+    });
+    const rng = createRng('two-attributes');
+    const x: number[] = [];
+    for (let i = 0; i < 240; i++) x.push(i % 2, i % 3, rng.int(0, 99));
+    const data = createDataset({ schema: two, x, y: x.map((_, i) => i % 2).slice(0, 240) });
+    const byRace: Classifier = {
+      nFeatures: 3,
+      nClasses: 2,
+      predict(b) {
+        const out = new Int32Array(b.length / 3);
+        for (let i = 0; i < out.length; i++) {
+          const a = b[3 * i + 2]!;
+          out[i] = a >= 20 && a <= 40 ? (b[3 * i + 1] === 0 ? 0 : 1) : a > 50 ? 1 : 0;
+        }
+        return out;
+      },
+    };
+    const result = await fliptest.run({ dataset: data, model: byRace }, {}, { seed: 10 });
+    const runs = (result.extras as unknown as { attributes: Extras[]; completed: boolean }).attributes;
+    expect(runs.map((r) => r.attribute)).toEqual(['sex', 'race']);
+    expect(runs.every((r) => r.completed)).toBe(true);
+    let mapped = 0;
+    let flipping = 0;
+    for (const r of runs) {
+      const sampled = (r as unknown as { sampled: { source: number } }).sampled.source;
+      mapped += sampled;
+      flipping += r.flipset.positive.length + r.flipset.negative.length;
+    }
+    // sex: 120 women mapped onto 120 men; race: the 80 rows of p onto 80 rows of q or r.
+    expect(mapped).toBe(200);
+    expect(result.metrics.tsn).toBe(200);
+    expect(result.metrics.dsn).toBe(flipping);
+    // Race drives the flips: group p in the region is refused, its counterparts approved.
+    const race = runs[1]!;
+    expect(race.flipset.negative.length).toBeGreaterThan(race.flipset.positive.length);
+    expect(race.flipset.negative.length).toBeGreaterThan(10);
+    // One attribute asked for: only its run.
+    const one = await fliptest.run({ dataset: data, model: byRace }, { attribute: ['race'] }, { seed: 10 });
+    const only = (one.extras as unknown as { attributes: Extras[] }).attributes;
+    expect(only.map((r) => r.attribute)).toEqual(['race']);
+    expect(one.metrics.tsn).toBe(80);
+    // Group values need a single attribute.
+    await expect(fliptest.run({ dataset: data, model: byRace }, { sourceValue: 0 })).rejects.toThrow(
+      OptionsError,
+    );
   });
 
   it('rejects a non-protected attribute, equal groups and an absent group', async () => {

@@ -1,4 +1,4 @@
-import { type OptionsSchema, type VariantMode, variantModeOption } from '@fb/core';
+import { gammaOption, type OptionsSchema, type VariantMode, variantModeOption } from '@fb/core';
 
 /** What the local limit counts: neighbour evaluations (original code) or expanded queue items (paper). */
 export type LocalLimitUnit = 'evaluations' | 'expansions';
@@ -14,6 +14,8 @@ export interface KoseiOptions {
   /** Rows gathered per checker call (one model query); does not change the result. */
   batchSize: number;
   variantMode: VariantMode;
+  /** Discrimination threshold γ on the favourable-class probability; 0 counts a changed decision. */
+  gamma: number;
 }
 
 export const optionsSchema: OptionsSchema = {
@@ -57,5 +59,6 @@ export const optionsSchema: OptionsSchema = {
         'Rows gathered per checker call, i.e. per model query (queue items are expanded together until this many neighbours are pending); the result is the same for every value.',
     },
     variantMode: variantModeOption(),
+    gamma: gammaOption(),
   },
 };

@@ -7,7 +7,7 @@ import {
   RunController,
   reproducibleView,
 } from '@fb/core';
-import { labelledSample } from '@fb/testkit';
+import { labelledSample, probabilityModel } from '@fb/testkit';
 import { describe, expect, it } from 'vitest';
 import { runGlobalPhase } from '../src/global-phase.js';
 import { kosei } from '../src/index.js';
@@ -215,8 +215,31 @@ describe('options', () => {
       continuousSteps: 100,
       batchSize: 512,
       variantMode: 'all-combinations',
+      gamma: 0,
     });
     expect(() => kosei.resolveOptions({ samples: 5 } as never)).toThrow(OptionsError);
     expect(() => kosei.resolveOptions({ localLimitUnit: 'pops' } as never)).toThrow(OptionsError);
+  });
+});
+
+describe('discrimination threshold gamma', () => {
+  // Sex moves the approval probability by 0.1 on every grid point, but it stays below 0.5.
+  const shift = probabilityModel('sex-shift', (r) => 0.2 + 0.01 * r[1]! + 0.1 * r[0]!, 4);
+  const dataset = labelledSample(shift, 100, gridSchema);
+  const run = (gamma?: number) =>
+    kosei.run(
+      { dataset, model: shift },
+      { globalIterations: 200, localLimit: 10_000, ...(gamma === undefined ? {} : { gamma }) },
+      { seed: 5 },
+    );
+
+  it("finds nothing at the seed's 0 (no decision changes) and the whole grid at gamma 0.05", async () => {
+    const flips = await run();
+    expect(flips.method.options.gamma).toBe(0);
+    expect(flips.metrics.dsn).toBe(0);
+    // Every point is discriminatory at 0.05, so the walk spreads over the whole connected grid.
+    const gaps = await run(0.05);
+    expect([gaps.metrics.tsn, gaps.metrics.dsn]).toEqual([600, 600]);
+    expect((await run(0.2)).metrics.dsn).toBe(0);
   });
 });

@@ -88,6 +88,12 @@ export async function symbolicGeneration({
         continue;
       }
       const discriminatory = status[0] === CheckStatus.Discriminatory;
+      // One explanation queries limeSamples rows at once: never start one the query budget cannot pay.
+      const maxQueries = ctl.budget.maxQueries;
+      if (maxQueries !== undefined && model.distinctQueries + options.limeSamples > maxQueries) {
+        ctl.stopFor('query-budget');
+        break;
+      }
       const explainStart = performance.now();
       const path = explainer.explain(model, t, limeRng, treeRng.nextU32());
       timings.explainSeconds += (performance.now() - explainStart) / 1000;

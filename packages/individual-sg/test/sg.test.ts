@@ -46,6 +46,20 @@ describe('sg on a planted discriminating region', () => {
   });
 });
 
+describe('budgets', () => {
+  it('starts no explanation that the query budget cannot pay', async () => {
+    // Each explanation sends 300 perturbed rows in one query; a check sends 2.
+    const dataset = labelledSample(regionModel);
+    const result = await sg.run({ dataset, model: regionModel }, small, {
+      seed: 1,
+      budget: { maxQueries: 1000 },
+    });
+    expect(result.run.stopReason).toBe('query-budget');
+    expect(result.metrics.distinctQueries).toBeLessThanOrEqual(1000);
+    expect(extrasOf(result).explained).toBeGreaterThanOrEqual(2);
+  });
+});
+
 describe('options', () => {
   it('documents the defaults of the paper and rejects unknown options', () => {
     expect(sg.resolveOptions()).toEqual({
