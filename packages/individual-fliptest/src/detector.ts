@@ -1,4 +1,4 @@
-import { CheckStatus, type Detector, defineIndividualDetector, type RunController } from '@fb/core';
+import { CheckStatus, defineIndividualDetector, type IndividualDetector, type RunController } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
 import { solveAssignment } from './assignment.js';
 import { assignedCounterparts, barycentricCounterparts } from './counterparts.js';
@@ -40,7 +40,7 @@ async function checkMembers(
  * members whose decision differs from their counterpart's, and the transparency report of the
  * features that change along the flips.
  */
-export const fliptest: Detector<FliptestOptions> = defineIndividualDetector<FliptestOptions>({
+export const fliptest: IndividualDetector<FliptestOptions> = defineIndividualDetector<FliptestOptions>({
   id: 'fliptest',
   version: pkg.version,
   access: 'black-box',

@@ -1,4 +1,4 @@
-import { type Detector, defineIndividualDetector } from '@fb/core';
+import { defineIndividualDetector, type IndividualDetector } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
 import { fitLatentBoundary } from './boundary.js';
 import { TabularCodec } from './codec.js';
@@ -15,7 +15,7 @@ import { fitVaeGenerator } from './vae.js';
  * model of the data, approximate the model's decision boundary by a hyperplane in its latent space,
  * and probe latent points on and near that hyperplane.
  */
-export const limi: Detector<LimiOptions> = defineIndividualDetector<LimiOptions>({
+export const limi: IndividualDetector<LimiOptions> = defineIndividualDetector<LimiOptions>({
   id: 'limi',
   version: pkg.version,
   access: 'black-box',
