@@ -6,13 +6,13 @@
 //   small committed one of @fb/models-onnx's tests;
 // - COMPAS from its recorded decile scores, no model.
 // Needs the datasets (FB_DATA_DIR or ../shared/datasets beside the checkout).
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { installFresh, packInto, root, run, workspaceClosure } from '../packages/pack.mjs';
 
-const root = resolve(import.meta.dirname, '../..');
 const dataDir = process.env.FB_DATA_DIR ?? resolve(root, '../shared/datasets');
 if (!existsSync(join(dataDir, 'adult/adult.data.gz'))) {
   console.error(`cli-smoke: no datasets at ${dataDir} (set FB_DATA_DIR)`);
@@ -20,50 +20,14 @@ if (!existsSync(join(dataDir, 'adult/adult.data.gz'))) {
 }
 const keep = process.argv.includes('--keep');
 const work = mkdtempSync(join(tmpdir(), 'fairbench-cli-'));
-const run = (cmd, args, cwd) =>
-  execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
-
-// The workspace packages @fb/cli needs, found through their package.json files.
-const dirs = Object.fromEntries(
-  readdirSync(join(root, 'packages')).flatMap((d) => {
-    const file = join(root, 'packages', d, 'package.json');
-    return existsSync(file) ? [[JSON.parse(readFileSync(file, 'utf8')).name, join(root, 'packages', d)]] : [];
-  }),
-);
-const needed = new Set();
-const visit = (name) => {
-  if (needed.has(name)) return;
-  needed.add(name);
-  const pkg = JSON.parse(readFileSync(join(dirs[name], 'package.json'), 'utf8'));
-  for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies })) if (dirs[dep]) visit(dep);
-};
-visit('@fb/cli');
 
 try {
-  for (const name of needed) run('pnpm', ['pack', '--pack-destination', work], dirs[name]);
-  const tarballs = readdirSync(work).filter((f) => f.endsWith('.tgz'));
-  const tarballOf = (name) =>
-    tarballs.find((t) => t.startsWith(`${name.replace('@', '').replace('/', '-')}-`));
+  const tarballs = packInto(work, workspaceClosure(['@fb/cli']));
   const project = join(work, 'project');
-  run('mkdir', ['-p', project], work);
-  writeFileSync(
-    join(project, 'package.json'),
-    JSON.stringify({
-      name: 'cli-smoke',
-      private: true,
-      overrides: Object.fromEntries([...needed].map((n) => [n, `file:../${tarballOf(n)}`])),
-    }),
-  );
   let t = Date.now();
-  // Install scripts are not needed: onnxruntime-node ships its CPU binary, and its script would only
-  // fetch GPU libraries.
-  run(
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--ignore-scripts', `../${tarballOf('@fb/cli')}`],
-    project,
-  );
+  installFresh(project, tarballs, ['@fb/cli']);
   console.log(
-    `installed ${needed.size} packed packages and their dependencies in ${((Date.now() - t) / 1000).toFixed(1)} s`,
+    `installed ${tarballs.size} packed packages and their dependencies in ${((Date.now() - t) / 1000).toFixed(1)} s`,
   );
 
   // Adult as a CSV with a header (the original file has none).

@@ -1,32 +1,17 @@
 // Packs @fb/core and a detector with `pnpm pack`, installs the tarballs into a fresh project
 // outside the workspace with npm, and runs a ten-line example through ESM and through CommonJS.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { installFresh, packInto, run } from '../packages/pack.mjs';
 
-const root = resolve(import.meta.dirname, '../..');
-const packages = ['packages/core', 'packages/individual-aequitas'];
+const packages = ['@fb/core', '@fb/individual-aequitas'];
 const work = mkdtempSync(join(tmpdir(), 'fairbench-pack-'));
-const run = (cmd, args, cwd) =>
-  execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
 
 try {
-  for (const p of packages) run('pnpm', ['pack', '--pack-destination', work], join(root, p));
-  const tarballs = readdirSync(work).filter((f) => f.endsWith('.tgz'));
-  const core = tarballs.find((f) => f.startsWith('fb-core-'));
+  const tarballs = packInto(work, packages);
   const project = join(work, 'project');
-  run('mkdir', ['-p', project], work);
-  writeFileSync(
-    join(project, 'package.json'),
-    JSON.stringify({
-      name: 'pack-smoke',
-      private: true,
-      type: 'module',
-      overrides: { '@fb/core': `file:../${core}` },
-    }),
-  );
-  run('npm', ['install', '--no-audit', '--no-fund', ...tarballs.map((t) => `../${t}`)], project);
+  installFresh(project, tarballs, packages, { type: 'module' });
 
   const body = `
 const schema = defineSchema({ attributes: [

@@ -2,7 +2,7 @@ import { type Classifier, CountingClassifier } from './classifier.js';
 import { CounterfactualChecker } from './counterfactual.js';
 import { checkDataset, type Dataset, datasetFingerprint } from './dataset.js';
 import { ModelError } from './errors.js';
-import { type OptionsSchema, resolveOptions } from './options.js';
+import { type OptionsInput, type OptionsSchema, resolveOptions } from './options.js';
 import type { VariantMode } from './protected-variants.js';
 import {
   type Access,
@@ -20,11 +20,14 @@ export interface DetectorInput {
   model?: Classifier;
 }
 
-/** A discrimination-discovery method, as every package exports it. */
-export interface Detector<O extends object = Record<string, unknown>> {
+/**
+ * A discrimination-discovery method, as every package exports it. `K` is its family: the result of an
+ * `IndividualDetector` has `findings.pairs`, that of a `SubgroupDetector` `findings.subgroups`.
+ */
+export interface Detector<O extends object = Record<string, unknown>, K extends DetectorKind = DetectorKind> {
   readonly id: string;
   readonly version: string;
-  readonly kind: DetectorKind;
+  readonly kind: K;
   readonly access: Access;
   readonly description: string;
   /** JSON Schema of the options; every property documents its default. */
@@ -32,10 +35,18 @@ export interface Detector<O extends object = Record<string, unknown>> {
   /** Whether `run` needs `input.model`. */
   readonly requiresModel: boolean;
   /** Validate options and fill defaults (throws `OptionsError`). */
-  resolveOptions(options?: Partial<O>): O;
-  /** Run the method; the result always validates against the DiscoveryResult schema. */
-  run(input: DetectorInput, options?: Partial<O>, context?: RunContextInit): Promise<DiscoveryResult>;
+  resolveOptions(options?: OptionsInput<O>): O;
+  /**
+   * Run the method; the result always validates against the DiscoveryResult schema. Options are any
+   * subset of `O`; arrays of numbers may be typed arrays.
+   */
+  run(input: DetectorInput, options?: OptionsInput<O>, context?: RunContextInit): Promise<DiscoveryResult<K>>;
 }
+
+/** A counterfactual-pair method: `run` resolves to a result with `findings.pairs`. */
+export type IndividualDetector<O extends object = Record<string, unknown>> = Detector<O, 'individual'>;
+/** A subgroup method: `run` resolves to a result with `findings.subgroups`. */
+export type SubgroupDetector<O extends object = Record<string, unknown>> = Detector<O, 'subgroup'>;
 
 interface DetectorMeta<O extends object> {
   id: string;
@@ -106,14 +117,14 @@ function prepareModel(
   return counted;
 }
 
-function envelope(
-  kind: DetectorKind,
+function envelope<K extends DetectorKind>(
+  kind: K,
   meta: Pick<DetectorMeta<object>, 'id' | 'version' | 'access'>,
   options: object,
   dataset: Dataset,
   model: CountingClassifier | null,
   ctl: RunController,
-): Omit<DiscoveryResult, 'metrics' | 'findings' | 'extras' | 'run'> {
+): Omit<DiscoveryResult<K>, 'metrics' | 'findings' | 'extras' | 'run'> {
   const attrs = dataset.schema.attributes;
   return {
     schemaVersion: RESULT_SCHEMA_VERSION,
@@ -149,7 +160,11 @@ function runInfo(ctl: RunController): DiscoveryResult['run'] {
   };
 }
 
-function baseDetector<O extends object>(kind: DetectorKind, meta: DetectorMeta<O>, requiresModel: boolean) {
+function baseDetector<O extends object, K extends DetectorKind>(
+  kind: K,
+  meta: DetectorMeta<O>,
+  requiresModel: boolean,
+) {
   return {
     id: meta.id,
     version: meta.version,
@@ -158,7 +173,7 @@ function baseDetector<O extends object>(kind: DetectorKind, meta: DetectorMeta<O
     description: meta.description,
     optionsSchema: meta.optionsSchema,
     requiresModel,
-    resolveOptions(options?: Partial<O>): O {
+    resolveOptions(options?: OptionsInput<O>): O {
       return resolveOptions<O>(meta.optionsSchema, options);
     },
   };
@@ -169,7 +184,7 @@ function prepare<O extends object>(
   meta: DetectorMeta<O>,
   requiresModel: boolean,
   input: DetectorInput,
-  options: Partial<O> | undefined,
+  options: OptionsInput<O> | undefined,
   context: RunContextInit | undefined,
 ) {
   if (input === null || typeof input !== 'object') {
@@ -190,9 +205,11 @@ function prepare<O extends object>(
  * and turns the checker's counts into the DiscoveryResult. Options may include `variantMode` and the
  * discrimination threshold `gamma`.
  */
-export function defineIndividualDetector<O extends object>(spec: IndividualDetectorSpec<O>): Detector<O> {
+export function defineIndividualDetector<O extends object>(
+  spec: IndividualDetectorSpec<O>,
+): IndividualDetector<O> {
   return {
-    ...baseDetector<O>('individual', spec, true),
+    ...baseDetector<O, 'individual'>('individual', spec, true),
     async run(input, options, context) {
       const { resolved, dataset, model, ctl } = prepare(spec, true, input, options, context);
       const { variantMode, gamma } = resolved as { variantMode?: VariantMode; gamma?: number };
@@ -209,7 +226,7 @@ export function defineIndividualDetector<O extends object>(spec: IndividualDetec
       const run = runInfo(ctl);
       const stats = model!.queryStats;
       const { tsn, dsn, pairs } = spec.ownCounts?.(extras) ?? checker;
-      const result: DiscoveryResult = {
+      const result: DiscoveryResult<'individual'> = {
         ...envelope('individual', spec, resolved, dataset, model, ctl),
         run,
         metrics: {
@@ -234,16 +251,16 @@ export function defineIndividualDetector<O extends object>(spec: IndividualDetec
  * Build a subgroup detector. TSN is the number of rows scanned, DSN the number of subgroups
  * reported (`sur` = DSN / TSN, `dss` = seconds per reported subgroup).
  */
-export function defineSubgroupDetector<O extends object>(spec: SubgroupDetectorSpec<O>): Detector<O> {
+export function defineSubgroupDetector<O extends object>(spec: SubgroupDetectorSpec<O>): SubgroupDetector<O> {
   return {
-    ...baseDetector<O>('subgroup', spec, spec.requiresModel),
+    ...baseDetector<O, 'subgroup'>('subgroup', spec, spec.requiresModel),
     async run(input, options, context) {
       const { resolved, dataset, model, ctl } = prepare(spec, spec.requiresModel, input, options, context);
       const { subgroups, extras } = await spec.scan({ dataset, model, options: resolved, ctl });
       const run = runInfo(ctl);
       const stats = model?.queryStats ?? { queries: 0, distinctQueries: 0 };
       const dsn = subgroups.length;
-      const result: DiscoveryResult = {
+      const result: DiscoveryResult<'subgroup'> = {
         ...envelope('subgroup', spec, resolved, dataset, model, ctl),
         run,
         metrics: {
@@ -255,7 +272,7 @@ export function defineSubgroupDetector<O extends object>(spec: SubgroupDetectorS
           queries: stats.queries,
           distinctQueries: stats.distinctQueries,
         },
-        findings: { kind: 'subgroup', subgroups },
+        findings: { kind: 'subgroup' as const, subgroups },
         extras: extras ?? {},
       };
       assertValidResult(result);

@@ -16,7 +16,7 @@ export { favourableProbabilities } from './favourable-probabilities.js';
 export { Hasher, hashString32 } from './hash.js';
 export * from './interop.js';
 export { type KMeansOptions, type KMeansResult, kmeans } from './kmeans.js';
-export { type OptionsSchema, resolveOptions } from './options.js';
+export { type NumberArray, type OptionsInput, type OptionsSchema, resolveOptions } from './options.js';
 export {
   gammaOption,
   MAX_VARIANTS,

@@ -11,6 +11,27 @@ export interface OptionsSchema {
   [key: string]: unknown;
 }
 
+/** Any array of numbers a caller may hold: a plain array or a typed array. */
+export type NumberArray =
+  | readonly number[]
+  | Float64Array
+  | Float32Array
+  | Int32Array
+  | Uint32Array
+  | Int16Array
+  | Uint16Array
+  | Int8Array
+  | Uint8Array
+  | Uint8ClampedArray;
+
+type LooseNumbers<V> = V extends number[] ? NumberArray : V extends number[][] ? readonly NumberArray[] : V;
+
+/**
+ * What a caller may pass for options `O`: any subset, with a typed array (or a readonly array) wherever
+ * `O` has an array of numbers. `resolveOptions` turns typed arrays into plain ones (JSON in the result).
+ */
+export type OptionsInput<O> = Partial<O> | { [P in keyof O]?: LooseNumbers<O[P]> };
+
 const ajv = makeAjv(true);
 const cache = new WeakMap<object, ValidateFunction>();
 
@@ -38,6 +59,7 @@ export function resolveOptions<T>(schema: OptionsSchema, options: unknown): T {
       option: at || '/',
     });
   }
+  plainArrays(copy);
   if (!validate(copy)) {
     const errors = validate.errors ?? [];
     const unknown = errors.find((e) => e.keyword === 'additionalProperties');
@@ -54,6 +76,19 @@ export function resolveOptions<T>(schema: OptionsSchema, options: unknown): T {
     });
   }
   return copy as T;
+}
+
+/** Replaces typed arrays inside `value` (a fresh clone) by plain arrays, which JSON Schema and JSON know. */
+function plainArrays(value: Record<string, unknown> | unknown[]): void {
+  for (const [k, v] of Object.entries(value)) {
+    if (
+      ArrayBuffer.isView(v) &&
+      !(v instanceof DataView) &&
+      !(v instanceof BigInt64Array || v instanceof BigUint64Array)
+    )
+      (value as Record<string, unknown>)[k] = Array.from(v as Float64Array);
+    else if (v !== null && typeof v === 'object') plainArrays(v as Record<string, unknown>);
+  }
 }
 
 /** JSON pointer of the first function or symbol inside `value` ('' when none is found). */

@@ -86,12 +86,23 @@ export interface RunMetrics {
   distinctQueries: number;
 }
 
-export interface DiscoveryResult {
+/** The findings of a detector family: pairs for individual methods, subgroups for subgroup methods. */
+export type FindingsOf<K extends DetectorKind> = K extends 'individual'
+  ? IndividualFindings
+  : K extends 'subgroup'
+    ? SubgroupFindings
+    : never;
+
+/**
+ * What every detector returns. `DiscoveryResult<'individual'>` (what an individual detector's `run`
+ * resolves to) has `findings.pairs` without a check of `findings.kind`; the default is either family.
+ */
+export interface DiscoveryResult<K extends DetectorKind = DetectorKind> {
   schemaVersion: string;
   method: {
     id: string;
     version: string;
-    kind: DetectorKind;
+    kind: K;
     access: Access;
     options: Record<string, unknown>;
   };
@@ -114,7 +125,7 @@ export interface DiscoveryResult {
   };
   run: { startedAt: string; wallSeconds: number; stopReason: StopReason; aborted: boolean };
   metrics: RunMetrics;
-  findings: IndividualFindings | SubgroupFindings;
+  findings: FindingsOf<K>;
   /** Method-specific, JSON-serialisable extras (e.g. phase counts). */
   extras: Record<string, unknown>;
 }

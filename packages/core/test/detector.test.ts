@@ -166,7 +166,8 @@ describe('defineIndividualDetector', () => {
       { sampleSize: 80 },
       { seed: 1 },
     );
-    if (result.findings.kind !== 'individual') throw new Error('individual findings expected');
+    // An individual detector's result has findings.pairs with no check of findings.kind (tsc checks this).
+    expect(result.findings.kind).toBe('individual');
     expect(result.findings.pairs.length).toBe(result.metrics.pairs);
     for (const p of result.findings.pairs) {
       expect([p.sample[AGE], p.sample[INCOME]]).toEqual([p.counterfactual[AGE], p.counterfactual[INCOME]]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OptionsError, type OptionsSchema, resolveOptions } from '../src/index.js';
+import { OptionsError, type OptionsInput, type OptionsSchema, resolveOptions } from '../src/index.js';
 import { expectError } from './helpers.js';
 
 interface Opts {
@@ -35,6 +35,14 @@ describe('resolveOptions', () => {
     expect(Object.keys(given)).toEqual(['iterations', 'weights']);
     out.weights.push(4);
     expect(given.weights).toEqual([3]);
+  });
+
+  it('takes typed arrays wherever numbers are, and resolves them to plain arrays', () => {
+    const given: OptionsInput<Opts> = { weights: new Float64Array([0.5, 3]) };
+    const out = resolveOptions<Opts>(schema, given);
+    expect(Array.isArray(out.weights)).toBe(true);
+    expect(out.weights).toEqual([0.5, 3]);
+    expect(JSON.parse(JSON.stringify(out)).weights).toEqual([0.5, 3]);
   });
 
   it('does not share default objects between calls', () => {

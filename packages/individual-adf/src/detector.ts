@@ -1,6 +1,6 @@
 import {
-  type Detector,
   defineIndividualDetector,
+  type IndividualDetector,
   isDifferentiable,
   ModelError,
   ProtectedVariants,
@@ -20,7 +20,7 @@ import { clusterSeeds } from './seeds.js';
  * discriminatory input that perturbs attributes with small gradients. EIDIG's refinement (momentum,
  * reuse of the seed's gradient information) is an option.
  */
-export const adf: Detector<AdfOptions> = defineIndividualDetector<AdfOptions>({
+export const adf: IndividualDetector<AdfOptions> = defineIndividualDetector<AdfOptions>({
   id: 'adf',
   version: pkg.version,
   access: 'white-box',

@@ -1,4 +1,4 @@
-import { type Detector, defineIndividualDetector } from '@fb/core';
+import { defineIndividualDetector, type IndividualDetector } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
 import { runGlobalPhase } from './global-phase.js';
 import { runLocalPhase } from './local-phase.js';
@@ -10,7 +10,7 @@ import { SearchSpace } from './search-space.js';
  * AEQUITAS (Udeshi, Arora, Chattopadhyay, ASE 2018): a global phase of uniform random inputs, then a
  * local walk around every discriminatory one with the random, semi-directed or fully-directed step.
  */
-export const aequitas: Detector<AequitasOptions> = defineIndividualDetector<AequitasOptions>({
+export const aequitas: IndividualDetector<AequitasOptions> = defineIndividualDetector<AequitasOptions>({
   id: 'aequitas',
   version: pkg.version,
   access: 'black-box',

@@ -1,4 +1,4 @@
-import { type Detector, defineIndividualDetector, ModelError, ProtectedVariants } from '@fb/core';
+import { defineIndividualDetector, type IndividualDetector, ModelError, ProtectedVariants } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
 import { LocalExplainer } from './explainer.js';
 import { runGenetic } from './genetic-phase.js';
@@ -10,7 +10,7 @@ import { selectSeeds } from './seed-phase.js';
  * ExpGA (Fan, Wang, Chen, Xie, ICSE 2022): explanation-guided seeds, then a genetic algorithm whose
  * fitness rewards a decision gap across protected variants.
  */
-export const expga: Detector<ExpgaOptions> = defineIndividualDetector<ExpgaOptions>({
+export const expga: IndividualDetector<ExpgaOptions> = defineIndividualDetector<ExpgaOptions>({
   id: 'expga',
   version: pkg.version,
   access: 'black-box',

@@ -1,7 +1,7 @@
 import {
   CheckStatus,
-  type Detector,
   defineIndividualDetector,
+  type IndividualDetector,
   type IndividualSearch,
   type RunController,
 } from '@fb/core';
@@ -173,7 +173,7 @@ async function flipAttribute(
  * features that change along the flips. Run once per protected attribute asked for; TSN counts the
  * mapped members and DSN the flipping pairs (x, G(x)) over all of them.
  */
-export const fliptest: Detector<FliptestOptions> = defineIndividualDetector<FliptestOptions>({
+export const fliptest: IndividualDetector<FliptestOptions> = defineIndividualDetector<FliptestOptions>({
   id: 'fliptest',
   version: pkg.version,
   access: 'black-box',

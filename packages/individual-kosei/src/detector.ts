@@ -1,4 +1,4 @@
-import { type Detector, defineIndividualDetector } from '@fb/core';
+import { defineIndividualDetector, type IndividualDetector } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
 import { runGlobalPhase } from './global-phase.js';
 import { runLocalPhase } from './local-phase.js';
@@ -11,7 +11,7 @@ import { TestedSet } from './tested-set.js';
  * KOSEI (Sano, Kitamura, Takada, SEKE 2022): AEQUITAS's random global search, then a breadth-first
  * walk over the ±1 neighbours of every discriminatory input that never evaluates an input twice.
  */
-export const kosei: Detector<KoseiOptions> = defineIndividualDetector<KoseiOptions>({
+export const kosei: IndividualDetector<KoseiOptions> = defineIndividualDetector<KoseiOptions>({
   id: 'kosei',
   version: pkg.version,
   access: 'black-box',

@@ -1,4 +1,4 @@
-import { DataError, type Detector, defineIndividualDetector } from '@fb/core';
+import { DataError, defineIndividualDetector, type IndividualDetector } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
 import { fitLatentBoundary } from './boundary.js';
 import { naturalness } from './naturalness.js';
@@ -13,7 +13,7 @@ import { runProbes } from './probe-phase.js';
  * and probe latent points on and near that hyperplane. With `prefit`, the generator is the one given
  * (fitted once per dataset by `fitLimiGenerator`) and the run's budget goes to the boundary and probing.
  */
-function defineLimi(prefit: FittedLimiGenerator | null): Detector<LimiOptions> {
+function defineLimi(prefit: FittedLimiGenerator | null): IndividualDetector<LimiOptions> {
   return defineIndividualDetector<LimiOptions>({
     id: 'limi',
     version: pkg.version,
@@ -122,7 +122,7 @@ function defineLimi(prefit: FittedLimiGenerator | null): Detector<LimiOptions> {
 }
 
 /** LIMI, training its generator in every run (inside the run's budget). */
-export const limi: Detector<LimiOptions> = defineLimi(null);
+export const limi: IndividualDetector<LimiOptions> = defineLimi(null);
 
 /**
  * LIMI searching with a generator fitted once by `fitLimiGenerator`: every run on the same dataset (any
@@ -131,6 +131,6 @@ export const limi: Detector<LimiOptions> = defineLimi(null);
  * the protected attributes and the labels may differ. The run's
  * generator options are ignored; `extras.generator.options` gives the fit's.
  */
-export function limiWith(fitted: FittedLimiGenerator): Detector<LimiOptions> {
+export function limiWith(fitted: FittedLimiGenerator): IndividualDetector<LimiOptions> {
   return defineLimi(fitted);
 }

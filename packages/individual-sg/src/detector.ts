@@ -1,4 +1,4 @@
-import { type Detector, defineIndividualDetector } from '@fb/core';
+import { defineIndividualDetector, type IndividualDetector } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
 import { optionsSchema, type SgOptions } from './options.js';
 import { symbolicGeneration } from './search.js';
@@ -7,7 +7,7 @@ import { symbolicGeneration } from './search.js';
  * SG, symbolic generation (Aggarwal, Lohia, Nagar, Dey, Saha, ESEC/FSE 2019): local decision-tree
  * explanations whose path constraints are negated and solved with Z3 to generate new test inputs.
  */
-export const sg: Detector<SgOptions> = defineIndividualDetector<SgOptions>({
+export const sg: IndividualDetector<SgOptions> = defineIndividualDetector<SgOptions>({
   id: 'sg',
   version: pkg.version,
   access: 'black-box',

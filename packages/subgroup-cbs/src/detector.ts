@@ -2,11 +2,11 @@ import {
   type Condition,
   DataError,
   type Dataset,
-  type Detector,
   defineSubgroupDetector,
   ModelError,
   memberMask,
   type RunController,
+  type SubgroupDetector,
   type SubgroupFinding,
 } from '@fb/core';
 import {
@@ -95,7 +95,7 @@ function checkModel(dataset: Dataset, hasProba: boolean): void {
  * predictions, recommendations or outcomes deviate most from what the non-protected class with the
  * same covariates (and the same condition variable) would lead to expect, with a permutation p-value.
  */
-export const cbs: Detector<CbsOptions> = defineSubgroupDetector<CbsOptions>({
+export const cbs: SubgroupDetector<CbsOptions> = defineSubgroupDetector<CbsOptions>({
   id: 'cbs',
   version: pkg.version,
   access: 'black-box',

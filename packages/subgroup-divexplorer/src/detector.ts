@@ -1,11 +1,11 @@
 import {
   type Dataset,
-  type Detector,
   defineSubgroupDetector,
   favourableProbabilities,
   ModelError,
   normalUpperTail,
   OptionsError,
+  type SubgroupDetector,
   type SubgroupFinding,
 } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
@@ -70,7 +70,7 @@ function checkOptions(options: Options, dataset: Dataset): void {
  * support) is scored by the divergence of an outcome rate from the whole data's, with a t-value, and
  * explained by the Shapley values of its items; redundant patterns are pruned.
  */
-export const divexplorer: Detector<Options> = defineSubgroupDetector<Options>({
+export const divexplorer: SubgroupDetector<Options> = defineSubgroupDetector<Options>({
   id: 'divexplorer',
   version: pkg.version,
   access: 'black-box',

@@ -1,4 +1,4 @@
-import { type Detector, defineSubgroupDetector } from '@fb/core';
+import { defineSubgroupDetector, type SubgroupDetector } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
 import { type Options, optionsSchema } from './options.js';
 import { discriminationPatterns } from './scan.js';
@@ -21,7 +21,7 @@ export { type Discretised, discretise, type Variable } from './variables.js';
  * 2020): assignments x to sensitive attributes and y to others where observing x moves the
  * probability of the decision by more than delta, mined by branch and bound.
  */
-export const fairNaiveBayes: Detector<Options> = defineSubgroupDetector<Options>({
+export const fairNaiveBayes: SubgroupDetector<Options> = defineSubgroupDetector<Options>({
   id: 'fair-naive-bayes',
   version: pkg.version,
   access: 'data-only',

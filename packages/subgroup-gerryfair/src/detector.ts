@@ -1,11 +1,11 @@
 import {
   DataError,
   type Dataset,
-  type Detector,
   defineSubgroupDetector,
   favourableProbabilities,
   maskRows,
   type RunController,
+  type SubgroupDetector,
   type SubgroupFinding,
 } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
@@ -29,7 +29,7 @@ export interface GerryfairAudit {
  * attributes with the largest gamma-unfairness (alpha·beta) in false positive or false negative rate,
  * found by the cost-sensitive classification reduction, with a permutation p-value.
  */
-export const gerryfair: Detector<Options> = defineSubgroupDetector<Options>({
+export const gerryfair: SubgroupDetector<Options> = defineSubgroupDetector<Options>({
   id: 'gerryfair',
   version: pkg.version,
   access: 'black-box',

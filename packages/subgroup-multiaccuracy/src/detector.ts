@@ -1,11 +1,11 @@
 import {
   boundingConditions,
   type Dataset,
-  type Detector,
   defineSubgroupDetector,
   favourableProbabilities,
   maskRows,
   type RunController,
+  type SubgroupDetector,
   type SubgroupFinding,
 } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
@@ -28,7 +28,7 @@ export interface MultiaccuracyAudit {
  * log-odds against ridge auditors on three prediction-defined partitions and report the partition whose
  * correction scored highest, with a p-value from replicas drawn under calibrated predictions.
  */
-export const multiaccuracy: Detector<Options> = defineSubgroupDetector<Options>({
+export const multiaccuracy: SubgroupDetector<Options> = defineSubgroupDetector<Options>({
   id: 'multiaccuracy',
   version: pkg.version,
   access: 'black-box',

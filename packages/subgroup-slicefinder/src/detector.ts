@@ -1,4 +1,9 @@
-import { type Detector, defineSubgroupDetector, type RunController, type SubgroupFinding } from '@fb/core';
+import {
+  defineSubgroupDetector,
+  type RunController,
+  type SubgroupDetector,
+  type SubgroupFinding,
+} from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
 import { type SliceColumn, sliceColumns } from './columns.js';
 import { treeSearch } from './decision-tree.js';
@@ -65,7 +70,7 @@ function treeRows(
  * the model's loss is higher than on the rest of the data, with an effect size of at least ε and a
  * Welch test significant under α-investing; found by lattice search and by decision-tree search.
  */
-export const slicefinder: Detector<Options> = defineSubgroupDetector<Options>({
+export const slicefinder: SubgroupDetector<Options> = defineSubgroupDetector<Options>({
   id: 'slicefinder',
   version: pkg.version,
   access: 'black-box',

@@ -1,9 +1,9 @@
 import {
   type Dataset,
-  type Detector,
   defineSubgroupDetector,
   ModelError,
   OptionsError,
+  type SubgroupDetector,
   type SubgroupFinding,
 } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
@@ -62,7 +62,7 @@ const DIRECTION: Record<ErrorType, SubgroupFinding['direction']> = {
  * predicates) by the score α((se/|S|)/ē − 1) − (1 − α)(n/|S| − 1) of an error vector, enumerated
  * exactly and level-wise over the one-hot matrix with size, score-bound and missing-parent pruning.
  */
-export const sliceline: Detector<Options> = defineSubgroupDetector<Options>({
+export const sliceline: SubgroupDetector<Options> = defineSubgroupDetector<Options>({
   id: 'sliceline',
   version: pkg.version,
   access: 'black-box',

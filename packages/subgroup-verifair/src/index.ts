@@ -1,4 +1,4 @@
-import { type Detector, defineSubgroupDetector } from '@fb/core';
+import { defineSubgroupDetector, type SubgroupDetector } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
 import { type Options, optionsSchema } from './options.js';
 import { verifyGroups } from './scan.js';
@@ -15,7 +15,7 @@ export { combine, type Draw, type VerifyOutcome, type VerifySettings, verifyPair
  * parity between every pair of values of each protected attribute, with an adaptive concentration
  * bound that makes each verdict wrong with probability at most 2 * delta.
  */
-export const verifair: Detector<Options> = defineSubgroupDetector<Options>({
+export const verifair: SubgroupDetector<Options> = defineSubgroupDetector<Options>({
   id: 'verifair',
   version: pkg.version,
   access: 'black-box',

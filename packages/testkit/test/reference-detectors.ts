@@ -1,10 +1,11 @@
 import {
-  type Detector,
   DomainSampler,
   defineIndividualDetector,
   defineSubgroupDetector,
   domainValues,
+  type IndividualDetector,
   memberMask,
+  type SubgroupDetector,
   type SubgroupFinding,
 } from '@fb/core';
 
@@ -14,7 +15,7 @@ export interface RandomOptions {
 }
 
 /** Random testing: uniform inputs from the domain, each checked by the shared checker. */
-export const randomTesting: Detector<RandomOptions> = defineIndividualDetector<RandomOptions>({
+export const randomTesting: IndividualDetector<RandomOptions> = defineIndividualDetector<RandomOptions>({
   id: 'random-testing',
   version: '0.0.0',
   access: 'black-box',
@@ -46,7 +47,7 @@ export interface GapOptions {
 }
 
 /** Reports each protected value whose favourable rate is below the overall rate. */
-export const protectedGaps: Detector<GapOptions> = defineSubgroupDetector<GapOptions>({
+export const protectedGaps: SubgroupDetector<GapOptions> = defineSubgroupDetector<GapOptions>({
   id: 'protected-gaps',
   version: '0.0.0',
   access: 'data-only',
