@@ -58,7 +58,11 @@ describe('validation: nulls', () => {
     });
     const blind = records.filter((r) => r.model.startsWith('blind'));
     expect(blind.length).toBeGreaterThanOrEqual(seeds.length * (individualMethods.length - 1));
-    for (const label of new Set(blind.map((r) => r.plan.label))) {
+    // FlipTest's DSN counts flipping pairs (x, G(x)) between two different people, which a blind
+    // model decides differently whenever the groups differ in the other features: its flip rate is
+    // not zero under this null (0.27-0.41 here), so its alarm is only the null-calibrated one (its
+    // score against the no-bias twin). The check below is for the counterfactual-check methods.
+    for (const label of new Set(blind.map((r) => r.plan.label).filter((l) => l !== 'FlipTest'))) {
       const rs = blind.filter((r) => r.plan.label === label && r.status === 'done');
       // The alarm score is SUR; any threshold calibrated on these nulls is >= 0, so the calibrated
       // alarm rate is the share of runs with SUR > 0: zero, and its interval covers 0.05.

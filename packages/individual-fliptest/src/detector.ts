@@ -13,6 +13,7 @@ import { costMatrix, StandardFeatures, squaredL1 } from './features.js';
 import { flipsets, transparencyReport } from './flipsets.js';
 import { type Groups, resolveAllGroups, sampleRows } from './groups.js';
 import { type FliptestOptions, optionsSchema } from './options.js';
+import { interrupts } from './stops.js';
 
 /** Check every member of the source sample with the counterfactual checker, batch by batch. */
 async function checkMembers(
@@ -25,7 +26,9 @@ async function checkMembers(
 ): Promise<Int8Array | null> {
   const status = new Int8Array(rows.length);
   for (let start = 0; start < rows.length; start += batchSize) {
-    if (await ctl.checkpoint({ phase: 'counterfactual', done: start, total: rows.length })) return null;
+    if (interrupts(await ctl.checkpoint({ phase: 'counterfactual', done: start, total: rows.length }))) {
+      return null;
+    }
     const end = Math.min(rows.length, start + batchSize);
     const batch = new Float64Array((end - start) * d);
     for (let r = start; r < end; r++)
@@ -44,6 +47,8 @@ async function checkMembers(
 interface FlipCounts {
   mapped: number;
   flipping: number;
+  /** Whether the TSN budget made a sample smaller than it would otherwise be. */
+  budgetBound?: boolean;
 }
 
 /**
@@ -55,19 +60,21 @@ async function flipAttribute(
   { dataset, model, options, ctl, checker }: IndividualSearch<FliptestOptions>,
   groups: Groups,
   counts: FlipCounts,
+  share: number,
   timings: Record<string, number>,
 ): Promise<Record<string, unknown>> {
   const { d, x, schema } = dataset;
-  const exactSize = Math.min(groups.sourceRows.length, groups.targetRows.length, options.sampleSize);
+  // S's sample is this attribute's share of the TSN budget: each member is one tested sample.
+  const sourceSize = Math.min(options.sampleSize, share);
+  const exactSize = Math.min(groups.sourceRows.length, groups.targetRows.length, sourceSize);
   const exact =
     options.transport === 'exact' || (options.transport === 'auto' && exactSize <= options.exactLimit);
   const attr = schema.attributes[groups.attribute]!;
   const rng = ctl.rng.fork(`sample:${attr.name}`);
-  const source = sampleRows(
-    groups.sourceRows,
-    exact ? exactSize : Math.min(groups.sourceRows.length, options.sampleSize),
-    rng,
-  );
+  const sourceCount = exact ? exactSize : Math.min(groups.sourceRows.length, sourceSize);
+  // The budget bound when it, not the option or the group, set the sample size.
+  if (share < options.sampleSize && sourceCount === share) counts.budgetBound = true;
+  const source = sampleRows(groups.sourceRows, sourceCount, rng);
   const target = sampleRows(
     groups.targetRows,
     exact ? exactSize : Math.min(groups.targetRows.length, options.sampleSize),
@@ -96,7 +103,7 @@ async function flipAttribute(
   let counterparts: Float64Array;
   if (exact) {
     const cost = costMatrix(zs, source.length, zt, target.length, p);
-    const rowToCol = solveAssignment(cost, source.length, () => ctl.shouldStop() !== null);
+    const rowToCol = solveAssignment(cost, source.length, () => interrupts(ctl.shouldStop()));
     timings.transportSeconds = (performance.now() - t) / 1000;
     if (!rowToCol) return extras;
     counterparts = assignedCounterparts(dataset, target, rowToCol);
@@ -189,14 +196,23 @@ export const fliptest: IndividualDetector<FliptestOptions> = defineIndividualDet
     // Clock readings per attribute, kept at the top level where reproducibleView drops them.
     const timings: Record<string, Record<string, number>> = {};
     const extras: Record<string, unknown> = { attributes: runs, completed: false, counts, timings };
-    for (const groups of resolveAllGroups(args.dataset, args.options)) {
+    const all = resolveAllGroups(args.dataset, args.options);
+    for (const [k, groups] of all.entries()) {
       const name = args.dataset.schema.attributes[groups.attribute]!.name;
       timings[name] = {};
-      const run = await flipAttribute(args, groups, counts, timings[name]);
+      // A TSN budget is shared evenly by the attributes still to run (TSN counts mapped members).
+      const maxTested = args.ctl.budget.maxTested ?? Number.POSITIVE_INFINITY;
+      const share = Math.floor((maxTested - counts.mapped) / (all.length - k));
+      if (share < 1) {
+        args.ctl.stopFor('tested-budget');
+        break;
+      }
+      const run = await flipAttribute(args, groups, counts, share, timings[name]);
       runs.push(run);
       if (!run.completed) break;
     }
     extras.completed = runs.every((r) => r.completed);
+    if (counts.budgetBound) args.ctl.stopFor('tested-budget');
     // The direct counterfactual checks behind findings.pairs, counted the contract's way.
     extras.direct = { tsn: args.checker.tsn, dsn: args.checker.dsn, pairs: args.checker.pairs };
     return extras;

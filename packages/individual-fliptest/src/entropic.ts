@@ -1,5 +1,6 @@
 import type { RunController } from '@fb/core';
 import { squaredL1 } from './features.js';
+import { interrupts } from './stops.js';
 
 export interface SinkhornResult {
   /** The Gibbs kernel exp(-(C_ij - rowMin_i) / epsilon), n x m, in single precision. */
@@ -52,7 +53,7 @@ export async function sinkhorn(
   const epsilon = entropy * (mean > 0 ? mean : 1);
   const kernel = new Float32Array(n * m);
   for (let i = 0; i < n; i++) {
-    if (ctl.shouldStop()) return null;
+    if (interrupts(ctl.shouldStop())) return null;
     for (let j = 0; j < m; j++) row[j] = squaredL1(a, i * p, b, j * p, p);
     for (let j = 0; j < m; j++) kernel[i * m + j] = Math.exp(-(row[j]! - rowMin[i]!) / epsilon);
   }
@@ -64,7 +65,9 @@ export async function sinkhorn(
   let marginalError = Number.POSITIVE_INFINITY;
   let iterations = 0;
   while (iterations < maxIterations) {
-    if (await ctl.checkpoint({ phase: 'entropic-ot', done: iterations, total: maxIterations })) return null;
+    if (interrupts(await ctl.checkpoint({ phase: 'entropic-ot', done: iterations, total: maxIterations }))) {
+      return null;
+    }
     iterations++;
     // u = a / (K v), measuring on the way how far the previous (u, v) was from the source marginal.
     marginalError = 0;

@@ -292,6 +292,20 @@ describe('fliptest options and runs', () => {
     const only = (one.extras as unknown as { attributes: Extras[] }).attributes;
     expect(only.map((r) => r.attribute)).toEqual(['race']);
     expect(one.metrics.tsn).toBe(80);
+    // A TSN budget of 101 caps the samples: 50 for sex (half of it), then 51 for race (all that is
+    // left), both mapped with complete flipsets.
+    const capped = await fliptest.run(
+      { dataset: data, model: byRace },
+      {},
+      { seed: 10, budget: { maxTested: 101 } },
+    );
+    const cappedRuns = (capped.extras as unknown as { attributes: Extras[] }).attributes;
+    expect(cappedRuns.map((r) => (r as unknown as { sampled: { source: number } }).sampled.source)).toEqual([
+      50, 51,
+    ]);
+    expect(cappedRuns.every((r) => r.completed)).toBe(true);
+    expect(capped.metrics.tsn).toBe(101);
+    expect(capped.run.stopReason).toBe('tested-budget');
     // Group values need a single attribute.
     await expect(fliptest.run({ dataset: data, model: byRace }, { sourceValue: 0 })).rejects.toThrow(
       OptionsError,

@@ -28,6 +28,8 @@ export function planMethod({ root, kind, name }) {
     path: `packages/${names.dir}/${f.path}`,
     content: f.content,
   }));
+  // Every tarball carries the repository's licence.
+  create.push({ path: `packages/${names.dir}/LICENSE`, content: readRequired(root, 'LICENSE') });
   create.push({ path: `.changeset/${names.dir}-initial.md`, content: initialChangeset(names) });
   for (const f of create) {
     if (existsSync(join(root, f.path))) throw new UsageError(`${f.path} already exists`);
