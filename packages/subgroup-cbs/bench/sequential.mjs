@@ -29,10 +29,12 @@ const worldOf = (r) =>
   await cbs.run({ dataset, model }, { stopping: 'fixed', permutations: 9 }, { seed: 0 });
 }
 const load = loadavg()[0];
-const sexOnly = { protectedAttribute: 'sex', protectedValues: [1] };
+// 99 resamples in every setting (the default for one or two scans; ten scans get 399 by default).
+const sexOnly = { protectedAttribute: 'sex', protectedValues: [1], permutations: 99 };
 // [label, runs, biased model, options]
 const settings = [
-  ['null worlds, defaults (10 scans)', nullRuns, false, {}],
+  ['null worlds, every class (10 scans), 99 resamples', nullRuns, false, { permutations: 99 }],
+  ['null worlds, every class (10 scans), default resamples (399)', nullRuns, false, {}],
   ['null worlds, class sex = 1 (2 scans)', nullRuns, false, sexOnly],
   ['biased worlds, class sex = 1 (2 scans)', biasedRuns, true, sexOnly],
 ];

@@ -23,7 +23,10 @@ import {
 import pkg from '../package.json' with { type: 'json' };
 import { buildDesigns, classPropensity, type Designs, expectations } from './expectations.js';
 import { buildFrame, type Frame, logit, type ProtectedClassSpec, protectedClasses } from './frame.js';
-import { type CbsOptions, cbsOptionsSchema } from './options.js';
+import { type CbsOptions, cbsOptionsSchema, resamplesFor } from './options.js';
+
+/** Options of a run, with the resamples resolved for its number of scans. */
+type ScanOptions = CbsOptions & { permutations: number };
 
 /** What the scan runs on for one assignment of the protected class. */
 interface ScanInput {
@@ -157,7 +160,7 @@ function nullClass(
 async function scanClass(
   dataset: Dataset,
   p: Float64Array,
-  options: CbsOptions,
+  options: ScanOptions,
   ctl: RunController,
   cls: ProtectedClassSpec,
   directions: Direction[],
@@ -235,7 +238,7 @@ async function scanClass(
   return scans;
 }
 
-function scanConfig(frame: Frame, options: CbsOptions, direction: Direction): ScanConfig {
+function scanConfig(frame: Frame, options: ScanOptions, direction: Direction): ScanConfig {
   return {
     score: frame.realEvent ? 'gaussian' : 'bernoulli',
     direction,
@@ -254,20 +257,20 @@ function scanConfig(frame: Frame, options: CbsOptions, direction: Direction): Sc
 export async function conditionalBiasScan(
   dataset: Dataset,
   p: Float64Array,
-  options: CbsOptions,
+  given: CbsOptions,
   ctl: RunController,
 ): Promise<{ subgroups: SubgroupFinding[]; extras: Record<string, unknown> }> {
   const t0 = performance.now();
-  const { classes, skipped } = protectedClasses(dataset, options);
+  const { classes, skipped } = protectedClasses(dataset, given);
   if (classes.length === 0) {
     throw new DataError(
       'DATA_EMPTY_GROUP',
       `no protected class to scan: ${skipped.map((c) => `${JSON.stringify(c.condition)} (${c.reason})`).join('; ')}`,
     );
   }
-  const directions: Direction[] =
-    options.direction === 'both' ? ['positive', 'negative'] : [options.direction];
+  const directions: Direction[] = given.direction === 'both' ? ['positive', 'negative'] : [given.direction];
   const planned = classes.length * directions.length;
+  const options: ScanOptions = { ...given, permutations: resamplesFor(given, planned) };
   const scans: ClassScan[] = [];
   let classesScanned = 0;
   for (const [c, cls] of classes.entries()) {
@@ -323,7 +326,7 @@ export async function conditionalBiasScan(
 
 function describeScan(
   dataset: Dataset,
-  options: CbsOptions,
+  options: ScanOptions,
   scan: ClassScan,
   planned: number,
 ): {

@@ -1,5 +1,5 @@
 export { cbs, conditionalBiasScan } from './detector.js';
-export { type CbsOptions, cbsOptionsSchema, type ScanType } from './options.js';
+export { type CbsOptions, cbsOptionsSchema, resamplesFor, type ScanType } from './options.js';
 export {
   jaccard,
   SEMI_SYNTHETIC_DEFAULTS,

@@ -17,7 +17,8 @@ export interface CbsOptions {
   threshold: number;
   iterations: number;
   penalty: number;
-  permutations: number;
+  /** Resamples R; null (default): enough for the adjusted test to reach the level (`resamplesFor`). */
+  permutations: number | null;
   test: 'conditional-randomization' | 'permutation';
   stopping: 'sequential' | 'fixed';
   sequentialLevel: number;
@@ -94,11 +95,11 @@ export const cbsOptionsSchema: OptionsSchema = {
         'Complexity penalty per included value of each constrained attribute (the paper uses 1); an attribute with all values included costs nothing.',
     },
     permutations: {
-      type: 'integer',
+      type: ['integer', 'null'],
       minimum: 0,
-      default: 99,
+      default: null,
       description:
-        'Resamples of the protected class for the p-value (see test), each re-estimated and rescanned; p = (1 + #null maxima >= observed) / (1 + permutations). 0 = no p-value.',
+        'Resamples R of the protected class for the p-value (see test), each re-estimated and rescanned; p = (1 + #null maxima >= observed) / (1 + R). 0 = no p-value. null (default): the smallest R + 1, a multiple of 100 and at least 100, with m / (R + 1) <= sequentialLevel / 2 for m scans, so that the Bonferroni-adjusted p-value can fall below the level (99 for one or two scans, 399 for ten).',
     },
     test: {
       type: 'string',
@@ -145,3 +146,16 @@ export const cbsOptionsSchema: OptionsSchema = {
     },
   },
 };
+
+/**
+ * The resamples R a run makes for m scans: `permutations` when given, else the smallest R + 1 (a
+ * multiple of 100, at least 100) with m / (R + 1) <= sequentialLevel / 2. With R = 99 and ten scans
+ * the smallest adjusted p-value is 10 / 100 and no test can reject at 0.05.
+ */
+export function resamplesFor(
+  options: Pick<CbsOptions, 'permutations' | 'sequentialLevel'>,
+  scans: number,
+): number {
+  if (options.permutations !== null) return options.permutations;
+  return 100 * Math.max(1, Math.ceil((2 * scans) / options.sequentialLevel / 100)) - 1;
+}

@@ -8,7 +8,14 @@ import {
   type SubgroupFinding,
 } from '@fb/core';
 import { describe, expect, it } from 'vitest';
-import { type CbsOptions, cbs, conditionalBiasScan, jaccard, semiSynthetic } from '../src/index.js';
+import {
+  type CbsOptions,
+  cbs,
+  conditionalBiasScan,
+  jaccard,
+  resamplesFor,
+  semiSynthetic,
+} from '../src/index.js';
 
 const covariateSchema = defineSchema({
   attributes: [
@@ -219,6 +226,26 @@ describe('protected classes and comparisons', () => {
     expect(found.details.comparisonRate).toBeNull();
     expect(found.details.positivity).toBe(false);
     expect((extras.warnings as string[]).some((w) => w.startsWith('positivity'))).toBe(true);
+  });
+
+  it('makes enough resamples by default for the adjusted p-value to fall below the level', () => {
+    const defaults = cbs.resolveOptions({});
+    expect(defaults.permutations).toBeNull();
+    // The smallest adjusted p-value m / (R + 1) is at most half the level 0.05.
+    const cases: [number, number][] = [
+      [1, 99],
+      [2, 99],
+      [3, 199],
+      [5, 199],
+      [10, 399],
+      [11, 499],
+    ];
+    for (const [m, r] of cases) {
+      expect(resamplesFor(defaults, m), `${m} scans`).toBe(r);
+      expect(m / (r + 1)).toBeLessThanOrEqual(0.025);
+    }
+    expect(resamplesFor({ ...defaults, sequentialLevel: 0.01 }, 2)).toBe(399);
+    expect(resamplesFor({ ...defaults, permutations: 19 }, 10)).toBe(19);
   });
 
   it('scans every value of every protected attribute in both directions by default, adjusting the p-values', async () => {
