@@ -1,7 +1,7 @@
 import type { DiscoveryResult, Progress, Schema } from '@fb/core';
 import { type AuditScore, QueryClock, scoreAudit } from '@fb/eval';
 import type { Cell } from './cells.js';
-import { findMethod } from './methods.js';
+import { methodForCell } from './prefit.js';
 import { type Prepared, prepare, type ScoringTruth } from './prepare.js';
 import { type CellRecord, identity } from './record.js';
 
@@ -80,8 +80,9 @@ function score(
 export async function runCell(cell: Cell, onProgress?: (p: Progress) => void): Promise<CellRecord> {
   const t0 = performance.now();
   const prep = await prepare(cell);
+  // Preparation includes a data-only phase fitted for the block's rows (LIMI's generator).
+  const detector = await methodForCell(cell.plan.method, cell.plan.options, prep.dataset, cell.seed);
   const prepareSeconds = (performance.now() - t0) / 1000;
-  const detector = findMethod(cell.plan.method);
   const clock = new QueryClock(prep.model);
   clock.start();
   const result = await detector.run({ dataset: prep.dataset, model: clock.model }, cell.plan.options, {

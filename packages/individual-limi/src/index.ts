@@ -2,4 +2,4 @@ export { limi, limiWith } from './detector.js';
 export type { NaturalnessReport } from './naturalness.js';
 export type { LimiGenerator, LimiOptions } from './options.js';
 export { limiOptions } from './options.js';
-export { type FittedLimiGenerator, fitLimiGenerator } from './prefit.js';
+export { type FittedLimiGenerator, fitLimiGenerator, generatorDataKey } from './prefit.js';
