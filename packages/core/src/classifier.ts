@@ -30,6 +30,21 @@ export function isDifferentiable(model: Classifier): model is DifferentiableClas
   return typeof (model as Partial<DifferentiableClassifier>).scoreGradient === 'function';
 }
 
+/**
+ * A model wrapper that can use the row index of the `CountingClassifier` in front of it instead of
+ * hashing every row again (a query clock, for one). The counter offers its index once, when it is
+ * built, before any query; the wrapper returns false to decline and keep its own. Every row the
+ * counter adds to its index is forwarded to the wrapper in the same call, so the index's ids are the
+ * wrapper's distinct rows in order of first query.
+ */
+export interface RowIndexSharing {
+  adoptRowIndex(index: RowIndex): boolean;
+}
+
+export function sharesRowIndex(model: Classifier): model is Classifier & RowIndexSharing {
+  return typeof (model as Partial<RowIndexSharing>).adoptRowIndex === 'function';
+}
+
 export interface QueryStats {
   /** Rows asked for, repeats included. */
   queries: number;
@@ -77,6 +92,7 @@ export class CountingClassifier implements Classifier {
     this.nClasses = inner.nClasses;
     if (inner.description !== undefined) this.description = inner.description;
     this.index = new RowIndex(inner.nFeatures);
+    if (sharesRowIndex(inner)) inner.adoptRowIndex(this.index);
   }
 
   /** Counts so far. */

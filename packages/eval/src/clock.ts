@@ -4,6 +4,7 @@ import {
   GrowableArray,
   isDifferentiable,
   RowIndex,
+  type RowIndexSharing,
 } from '@fb/core';
 
 /** When a finding became known: seconds since the clock started and distinct model queries so far. */
@@ -16,21 +17,33 @@ export interface Stamp {
  * Wraps the model under audit and stamps the first query of every distinct row with the elapsed time
  * and the number of distinct rows queried so far. A discriminatory pair is known once both its rows
  * have been asked, so its stamp is the later of the two: exact for every method, with no hook inside
- * the method. The detector's own counting wrapper sits outside this one and forwards only unseen rows.
+ * the method. The detector's own counting wrapper sits outside this one and forwards only unseen rows;
+ * it lends the clock its row index (`RowIndexSharing`), so that a row is hashed once, not twice.
  */
 export class QueryClock {
   readonly model: Classifier;
   private readonly index: RowIndex;
+  /** The counting wrapper's index, once lent: its ids [0, stamped) have their stamps. */
+  private shared: RowIndex | null = null;
+  private stamped = 0;
   private readonly seconds = new GrowableArray((n) => new Float64Array(n));
   private started = performance.now();
   private readonly width: number;
+  private readonly canShare: boolean;
   private ids = new Int32Array(0);
 
-  constructor(inner: Classifier) {
+  /**
+   * `shareIndex` (default true): accept the row index a `CountingClassifier` built on `model` offers.
+   * The clock then sees only what that counter forwards, so the model must be queried through it;
+   * pass false for a clock whose model is also queried directly.
+   */
+  constructor(inner: Classifier, options: { shareIndex?: boolean } = {}) {
     this.width = inner.nFeatures;
+    this.canShare = options.shareIndex ?? true;
     this.index = new RowIndex(inner.nFeatures);
     const record = (x: Float64Array): void => this.record(x);
-    const base: Classifier = {
+    const base: Classifier & RowIndexSharing = {
+      adoptRowIndex: (index) => this.adopt(index),
       nFeatures: inner.nFeatures,
       nClasses: inner.nClasses,
       ...(inner.description !== undefined ? { description: inner.description } : {}),
@@ -51,7 +64,7 @@ export class QueryClock {
       ? ({
           ...base,
           scoreGradient: (x: Float64Array) => {
-            record(x);
+            if (!this.shared) record(x);
             return (inner as DifferentiableClassifier).scoreGradient(x);
           },
         } as DifferentiableClassifier)
@@ -65,11 +78,30 @@ export class QueryClock {
 
   /** Distinct rows queried so far. */
   get queries(): number {
-    return this.index.size;
+    return this.shared ? this.stamped : this.index.size;
+  }
+
+  /**
+   * Use the counting wrapper's index; only before the first query, and only one. Gradient calls,
+   * which white-box methods make on the wrapped model past the counter, are then not stamped: as in
+   * the counting contract, they are not queries.
+   */
+  private adopt(index: RowIndex): boolean {
+    if (!this.canShare || this.shared || this.index.size > 0) return false;
+    if (index.width !== this.width || index.size > 0) return false;
+    this.shared = index;
+    return true;
   }
 
   private record(x: Float64Array): void {
     const now = (performance.now() - this.started) / 1000;
+    if (this.shared) {
+      // The counter added this batch's new rows to its index just before forwarding them.
+      const size = this.shared.size;
+      if (size > this.stamped) this.seconds.ensure(size).fill(now, this.stamped, size);
+      this.stamped = size;
+      return;
+    }
     const n = x.length / this.width;
     if (this.ids.length < n) this.ids = new Int32Array(n);
     const before = this.index.size;
@@ -79,8 +111,10 @@ export class QueryClock {
 
   /** Stamp of one row (null if never queried). */
   stampOf(row: ArrayLike<number>): Stamp | null {
-    const id = this.index.find(row);
-    return id < 0 ? null : { seconds: this.seconds.array[id]!, queries: id + 1 };
+    const id = (this.shared ?? this.index).find(row);
+    return id < 0 || (this.shared && id >= this.stamped)
+      ? null
+      : { seconds: this.seconds.array[id]!, queries: id + 1 };
   }
 
   /** Stamp of a pair: the later of its two rows' stamps (null if either was never queried). */

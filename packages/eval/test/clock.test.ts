@@ -16,9 +16,9 @@ describe('QueryClock', () => {
     ['-0, 0 and NaN', (rng) => [-0, 0, Number.NaN, 1][rng.int(0, 3)]!],
   ])('stamps each distinct row with the count of distinct rows at its first query, on %s', (_, draw) => {
     const rng = createRng(3);
-    const clock = new QueryClock(model);
+    const clock = new QueryClock(model, { shareIndex: false });
     clock.start();
-    // Directly and through a counting wrapper, as the study does.
+    // Directly and through a counting wrapper (the clock keeps its own index).
     const counted = new CountingClassifier(clock.model);
     const order = new Map<string, number>();
     const key = (x: Float64Array, i: number) => Array.from(x.subarray(i * d, (i + 1) * d), String).join();
@@ -41,5 +41,45 @@ describe('QueryClock', () => {
     }
     expect(mismatches).toBe(0);
     expect(clock.stampOf([9, 9, 9])).toBeNull();
+  });
+
+  it("gives the same stamps with the counting wrapper's index as with its own", () => {
+    const rng = createRng(4);
+    const own = new QueryClock(model, { shareIndex: false });
+    const shared = new QueryClock(model);
+    const viaOwn = new CountingClassifier(own.model);
+    const viaShared = new CountingClassifier(shared.model);
+    const withProba: Classifier = {
+      ...model,
+      predictProba: (x) => {
+        const out = new Float64Array((x.length / d) * 2);
+        for (let i = 0; i < x.length / d; i++)
+          out[2 * i + 1] = 1 - (out[2 * i] = x[i * d]! > 0.5 ? 0.2 : 0.7);
+        return out;
+      },
+    };
+    const ownP = new QueryClock(withProba, { shareIndex: false });
+    const sharedP = new QueryClock(withProba);
+    const viaOwnP = new CountingClassifier(ownP.model);
+    const viaSharedP = new CountingClassifier(sharedP.model);
+    const rows: Float64Array[] = [];
+    for (let t = 0; t < 200; t++) {
+      const x = new Float64Array(rng.int(1, 30) * d);
+      for (let k = 0; k < x.length; k++) x[k] = rng.int(0, 2);
+      viaOwn.predict(x);
+      viaShared.predict(x);
+      // Labels and probabilities of the same rows: the second asks only rows new to its cache.
+      const ask = t % 3 ? 'predict' : 'predictProba';
+      viaOwnP[ask](x);
+      viaSharedP[ask](x);
+      for (let i = 0; i < x.length / d; i++) rows.push(x.slice(i * d, (i + 1) * d));
+    }
+    expect(shared.queries).toBe(own.queries);
+    expect(sharedP.queries).toBe(ownP.queries);
+    for (const row of rows) {
+      expect(shared.stampOf(row)?.queries).toBe(own.stampOf(row)?.queries);
+      expect(sharedP.stampOf(row)?.queries).toBe(ownP.stampOf(row)?.queries);
+    }
+    expect(shared.stampOf([9, 9, 9])).toBeNull();
   });
 });
