@@ -1,4 +1,4 @@
-import { type Attribute, createDataset, DataError, resolveOptions, type Schema } from '@fb/core';
+import { type Attribute, createDataset, DataError, OptionsError, resolveOptions, type Schema } from '@fb/core';
 import { categoryCoder, type LoadedDataset, numberCell, withMetadata } from './columns.js';
 import { ADULT_OPTIONS } from './options.js';
 import { type ResolvedSource, resolveSource, type SourceOptions } from './source-file.js';
@@ -9,7 +9,19 @@ export interface AdultOptions extends SourceOptions {
   split?: 'train' | 'test';
   /** Rows with `?`: `drop` them (default) or `keep` them with `?` as a category of its own. */
   missing?: 'drop' | 'keep';
+  /**
+   * The protected attributes (default `['race', 'sex']`, as AIF360's Adult loader). `age` (74 distinct
+   * years) may be added; every counterfactual test then varies it too (74 × 5 × 2 = 740 variants per
+   * sample instead of 10).
+   */
+  protected?: readonly AdultAttribute[];
 }
+
+/** The attribute columns of Adult (every column but `income`). */
+export type AdultAttribute = Exclude<(typeof ADULT_COLUMNS)[number], 'income'>;
+
+/** The protected attributes of `loadAdult` unless `protected` says otherwise. */
+export const ADULT_PROTECTED: readonly AdultAttribute[] = ['race', 'sex'];
 
 /** Category lists in the order of adult.names (the literature's encodings index into this order). */
 export const ADULT_CATEGORIES = {
@@ -163,22 +175,35 @@ export async function readAdultRecords(
 }
 
 /**
- * UCI Adult (census income), train or test file. Protected: sex, race, age (years, 17..90).
- * Outcome `income`: `<=50K` = 0, `>50K` = 1 (favourable).
+ * UCI Adult (census income), train or test file. Protected: race and sex, or the attributes listed in
+ * `protected` (e.g. `['age', 'race', 'sex']`). Outcome `income`: `<=50K` = 0, `>50K` = 1 (favourable).
  */
 export async function loadAdult(given: AdultOptions = {}): Promise<LoadedDataset> {
   const options = resolveOptions<AdultOptions>(ADULT_OPTIONS, given);
   const split = options.split ?? 'train';
   const keepMissing = options.missing === 'keep';
+  const protectedNames = new Set<string>(options.protected ?? ADULT_PROTECTED);
+  const unknown = [...protectedNames].filter((name) => !ADULT_COLUMNS.slice(0, 14).includes(name as never));
+  if (unknown.length > 0) {
+    throw new OptionsError(
+      'OPTIONS_INVALID',
+      `protected: ${unknown.map((u) => `"${u}"`).join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not an Adult attribute (${ADULT_COLUMNS.slice(0, 14).join(', ')})`,
+      { option: '/protected' },
+    );
+  }
   const { records, lines, resolved } = await readAdultRecords(split, options);
-  const cat = (name: keyof typeof ADULT_CATEGORIES, isProtected = false): Attribute => ({
+  // With `missing: 'keep'`, every categorical column but race and sex gets `?` as its last category
+  // (whichever attributes are protected, so that the encoding does not depend on that choice).
+  const withMissing = (name: string) => name !== 'race' && name !== 'sex';
+  const cat = (name: keyof typeof ADULT_CATEGORIES): Attribute => ({
     name,
     kind: 'categorical',
-    protected: isProtected,
-    categories: keepMissing && !isProtected ? [...ADULT_CATEGORIES[name], '?'] : [...ADULT_CATEGORIES[name]],
+    protected: false,
+    categories:
+      keepMissing && withMissing(name) ? [...ADULT_CATEGORIES[name], '?'] : [...ADULT_CATEGORIES[name]],
   });
-  const attributes: Attribute[] = [
-    { name: 'age', kind: 'ordinal', protected: true, min: 17, max: 90 },
+  const columns: Attribute[] = [
+    { name: 'age', kind: 'ordinal', protected: false, min: 17, max: 90 },
     cat('workclass'),
     { name: 'fnlwgt', kind: 'continuous', protected: false, min: 0, max: 1_500_000 },
     cat('education'),
@@ -186,13 +211,14 @@ export async function loadAdult(given: AdultOptions = {}): Promise<LoadedDataset
     cat('marital-status'),
     cat('occupation'),
     cat('relationship'),
-    cat('race', true),
-    cat('sex', true),
+    cat('race'),
+    cat('sex'),
     { name: 'capital-gain', kind: 'continuous', protected: false, min: 0, max: 99_999 },
     { name: 'capital-loss', kind: 'continuous', protected: false, min: 0, max: 4_356 },
     { name: 'hours-per-week', kind: 'ordinal', protected: false, min: 1, max: 99 },
     cat('native-country'),
   ];
+  const attributes = columns.map((a) => ({ ...a, protected: protectedNames.has(a.name) }));
   const schema: Schema = { attributes, outcome: { name: 'income', labels: ['<=50K', '>50K'], favorable: 1 } };
   const d = attributes.length;
   const coders = attributes.map((a) => (a.categories ? categoryCoder(a.name, a.categories) : null));
@@ -222,7 +248,7 @@ export async function loadAdult(given: AdultOptions = {}): Promise<LoadedDataset
     citation: ADULT_CITATION,
     rowsRead: records.length,
     rowsDropped: keepMissing ? {} : { 'missing value (?)': dropped },
-    protected: ['age', 'race', 'sex'],
+    protected: attributes.filter((a) => a.protected).map((a) => a.name),
     encoding: [
       'categories coded in the order of adult.names',
       keepMissing

@@ -1,4 +1,10 @@
-export { ADULT_CATEGORIES, type AdultOptions, loadAdult } from './adult.js';
+export {
+  ADULT_CATEGORIES,
+  ADULT_PROTECTED,
+  type AdultAttribute,
+  type AdultOptions,
+  loadAdult,
+} from './adult.js';
 export { BANK_CATEGORIES, loadBank } from './bank.js';
 export { AGE_BANDS, binAttribute } from './bin.js';
 export type { DatasetMetadata, LoadedDataset } from './columns.js';

@@ -28,6 +28,12 @@ export const SOURCE_OPTIONS = loader();
 export const ADULT_OPTIONS = loader({
   split,
   missing: { enum: ['drop', 'keep'], description: 'Rows with `?`: drop them or keep `?` as a category.' },
+  protected: {
+    type: 'array',
+    items: { type: 'string', minLength: 1 },
+    uniqueItems: true,
+    description: 'The protected attributes (default race and sex); any Adult column but income.',
+  },
 });
 export const CENSUS13_OPTIONS = loader({
   split,

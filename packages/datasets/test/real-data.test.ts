@@ -35,10 +35,29 @@ describe.skipIf(!HAS_DATA)('original files (row counts, balance and values of th
     expect([count(sex, 0), count(sex, 1)]).toEqual([10771, 21790]);
     const race = col(all, 'race'); // White, Asian-Pac-Islander, Amer-Indian-Eskimo, Other, Black
     expect([0, 1, 2, 3, 4].map((v) => count(race, v))).toEqual([27816, 1039, 311, 271, 3124]);
-    expect(protectedNames(all).sort()).toEqual(['age', 'race', 'sex']);
+    expect(protectedNames(all).sort()).toEqual(['race', 'sex']);
+    expect(all.metadata.protected).toEqual(['race', 'sex']);
     // First record: 39, State-gov, 77516, Bachelors, 13, Never-married, Adm-clerical, Not-in-family, White, Male, 2174, 0, 40, United-States
     expect(row(all, 0)).toEqual([39, 5, 77516, 0, 13, 2, 8, 3, 0, 1, 2174, 0, 40, 0]);
     expect(all.y[0]).toBe(0);
+  });
+
+  it('Adult: protected attributes on request, with the same encoding', async () => {
+    const plain = await loadAdult({ ...opts, missing: 'keep' });
+    const withAge = await loadAdult({ ...opts, missing: 'keep', protected: ['age', 'race', 'sex'] });
+    expect(protectedNames(withAge).sort()).toEqual(['age', 'race', 'sex']);
+    expect(withAge.metadata.protected).toEqual(['age', 'race', 'sex']);
+    // Only the protected flags differ: same values, same categories.
+    expect(withAge.x).toEqual(plain.x);
+    expect(withAge.schema.attributes.map(({ protected: _, ...a }) => a)).toEqual(
+      plain.schema.attributes.map(({ protected: _, ...a }) => a),
+    );
+    const sexOnly = await loadAdult({ ...opts, protected: ['sex'] });
+    expect(protectedNames(sexOnly)).toEqual(['sex']);
+    await expect(loadAdult({ ...opts, protected: ['gender'] as never })).rejects.toMatchObject({
+      code: 'OPTIONS_INVALID',
+      details: { option: '/protected' },
+    });
   });
 
   it('Adult test: skips the header line, strips label periods', async () => {
