@@ -1,4 +1,11 @@
-import { type Attribute, createDataset, DataError, OptionsError, resolveOptions, type Schema } from '@fb/core';
+import {
+  type Attribute,
+  createDataset,
+  DataError,
+  OptionsError,
+  resolveOptions,
+  type Schema,
+} from '@fb/core';
 import { categoryCoder, type LoadedDataset, numberCell, withMetadata } from './columns.js';
 import { ADULT_OPTIONS } from './options.js';
 import { type ResolvedSource, resolveSource, type SourceOptions } from './source-file.js';
