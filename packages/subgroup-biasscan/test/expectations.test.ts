@@ -1,7 +1,14 @@
 import { createDataset, createRng, defineSchema, RunController, type SubgroupFinding } from '@fb/core';
 import { describe, expect, it } from 'vitest';
 import { biasScan, mdssBiasScan } from '../src/index.js';
-import { auditData, auditModel, LogisticModel, SoftmaxModel, threeClassData } from './fixtures.js';
+import {
+  auditData,
+  auditModel,
+  bruteForceBest,
+  LogisticModel,
+  SoftmaxModel,
+  threeClassData,
+} from './fixtures.js';
 
 const subgroupsOf = (r: Awaited<ReturnType<typeof biasScan.run>>): SubgroupFinding[] =>
   r.findings.kind === 'subgroup' ? r.findings.subgroups : [];
@@ -141,33 +148,16 @@ describe('Berk-Jones alpha', () => {
   const dataset = createDataset({ schema, x, y });
   const expectations = favourable(model.predictProba(x));
 
-  /** The best penalised Berk-Jones score over every subgroup (every non-empty value set per attribute). */
-  function bruteForce(alpha: number, penalty: number, negative: boolean): number {
-    const sets = (k: number) => {
-      const out: number[][] = [];
-      for (let mask = 1; mask < 1 << k; mask++) out.push([...Array(k).keys()].filter((v) => mask & (1 << v)));
-      return out;
-    };
-    let best = Number.NEGATIVE_INFINITY;
-    for (const a of sets(2))
-      for (const b of sets(3))
-        for (const c of sets(4)) {
-          const chosen = [a, b, c];
-          let yy = 0;
-          let size = 0;
-          for (let i = 0; i < n; i++) {
-            if (!chosen.every((vals, j) => vals.includes(x[3 * i + j]!))) continue;
-            yy += y[i]!;
-            size++;
-          }
-          if (size === 0) continue;
-          const cost =
-            penalty *
-            ((a.length < 2 ? a.length : 0) + (b.length < 3 ? b.length : 0) + (c.length < 4 ? c.length : 0));
-          best = Math.max(best, berkJones(yy, size, alpha, negative) - cost);
-        }
-    return best;
-  }
+  /** The best penalised Berk-Jones score over every subgroup. */
+  const bruteForce = (alpha: number, penalty: number, negative: boolean) =>
+    bruteForceBest(x, [2, 3, 4], penalty, (rows) =>
+      berkJones(
+        rows.reduce((s, i) => s + y[i]!, 0),
+        rows.length,
+        alpha,
+        negative,
+      ),
+    );
 
   it('the scan reaches the brute-force optimum for a given alpha, in both directions', async () => {
     for (const [alpha, direction] of [

@@ -140,3 +140,43 @@ export function threeClassData(
   }
   return createDataset({ schema: threeClassSchema, x, y, name: seed });
 }
+
+/**
+ * The best penalised score over every subgroup of rows with small-arity attributes (codes 0..arity − 1
+ * in `x`, d = arities.length per row): per attribute every non-empty value set, all values meaning
+ * unconstrained (no penalty); `score` gets the member rows of each non-empty subgroup.
+ */
+export function bruteForceBest(
+  x: Float64Array,
+  arities: readonly number[],
+  penalty: number,
+  score: (rows: number[]) => number,
+): number {
+  const d = arities.length;
+  const n = x.length / d;
+  const setsOf = (k: number) => {
+    const out: number[][] = [];
+    for (let mask = 1; mask < 1 << k; mask++) out.push([...Array(k).keys()].filter((v) => mask & (1 << v)));
+    return out;
+  };
+  const choices = arities.map(setsOf);
+  let best = Number.NEGATIVE_INFINITY;
+  const chosen: number[][] = [];
+  const visit = (j: number) => {
+    if (j === d) {
+      const rows: number[] = [];
+      for (let i = 0; i < n; i++) if (chosen.every((vals, m) => vals.includes(x[d * i + m]!))) rows.push(i);
+      if (rows.length === 0) return;
+      const cost =
+        penalty * chosen.reduce((c, vals, m) => c + (vals.length < arities[m]! ? vals.length : 0), 0);
+      best = Math.max(best, score(rows) - cost);
+      return;
+    }
+    for (const vals of choices[j]!) {
+      chosen[j] = vals;
+      visit(j + 1);
+    }
+  };
+  visit(0);
+  return best;
+}

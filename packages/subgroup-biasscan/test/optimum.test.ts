@@ -1,7 +1,7 @@
 import { createDataset, createRng, defineSchema, type SubgroupFinding } from '@fb/core';
 import { describe, expect, it } from 'vitest';
 import { biasScan } from '../src/index.js';
-import { LogisticModel } from './fixtures.js';
+import { bruteForceBest, LogisticModel } from './fixtures.js';
 
 const schema = defineSchema({
   attributes: [
@@ -42,29 +42,13 @@ describe('scan optimum', () => {
     const dataset = createDataset({ schema, x, y });
     const penalty = 0.3;
     const proba = model.predictProba(x);
-    const sets = (k: number) => {
-      const out: number[][] = [];
-      for (let mask = 1; mask < 1 << k; mask++) out.push([...Array(k).keys()].filter((v) => mask & (1 << v)));
-      return out;
-    };
-    let best = Number.NEGATIVE_INFINITY;
-    for (const a of sets(2))
-      for (const b of sets(3))
-        for (const c of sets(4)) {
-          const chosen = [a, b, c];
-          let yy = 0;
-          const ps: number[] = [];
-          for (let i = 0; i < n; i++) {
-            if (!chosen.every((vals, j) => vals.includes(x[3 * i + j]!))) continue;
-            yy += y[i]!;
-            ps.push(proba[2 * i + 1]!);
-          }
-          // A full value set is the unconstrained attribute: no penalty.
-          const cost =
-            penalty *
-            ((a.length < 2 ? a.length : 0) + (b.length < 3 ? b.length : 0) + (c.length < 4 ? c.length : 0));
-          best = Math.max(best, bernoulli(yy, ps, true) - cost);
-        }
+    const best = bruteForceBest(x, [2, 3, 4], penalty, (rows) =>
+      bernoulli(
+        rows.reduce((s, i) => s + y[i]!, 0),
+        rows.map((i) => proba[2 * i + 1]!),
+        true,
+      ),
+    );
     const result = await biasScan.run(
       { dataset, model },
       { direction: 'negative', penalty, numIters: 20, randomizationReplicates: 0 },

@@ -78,17 +78,21 @@ export function spreadBins(counts: ArrayLike<number>, bins: number): Int32Array 
 function binColumn(ds: Dataset, j: number, bins: number): AttributeCodes & { codes: Int32Array } {
   const { n, d } = ds;
   const name = ds.schema.attributes[j]!.name;
-  const sorted = new Float64Array(n);
-  for (let i = 0; i < n; i++) sorted[i] = ds.x[i * d + j]!;
-  sorted.sort();
+  const column = new Float64Array(n);
+  for (let i = 0; i < n; i++) column[i] = ds.x[i * d + j]!;
+  const order = Int32Array.from({ length: n }, (_, i) => i).sort((p, q) => column[p]! - column[q]!);
+  // The distinct values in ascending order, their row counts, and the value index of each rank.
   const values: number[] = [];
   const counts: number[] = [];
+  const valueAt = new Int32Array(n);
   for (let r = 0; r < n; r++) {
-    if (r === 0 || sorted[r] !== sorted[r - 1]) {
-      values.push(sorted[r]!);
+    const v = column[order[r]!]!;
+    if (r === 0 || v !== values[values.length - 1]) {
+      values.push(v);
       counts.push(0);
     }
     counts[counts.length - 1]!++;
+    valueAt[r] = values.length - 1;
   }
   const binOf = spreadBins(counts, bins);
   const arity = values.length === 0 ? 0 : binOf[values.length - 1]! + 1;
@@ -106,18 +110,7 @@ function binColumn(ds: Dataset, j: number, bins: number): AttributeCodes & { cod
     maxInclusive: true,
   }));
   const codes = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    // Binary search for the value's index among the distinct values.
-    const v = ds.x[i * d + j]!;
-    let lo = 0;
-    let hi = values.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (values[mid]! < v) lo = mid + 1;
-      else hi = mid;
-    }
-    codes[i] = binOf[lo]!;
-  }
+  for (let r = 0; r < n; r++) codes[order[r]!] = binOf[valueAt[r]!]!;
   return {
     attribute: name,
     binned: true,
