@@ -1,12 +1,13 @@
-import { createDataset, createRng, defineSchema, RunController, type SubgroupFinding } from '@fb/core';
+import { RunController, type SubgroupFinding } from '@fb/core';
 import { describe, expect, it } from 'vitest';
 import { biasScan, mdssBiasScan } from '../src/index.js';
 import {
   auditData,
   auditModel,
   bruteForceBest,
-  LogisticModel,
   SoftmaxModel,
+  smallData,
+  smallModel,
   threeClassData,
 } from './fixtures.js';
 
@@ -126,26 +127,9 @@ function berkJones(y: number, n: number, alpha: number, negative: boolean): numb
 }
 
 describe('Berk-Jones alpha', () => {
-  const schema = defineSchema({
-    attributes: [
-      { name: 'sex', kind: 'categorical', protected: true, categories: ['m', 'f'] },
-      { name: 'region', kind: 'categorical', protected: false, categories: ['n', 'e', 's'] },
-      { name: 'level', kind: 'ordinal', protected: false, min: 0, max: 3, step: 1 },
-    ],
-    outcome: { name: 'ok', labels: ['no', 'yes'], favorable: 1 },
-  });
-  const model = new LogisticModel(3, (x, o) => -0.3 + 0.4 * x[o + 2]! - 0.3 * x[o + 1]!);
-  const rng = createRng('berk-jones');
-  const n = 300;
-  const x = new Float64Array(3 * n);
-  const y = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    x.set([rng.int(0, 1), rng.int(0, 2), rng.int(0, 3)], 3 * i);
-    const p = model.prob(x, 3 * i);
-    const odds = (p / (1 - p)) * (x[3 * i] === 1 && x[3 * i + 2] !== 1 ? 0.4 : 1);
-    y[i] = rng.next() < odds / (1 + odds) ? 1 : 0;
-  }
-  const dataset = createDataset({ schema, x, y });
+  const model = smallModel;
+  const dataset = smallData('berk-jones');
+  const { x, y, n } = dataset;
   const expectations = favourable(model.predictProba(x));
 
   /** The best penalised Berk-Jones score over every subgroup. */

@@ -1,17 +1,9 @@
-import { createDataset, createRng, defineSchema, type SubgroupFinding } from '@fb/core';
+import type { SubgroupFinding } from '@fb/core';
 import { describe, expect, it } from 'vitest';
 import { biasScan } from '../src/index.js';
-import { bruteForceBest, LogisticModel } from './fixtures.js';
+import { bruteForceBest, smallData, smallModel } from './fixtures.js';
 
-const schema = defineSchema({
-  attributes: [
-    { name: 'sex', kind: 'categorical', protected: true, categories: ['m', 'f'] },
-    { name: 'region', kind: 'categorical', protected: false, categories: ['n', 'e', 's'] },
-    { name: 'level', kind: 'ordinal', protected: false, min: 0, max: 3, step: 1 },
-  ],
-  outcome: { name: 'ok', labels: ['no', 'yes'], favorable: 1 },
-});
-const model = new LogisticModel(3, (x, o) => -0.3 + 0.4 * x[o + 2]! - 0.3 * x[o + 1]!);
+const model = smallModel;
 
 /** The Bernoulli log-likelihood ratio of a set, maximised by 200 bisection steps on ln q, clamped to the side. */
 function bernoulli(y: number, ps: number[], negative: boolean): number {
@@ -29,17 +21,8 @@ function bernoulli(y: number, ps: number[], negative: boolean): number {
 
 describe('scan optimum', () => {
   it('equals the best score over every subgroup of a small dataset', async () => {
-    const rng = createRng('optimum');
-    const n = 300;
-    const x = new Float64Array(3 * n);
-    const y = new Int32Array(n);
-    for (let i = 0; i < n; i++) {
-      x.set([rng.int(0, 1), rng.int(0, 2), rng.int(0, 3)], 3 * i);
-      const p = model.prob(x, 3 * i);
-      const odds = (p / (1 - p)) * (x[3 * i] === 1 && x[3 * i + 2] !== 1 ? 0.4 : 1);
-      y[i] = rng.next() < odds / (1 + odds) ? 1 : 0;
-    }
-    const dataset = createDataset({ schema, x, y });
+    const dataset = smallData('optimum');
+    const { x, y } = dataset;
     const penalty = 0.3;
     const proba = model.predictProba(x);
     const best = bruteForceBest(x, [2, 3, 4], penalty, (rows) =>
