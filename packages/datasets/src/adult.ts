@@ -17,8 +17,8 @@ export interface AdultOptions extends SourceOptions {
   /** Rows with `?`: `drop` them (default) or `keep` them with `?` as a category of its own. */
   missing?: 'drop' | 'keep';
   /**
-   * The protected attributes (default `['race', 'sex']`, as AIF360's Adult loader). `age` (74 distinct
-   * years) may be added; every counterfactual test then varies it too (74 × 5 × 2 = 740 variants per
+   * The protected attributes (default `['race', 'sex']`, as AIF360's Adult loader). `age` (a domain of 74
+   * years, 17..90) may be added; every counterfactual test then varies it too (74 × 5 × 2 = 740 variants per
    * sample instead of 10).
    */
   protected?: readonly AdultAttribute[];

@@ -1,4 +1,5 @@
-export { biasScan } from './detector.js';
+export { biasScan, mdssBiasScan } from './detector.js';
+export { type BiasScanExpectations, classProbabilities } from './expectations.js';
 export {
   type BiasScanMode,
   type BiasScanOptions,

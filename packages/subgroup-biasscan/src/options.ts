@@ -17,6 +17,7 @@ export interface BiasScanOptions {
   maxNominal: number;
   maxValues: number;
   bins: number;
+  alpha: number | null;
 }
 
 export const biasScanOptionsSchema: OptionsSchema = {
@@ -77,6 +78,14 @@ export const biasScanOptionsSchema: OptionsSchema = {
       default: 'sequential',
       description:
         '"sequential": replicates stop once h = ⌊sequentialLevel · (randomizationReplicates + 1)⌋ of them reached the score of every reported subgroup (Besag & Clifford 1991); such a subgroup gets p = max(h/l, (h + 1)/(R + 1)) after l replicates, the others the fixed value. Decisions at sequentialLevel and below are those of the fixed test on the same replicates. "fixed": every replicate is run.',
+    },
+    alpha: {
+      type: ['number', 'null'],
+      exclusiveMinimum: 0,
+      exclusiveMaximum: 1,
+      default: null,
+      description:
+        "Berk-Jones scoring only: the null proportion α that each subgroup's observed proportion is compared with (AIF360's BerkJones alpha). null: the mean expectation of the scanned target.",
     },
     sequentialLevel: sequentialLevelOption,
     maxNominal: {

@@ -45,7 +45,14 @@ export function resolveScoring(mode: BiasScanMode, scoring: BiasScanScoring): Sc
 
 /** Checks of the options against the data's outcome. */
 export function checkModeOptions(options: BiasScanOptions, dataset: Dataset): void {
-  resolveScoring(options.mode, options.scoring);
+  const score = resolveScoring(options.mode, options.scoring);
+  if (options.alpha !== null && score !== 'berk-jones') {
+    throw new OptionsError(
+      'OPTIONS_INVALID',
+      `alpha is the Berk-Jones null proportion, but the scoring is "${score}" (set scoring: "berk-jones")`,
+      { option: '/alpha' },
+    );
+  }
   const { labels, favorable } = dataset.schema.outcome;
   const k = labels.length;
   if (

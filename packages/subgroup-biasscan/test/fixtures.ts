@@ -140,3 +140,70 @@ export function threeClassData(
   }
   return createDataset({ schema: threeClassSchema, x, y, name: seed });
 }
+
+/**
+ * The best penalised score over every subgroup of rows with small-arity attributes (codes 0..arity − 1
+ * in `x`, d = arities.length per row): per attribute every non-empty value set, all values meaning
+ * unconstrained (no penalty); `score` gets the member rows of each non-empty subgroup.
+ */
+export function bruteForceBest(
+  x: Float64Array,
+  arities: readonly number[],
+  penalty: number,
+  score: (rows: number[]) => number,
+): number {
+  const d = arities.length;
+  const n = x.length / d;
+  const setsOf = (k: number) => {
+    const out: number[][] = [];
+    for (let mask = 1; mask < 1 << k; mask++) out.push([...Array(k).keys()].filter((v) => mask & (1 << v)));
+    return out;
+  };
+  const choices = arities.map(setsOf);
+  let best = Number.NEGATIVE_INFINITY;
+  const chosen: number[][] = [];
+  const visit = (j: number) => {
+    if (j === d) {
+      const rows: number[] = [];
+      for (let i = 0; i < n; i++) if (chosen.every((vals, m) => vals.includes(x[d * i + m]!))) rows.push(i);
+      if (rows.length === 0) return;
+      const cost =
+        penalty * chosen.reduce((c, vals, m) => c + (vals.length < arities[m]! ? vals.length : 0), 0);
+      best = Math.max(best, score(rows) - cost);
+      return;
+    }
+    for (const vals of choices[j]!) {
+      chosen[j] = vals;
+      visit(j + 1);
+    }
+  };
+  visit(0);
+  return best;
+}
+
+/** Three small attributes (arities 2, 3, 4), for brute force over every subgroup. */
+export const smallSchema: Schema = defineSchema({
+  attributes: [
+    { name: 'sex', kind: 'categorical', protected: true, categories: ['m', 'f'] },
+    { name: 'region', kind: 'categorical', protected: false, categories: ['n', 'e', 's'] },
+    { name: 'level', kind: 'ordinal', protected: false, min: 0, max: 3, step: 1 },
+  ],
+  outcome: { name: 'ok', labels: ['no', 'yes'], favorable: 1 },
+});
+
+export const smallModel = new LogisticModel(3, (x, o) => -0.3 + 0.4 * x[o + 2]! - 0.3 * x[o + 1]!);
+
+/** 300 rows of the small schema; women outside level 1 get the favourable label at 0.4 times the model's odds. */
+export function smallData(seed: string): Dataset {
+  const rng = createRng(seed);
+  const n = 300;
+  const x = new Float64Array(3 * n);
+  const y = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    x.set([rng.int(0, 1), rng.int(0, 2), rng.int(0, 3)], 3 * i);
+    const p = smallModel.prob(x, 3 * i);
+    const odds = (p / (1 - p)) * (x[3 * i] === 1 && x[3 * i + 2] !== 1 ? 0.4 : 1);
+    y[i] = rng.next() < odds / (1 + odds) ? 1 : 0;
+  }
+  return createDataset({ schema: smallSchema, x, y });
+}

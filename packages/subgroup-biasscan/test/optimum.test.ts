@@ -1,17 +1,9 @@
-import { createDataset, createRng, defineSchema, type SubgroupFinding } from '@fb/core';
+import type { SubgroupFinding } from '@fb/core';
 import { describe, expect, it } from 'vitest';
 import { biasScan } from '../src/index.js';
-import { LogisticModel } from './fixtures.js';
+import { bruteForceBest, smallData, smallModel } from './fixtures.js';
 
-const schema = defineSchema({
-  attributes: [
-    { name: 'sex', kind: 'categorical', protected: true, categories: ['m', 'f'] },
-    { name: 'region', kind: 'categorical', protected: false, categories: ['n', 'e', 's'] },
-    { name: 'level', kind: 'ordinal', protected: false, min: 0, max: 3, step: 1 },
-  ],
-  outcome: { name: 'ok', labels: ['no', 'yes'], favorable: 1 },
-});
-const model = new LogisticModel(3, (x, o) => -0.3 + 0.4 * x[o + 2]! - 0.3 * x[o + 1]!);
+const model = smallModel;
 
 /** The Bernoulli log-likelihood ratio of a set, maximised by 200 bisection steps on ln q, clamped to the side. */
 function bernoulli(y: number, ps: number[], negative: boolean): number {
@@ -29,42 +21,17 @@ function bernoulli(y: number, ps: number[], negative: boolean): number {
 
 describe('scan optimum', () => {
   it('equals the best score over every subgroup of a small dataset', async () => {
-    const rng = createRng('optimum');
-    const n = 300;
-    const x = new Float64Array(3 * n);
-    const y = new Int32Array(n);
-    for (let i = 0; i < n; i++) {
-      x.set([rng.int(0, 1), rng.int(0, 2), rng.int(0, 3)], 3 * i);
-      const p = model.prob(x, 3 * i);
-      const odds = (p / (1 - p)) * (x[3 * i] === 1 && x[3 * i + 2] !== 1 ? 0.4 : 1);
-      y[i] = rng.next() < odds / (1 + odds) ? 1 : 0;
-    }
-    const dataset = createDataset({ schema, x, y });
+    const dataset = smallData('optimum');
+    const { x, y } = dataset;
     const penalty = 0.3;
     const proba = model.predictProba(x);
-    const sets = (k: number) => {
-      const out: number[][] = [];
-      for (let mask = 1; mask < 1 << k; mask++) out.push([...Array(k).keys()].filter((v) => mask & (1 << v)));
-      return out;
-    };
-    let best = Number.NEGATIVE_INFINITY;
-    for (const a of sets(2))
-      for (const b of sets(3))
-        for (const c of sets(4)) {
-          const chosen = [a, b, c];
-          let yy = 0;
-          const ps: number[] = [];
-          for (let i = 0; i < n; i++) {
-            if (!chosen.every((vals, j) => vals.includes(x[3 * i + j]!))) continue;
-            yy += y[i]!;
-            ps.push(proba[2 * i + 1]!);
-          }
-          // A full value set is the unconstrained attribute: no penalty.
-          const cost =
-            penalty *
-            ((a.length < 2 ? a.length : 0) + (b.length < 3 ? b.length : 0) + (c.length < 4 ? c.length : 0));
-          best = Math.max(best, bernoulli(yy, ps, true) - cost);
-        }
+    const best = bruteForceBest(x, [2, 3, 4], penalty, (rows) =>
+      bernoulli(
+        rows.reduce((s, i) => s + y[i]!, 0),
+        rows.map((i) => proba[2 * i + 1]!),
+        true,
+      ),
+    );
     const result = await biasScan.run(
       { dataset, model },
       { direction: 'negative', penalty, numIters: 20, randomizationReplicates: 0 },

@@ -236,4 +236,31 @@ describe('divexplorer', () => {
       code: 'OPTIONS_INVALID',
     });
   });
+
+  it('several metrics in one run equal one run per metric', async () => {
+    const dataset = data(2000, 'metrics');
+    const metrics = ['fpr', 'positive-rate', 'label-rate', 'score'] as const;
+    const options = { k: 4, minSupport: 0.05 };
+    const together = await divexplorer.run({ dataset, model }, { ...options, metrics: [...metrics] });
+    if (together.findings.kind !== 'subgroup') throw new Error('expected subgroups');
+    const unranked = (subgroups: { rank: number }[]) => subgroups.map(({ rank: _, ...s }) => s);
+    for (const metric of metrics) {
+      const alone = await divexplorer.run({ dataset, model }, { ...options, metrics: [metric] });
+      if (alone.findings.kind !== 'subgroup') throw new Error('expected subgroups');
+      expect(alone.findings.subgroups).toHaveLength(4);
+      // The same patterns, divergences, t-values and Shapley values, in the same order.
+      expect(unranked(together.findings.subgroups.filter((s) => s.details.metric === metric))).toEqual(
+        unranked(alone.findings.subgroups),
+      );
+      const overall = alone.extras.overallRate as Record<string, number>;
+      const globalShapley = alone.extras.globalShapley as Record<string, unknown>;
+      expect((together.extras.overallRate as Record<string, number>)[metric]).toBe(overall[metric]);
+      expect((together.extras.globalShapley as Record<string, unknown>)[metric]).toEqual(
+        globalShapley[metric],
+      );
+      // The patterns are mined once, whatever the metrics: the same frequent patterns.
+      expect(together.extras.patterns).toBe(alone.extras.patterns);
+    }
+    expect(together.findings.subgroups).toHaveLength(4 * metrics.length);
+  });
 });

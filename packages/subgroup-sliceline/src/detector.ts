@@ -145,7 +145,11 @@ export const sliceline: SubgroupDetector<Options> = defineSubgroupDetector<Optio
           attribute: a.attribute,
           codes: a.arity,
           binned: a.binned,
+          distinctValues: a.distinctValues,
         })),
+        binning: table.attributes
+          .filter((a) => a.binned)
+          .map((a) => ({ attribute: a.attribute, distinctValues: a.distinctValues, bins: a.bins })),
         averageError,
         levels,
         complete,

@@ -64,13 +64,14 @@ export const optionsSchema: OptionsSchema = {
       minimum: 1,
       default: 20,
       description:
-        'Discrete attributes with at most this many distinct values get one predicate per value; other attributes are binned.',
+        'Numeric attributes with at most this many distinct values get one predicate per value; other numeric attributes are binned (extras.binning lists their bins). Categorical attributes always get one predicate per category.',
     },
     bins: {
       type: 'integer',
       minimum: 2,
       default: 10,
-      description: 'Number of equal-height (quantile) bins for continuous and many-valued attributes.',
+      description:
+        'Most equal-height (quantile) bins of a numeric attribute with more than maxValues distinct values; a value holding many rows gets a bin of its own and the other bins are spread over the remaining values.',
     },
   },
 };

@@ -11,6 +11,8 @@ export function randomTable(n: number, arities: number[], seed: string): Recoded
     attribute: `f${j}`,
     binned: false,
     arity,
+    distinctValues: arity,
+    bins: [],
     condition: (code: number) => ({ attribute: `f${j}`, values: [code] }),
   }));
   return { n, m, codes, attributes };

@@ -3,12 +3,13 @@ import {
   createDataset,
   createRng,
   defineSchema,
+  describeCondition,
   ModelError,
   memberMask,
   OptionsError,
 } from '@fb/core';
 import { describe, expect, it } from 'vitest';
-import { minSupportRows, recodeDataset, sliceline } from '../src/index.js';
+import { minSupportRows, recodeDataset, sliceline, spreadBins } from '../src/index.js';
 
 const schema = defineSchema({
   attributes: [
@@ -155,5 +156,99 @@ describe('recodeDataset', () => {
     const counts = [0, 0, 0, 0];
     for (let i = 0; i < dataset.n; i++) counts[table.codes[i * 3 + 2]!]!++;
     for (const c of counts) expect(Math.abs(c - dataset.n / 4)).toBeLessThan(40);
+  });
+});
+
+describe('binning of many-valued attributes', () => {
+  it('spreadBins gives a dominant value its own bin and spreads the others (hand-computed)', () => {
+    // 100 rows, 90 on the first value. Shares: 100/5, then 10/4, 7/3 (a third value would overshoot
+    // it by more than two values fall short), 5/2, 2/1.
+    expect(Array.from(spreadBins([90, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], 5))).toEqual([
+      0, 1, 1, 1, 2, 2, 3, 3, 3, 4, 4,
+    ]);
+    // Equal counts: 41 values into 10 bins of 4 or 5 values, in order.
+    const uniform = Array.from(spreadBins(new Array(41).fill(1), 10));
+    const sizes = Array.from({ length: 10 }, (_, b) => uniform.filter((v) => v === b).length);
+    expect(sizes.every((c) => c === 4 || c === 5)).toBe(true);
+    expect(uniform).toEqual([...uniform].sort((a, b) => a - b));
+    // Fewer values than bins: one bin per value.
+    expect(Array.from(spreadBins([5, 1, 7], 10))).toEqual([0, 1, 2]);
+  });
+
+  // 41 countries (one holding 90 % of the rows) and a 41-valued numeric column that is 0 in 90 % of the rows.
+  const wide = defineSchema({
+    attributes: [
+      { name: 'sex', kind: 'categorical', protected: true, categories: ['m', 'f'] },
+      {
+        name: 'country',
+        kind: 'categorical',
+        protected: false,
+        categories: Array.from({ length: 41 }, (_, c) => `c${c}`),
+      },
+      { name: 'gain', kind: 'ordinal', protected: false, min: 0, max: 40, step: 1 },
+    ],
+    outcome: { name: 'loan', labels: ['no', 'yes'], favorable: 1 },
+  });
+  const rng = createRng('wide');
+  const n = 4100;
+  const x = new Float64Array(3 * n);
+  const y = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const rare = i % 10 === 0;
+    const r = i / 10;
+    x.set([rng.int(0, 1), rare ? 1 + (r % 40) : 0, rare ? 1 + ((r * 7) % 40) : 0], 3 * i);
+    y[i] = rng.int(0, 1);
+  }
+  const dataset = createDataset({ schema: wide, x, y });
+
+  it('keeps one predicate per category, and bins a skewed 41-valued numeric column into up to `bins` bins', () => {
+    const table = recodeDataset(dataset, { maxValues: 20, bins: 10 });
+    const [, country, gain] = table.attributes;
+    expect(country!.binned).toBe(false);
+    expect(country!.arity).toBe(41);
+    expect(gain!.binned).toBe(true);
+    expect(gain!.distinctValues).toBe(41);
+    // 0 alone (90 % of the rows), then nine bins over the 40 other values (410 rows, 10 or 11 per value).
+    expect(gain!.arity).toBe(10);
+    expect(gain!.bins[0]).toEqual({ min: 0, max: 0, rows: 3690, label: 'gain = 0' });
+    // Each of the other bins is within one value's rows (10 or 11) of its share, 410 / 9.
+    for (const b of gain!.bins.slice(1)) expect(Math.abs(b.rows - 410 / 9)).toBeLessThanOrEqual(11);
+    for (let code = 0; code < gain!.arity; code++) {
+      const mask = memberMask(dataset, [gain!.condition(code)]);
+      let rows = 0;
+      for (let i = 0; i < n; i++) {
+        expect(mask[i] === 1).toBe(table.codes[i * 3 + 2] === code);
+        rows += mask[i]!;
+      }
+      expect(gain!.bins[code]!.rows).toBe(rows);
+    }
+  });
+
+  it('lists every binned attribute and its bins, in the data labels, in extras.binning', async () => {
+    const result = await sliceline.run(
+      { dataset, model: threshold },
+      { errors: ['misclassification'], k: 2 },
+    );
+    const binning = result.extras.binning as {
+      attribute: string;
+      distinctValues: number;
+      bins: { label: string; min: number; max: number; rows: number }[];
+    }[];
+    expect(binning.map((b) => b.attribute)).toEqual(['gain']);
+    const [gain] = binning;
+    expect(gain!.distinctValues).toBe(41);
+    expect(gain!.bins).toHaveLength(10);
+    for (const b of gain!.bins) {
+      expect(b.label).toBe(
+        describeCondition(wide, { attribute: 'gain', min: b.min, max: b.max, maxInclusive: true }),
+      );
+    }
+    expect(gain!.bins[1]!.label).toMatch(/^1 <= gain <= \d+$/);
+    expect(result.extras.attributes).toContainEqual({
+      attribute: 'country',
+      codes: 41,
+      binned: false,
+      distinctValues: 41,
+    });
   });
 });
