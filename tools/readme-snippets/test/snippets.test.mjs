@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -68,6 +68,12 @@ describe('README snippets', () => {
       [3, 2322],
       [12, 2339],
     ]);
+  });
+
+  it('depends on every published package, so that each README compiles against a built package', () => {
+    const own = JSON.parse(readFileSync(path.join(toolDir, 'package.json'), 'utf8')).devDependencies;
+    const published = publishedEntries().filter((e) => e.split('/').length === 2);
+    expect(published.filter((name) => own[name] !== 'workspace:^')).toEqual([]);
   });
 
   it('every snippet of the root README and the published packages READMEs compiles against the built packages', () => {
