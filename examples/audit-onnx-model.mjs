@@ -50,8 +50,8 @@ try {
       `slice: ${describeSubgroup(adult.schema, s.conditions)} | rows ${s.size} | ${s.details.errorType} rate ${Number(s.details.averageError).toFixed(3)} (all rows ${Number(s.details.overallAverageError).toFixed(3)})`,
     );
 
-  // Individual discrimination (AEQUITAS): inputs that differ only in protected attributes (sex, race,
-  // age) and get different decisions; a budget of tested samples keeps the run short.
+  // Individual discrimination (AEQUITAS): inputs that differ only in the schema's protected attributes
+  // and get different decisions; a budget of tested samples keeps the run short.
   const pairs = await aequitas.run(
     { dataset: adult, model },
     { variantMode: 'one-at-a-time' }, // change one protected attribute at a time
