@@ -43,8 +43,35 @@ export type FittedModel = LogisticRegression | DecisionTree | RandomForest | Lin
 /**
  * Fit any model of this package: `options.model` names it, the other options are that model's own
  * (validated against its JSON Schema, defaults filled). Async because the MLP loads TensorFlow.js.
- * `sampleWeight` holds one non-negative weight per row.
+ * `sampleWeight` holds one non-negative weight per row. The result's type is the model named (an `Mlp` for
+ * `model: 'mlp'`, with its `scoreGradient`).
  */
+export function fit(
+  dataset: Dataset,
+  options: { model: 'logistic-regression' } & Partial<LogisticRegressionOptions>,
+  sampleWeight?: Float64Array,
+): Promise<LogisticRegression>;
+export function fit(
+  dataset: Dataset,
+  options: { model: 'decision-tree' } & Partial<DecisionTreeOptions>,
+  sampleWeight?: Float64Array,
+): Promise<DecisionTree>;
+export function fit(
+  dataset: Dataset,
+  options: { model: 'random-forest' } & Partial<RandomForestOptions>,
+  sampleWeight?: Float64Array,
+): Promise<RandomForest>;
+export function fit(
+  dataset: Dataset,
+  options: { model: 'linear-svm' } & Partial<LinearSvmOptions>,
+  sampleWeight?: Float64Array,
+): Promise<LinearSvm>;
+export function fit(
+  dataset: Dataset,
+  options: { model: 'mlp' } & Partial<MlpOptions>,
+  sampleWeight?: Float64Array,
+): Promise<Mlp>;
+export function fit(dataset: Dataset, options: FitOptions, sampleWeight?: Float64Array): Promise<FittedModel>;
 export async function fit(
   dataset: Dataset,
   options: FitOptions,

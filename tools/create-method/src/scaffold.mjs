@@ -6,6 +6,8 @@ import { addBenchDependency, addToRegistry, initialChangeset } from './wire.mjs'
 
 export const REGISTRY = 'apps/bench/src/methods.ts';
 export const BENCH_PACKAGE = 'apps/bench/package.json';
+/** The check that every published README's examples compile depends on every published package. */
+export const SNIPPETS_PACKAGE = 'tools/readme-snippets/package.json';
 
 function readRequired(root, path) {
   const full = join(root, path);
@@ -42,6 +44,14 @@ export function planMethod({ root, kind, name }) {
       after: addBenchDependency(benchPackage, names, BENCH_PACKAGE),
     },
   ];
+  if (existsSync(join(root, SNIPPETS_PACKAGE))) {
+    const snippets = readRequired(root, SNIPPETS_PACKAGE);
+    modify.push({
+      path: SNIPPETS_PACKAGE,
+      before: snippets,
+      after: addBenchDependency(snippets, names, SNIPPETS_PACKAGE, 'devDependencies'),
+    });
+  }
   return { names, create, modify };
 }
 

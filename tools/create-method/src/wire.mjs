@@ -52,27 +52,31 @@ function sortedDependencies(deps) {
 }
 
 /**
- * Add the package to the bench's dependencies as `workspace:^`, in name order, touching no other
- * line of the file (falls back to rewriting the JSON when the block is not laid out one per line).
+ * Add the package to a manifest's `field` (the bench's dependencies, the README check's
+ * devDependencies) as `workspace:^`, in name order, touching no other line of the file (falls back to
+ * rewriting the JSON when the block is not laid out one per line).
  */
-export function addBenchDependency(source, names, file = 'apps/bench/package.json') {
+export function addBenchDependency(source, names, file = 'apps/bench/package.json', field = 'dependencies') {
   let pkg;
   try {
     pkg = JSON.parse(source);
   } catch (e) {
     throw new UsageError(`${file} is not valid JSON: ${e.message}`);
   }
-  const deps = pkg.dependencies ?? {};
+  const deps = pkg[field] ?? {};
   if (Object.hasOwn(deps, names.packageName)) {
     throw new UsageError(`${file} already depends on ${names.packageName}`);
   }
   const expected = {
     ...pkg,
-    dependencies: sortedDependencies({ ...deps, [names.packageName]: 'workspace:^' }),
+    [field]: sortedDependencies({ ...deps, [names.packageName]: 'workspace:^' }),
   };
 
   let result;
-  const block = /^([ \t]*)"dependencies": \{\n((?:[ \t]*"[^"\n]+": "[^"\n]*",?\n)+)\1\}/m.exec(source);
+  const block = new RegExp(
+    `^([ \\t]*)"${field}": \\{\\n((?:[ \\t]*"[^"\\n]+": "[^"\\n]*",?\\n)+)\\1\\}`,
+    'm',
+  ).exec(source);
   if (block) {
     const entries = block[2].trimEnd().split('\n');
     const indent = /^\s*/.exec(entries[0])[0];

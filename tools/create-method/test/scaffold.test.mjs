@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { conformanceChecks } from '@fb/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { applyPlan, BENCH_PACKAGE, planMethod, REGISTRY } from '../src/scaffold.mjs';
+import { applyPlan, BENCH_PACKAGE, planMethod, REGISTRY, SNIPPETS_PACKAGE } from '../src/scaffold.mjs';
 import { BIN, makeScratchRoot, REPO_ROOT, removeScratchRoot, runNode } from './scratch.mjs';
 
 const read = (...parts) => readFileSync(join(...parts), 'utf8');
@@ -131,6 +131,8 @@ describe.each(cases)('scaffolding a $kind method', ({ kind, name, main }) => {
     expect(registry).toContain(`import { ${ident} } from '${packageName}';`);
     expect(registry).toContain(`  ${ident} as unknown as Detector<object>,\n  // @new-method:entries`);
     expect(JSON.parse(read(root, BENCH_PACKAGE)).dependencies[packageName]).toBe('workspace:^');
+    // The README check compiles the new README's example against the package.
+    expect(JSON.parse(read(root, SNIPPETS_PACKAGE)).devDependencies[packageName]).toBe('workspace:^');
     // The real bench files are untouched.
     expect(read(REPO_ROOT, REGISTRY)).toBe(before[REGISTRY]);
     expect(read(REPO_ROOT, BENCH_PACKAGE)).toBe(before[BENCH_PACKAGE]);
@@ -202,7 +204,7 @@ describe('a dry run', () => {
     expect(out.status, out.stderr).toBe(0);
     expect(out.stdout).toContain('Would create:\n  packages/individual-dry-one/package.json');
     expect(out.stdout).toContain('  .changeset/individual-dry-one-initial.md');
-    expect(out.stdout).toContain(`Would modify:\n  ${REGISTRY}\n  ${BENCH_PACKAGE}`);
+    expect(out.stdout).toContain(`Would modify:\n  ${REGISTRY}\n  ${BENCH_PACKAGE}\n  ${SNIPPETS_PACKAGE}`);
     expect(out.stdout).toContain('Dry run: nothing was written.');
     expect(snapshot(root)).toEqual(before);
   });

@@ -8,7 +8,13 @@ export const REPO_ROOT = join(TOOL_DIR, '..', '..');
 const SCRATCH = join(TOOL_DIR, '.scratch');
 
 /** Files of the repository a scaffold reads or edits, copied into every scratch root. */
-const COPIED = ['apps/bench/src/methods.ts', 'apps/bench/package.json', 'tsconfig.base.json', 'LICENSE'];
+const COPIED = [
+  'apps/bench/src/methods.ts',
+  'apps/bench/package.json',
+  'tools/readme-snippets/package.json',
+  'tsconfig.base.json',
+  'LICENSE',
+];
 
 /**
  * A throwaway repository root inside the tool's folder (so that the rendered packages resolve
