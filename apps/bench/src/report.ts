@@ -787,6 +787,9 @@ export function studySummary(study: Study, records: readonly CellRecord[]) {
         method: m.method,
         family: families.get(label) ?? null,
         baseline: baselineIds.has(m.method),
+        // The fields of the study's budget this plan overrides (null: the study's).
+        budget: m.budget ?? null,
+        options: m.options ?? {},
       })),
     ),
     budget: study.budget,

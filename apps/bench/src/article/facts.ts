@@ -21,6 +21,42 @@ const mean = (xs: number[]) => {
 };
 const words = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
 /** Small counts in words, as prose writes them. */
+const BUDGET_WORDS: Record<string, string> = {
+  maxTested: 'tested samples',
+  maxQueries: 'distinct queries',
+  maxPairs: 'reported pairs',
+  maxSeconds: 'seconds',
+};
+
+/** The plans with a budget of their own, in words: `SG: 50 tested samples and 200,000 distinct queries`. */
+function budgetExceptions(plans: StudySummary['plans']): string {
+  const own = new Map<string, string>();
+  for (const p of plans) {
+    if (!p.budget || own.has(p.label)) continue;
+    const parts = Object.entries(p.budget).map(
+      ([k, v]) => `${(v as number).toLocaleString('en')} ${BUDGET_WORDS[k] ?? k}`,
+    );
+    own.set(p.label, `${p.label}: ${parts.join(' and ')}`);
+  }
+  return [...own.values()].join('; ');
+}
+
+/** How the study's LIMI plans get their generator (`options.generator`, 'vae' by default). */
+function limiGenerator(plans: StudySummary['plans']): string {
+  // Summaries written before plans carried their options say nothing about it.
+  const limi = plans.filter((p) => p.method === 'limi');
+  if (limi.some((p) => p.options === undefined)) return '';
+  const kinds = new Set(limi.map((p) => (p.options as { generator?: string }).generator ?? 'vae'));
+  const parts: string[] = [];
+  if (kinds.has('vae')) {
+    parts.push(
+      "LIMI's variational autoencoder sees only the data, so it is fitted once per audited data set and seed, outside the run's budget, as its paper trains it before the timed search.",
+    );
+  }
+  if (kinds.has('pca')) parts.push('LIMI with a linear (PCA) generator fits it inside each run.');
+  return parts.length ? ` ${parts.join(' ')}` : '';
+}
+
 const count = (n: number) => (n >= 0 && n < words.length ? words[n]! : String(n));
 const list = (xs: readonly string[]) =>
   xs.length <= 1 ? (xs[0] ?? 'none') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
@@ -68,6 +104,13 @@ export function articleFacts(dir: string): Facts {
   f.set('study.auditShare', `${Math.round(100 * summary.auditShare)}%`);
   f.set('study.maxTested', (summary.budget.maxTested ?? Number.NaN).toLocaleString('en'));
   f.set('study.maxSeconds', String(summary.budget.maxSeconds ?? 'no'));
+  f.set('study.maxQueries', summary.budget.maxQueries?.toLocaleString('en') ?? 'no limit on');
+  const own = budgetExceptions(summary.plans);
+  f.set(
+    'study.budgetExceptions',
+    own ? ` Methods that spend far more per tested sample have a budget of their own (${own}).` : '',
+  );
+  f.set('study.limiGenerator', limiGenerator(summary.plans));
   f.set('study.coreHours', fixed(summary.wallSeconds / 3600, 1));
   f.set('study.fpr', String(FPR));
 
