@@ -5,18 +5,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadStudy, runStudy } from '@fb/bench';
+import { loadStudy } from '@fb/bench';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { connectRedis, queueExecutor } from '../dist/index.js';
-import { said, startNode, startRedis, stop } from './processes.mjs';
+import { said, startNode, startRedis, stop, timedStudy } from './processes.mjs';
 
 const here = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(here, 'dist/cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'fb-queue-bench-'));
 const socket = join(dir, 'redis.sock');
 const url = `unix://${socket}`;
-const quiet = { tty: false, write: () => {} };
 const secret = randomBytes(32).toString('hex');
 
 const children = [];
@@ -54,28 +53,14 @@ try {
 
   // 2. The smoke study: the local pool (2 threads) against the queue (2 worker processes, 1 cell each).
   const study = loadStudy('smoke');
-  let t = performance.now();
-  await runStudy(study, {
-    outDir: join(dir, 'local'),
-    fresh: true,
-    workers: 2,
-    report: false,
-    progress: quiet,
-  });
-  const localSeconds = (performance.now() - t) / 1000;
+  const { seconds: localSeconds } = await timedStudy(study, join(dir, 'local'), { workers: 2 });
   const workers = [1, 2].map(() =>
     start([cli, 'worker', '--redis', url, '--queue', 'smoke', '--concurrency', '1']),
   );
   await Promise.all(workers.map((w) => said(w, 'worker on queue')));
-  t = performance.now();
-  const outcome = await runStudy(study, {
-    outDir: join(dir, 'queue'),
-    fresh: true,
-    report: false,
-    progress: quiet,
+  const { outcome, seconds: queueSeconds } = await timedStudy(study, join(dir, 'queue'), {
     executor: queueExecutor({ connection, queue: 'smoke', secret }),
   });
-  const queueSeconds = (performance.now() - t) / 1000;
   await Promise.all(workers.map(stop));
   console.log(`smoke study (${outcome.cells} cells), local pool of 2 threads: ${localSeconds.toFixed(2)} s`);
   console.log(

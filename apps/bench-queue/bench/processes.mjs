@@ -1,8 +1,9 @@
 // Child processes for the queue's benchmarks: a redis-server of their own on a unix socket, and
-// worker processes whose stderr can be awaited.
+// worker processes whose stderr can be awaited; and the timed study run they compare.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { runStudy } from '@fb/bench';
 
 /** Start `node <args>` in `cwd` with `env` added, stderr piped. */
 export function startNode(children, cwd, args, env = {}) {
@@ -40,4 +41,16 @@ export async function startRedis(dir) {
   );
   while (!existsSync(socket)) await new Promise((r) => setTimeout(r, 20));
   return { server, socket, url: `unix://${socket}` };
+}
+
+const quiet = { tty: false, write: () => {} };
+
+/**
+ * Run a study afresh into `outDir`, without report or progress output; `options` as `runStudy`'s
+ * (`workers`, `executor`, `select`). Returns its outcome and its wall seconds.
+ */
+export async function timedStudy(study, outDir, options) {
+  const t = performance.now();
+  const outcome = await runStudy(study, { outDir, fresh: true, report: false, progress: quiet, ...options });
+  return { outcome, seconds: (performance.now() - t) / 1000 };
 }

@@ -10,9 +10,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { expandCells, loadStudy, ResultStore, runStudy, sampleCells } from '@fb/bench';
+import { expandCells, loadStudy, ResultStore, sampleCells } from '@fb/bench';
 import { connectRedis, queueExecutor } from '../dist/index.js';
-import { said, startNode, startRedis, stop } from './processes.mjs';
+import { said, startNode, startRedis, stop, timedStudy } from './processes.mjs';
 
 const { values } = parseArgs({
   options: { study: { type: 'string', default: 'full' }, 'per-plan': { type: 'string', default: '2' } },
@@ -21,7 +21,6 @@ const here = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(here, 'dist/cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'fb-queue-throughput-'));
 const secret = randomBytes(32).toString('hex');
-const quiet = { tty: false, write: () => {} };
 const children = [];
 const start = (args) => startNode(children, here, args, { FAIRBENCH_QUEUE_SECRET: secret });
 
@@ -53,18 +52,10 @@ const { server: redis, url } = await startRedis(dir);
 const rows = [];
 try {
   const connection = await connectRedis(url);
-  let t = performance.now();
-  await runStudy(study, {
-    outDir: join(dir, 'local'),
-    fresh: true,
-    workers: 2,
-    report: false,
-    progress: quiet,
-    select,
-  });
+  const local = await timedStudy(study, join(dir, 'local'), { workers: 2, select });
   rows.push({
     how: 'local pool, 2 threads',
-    seconds: (performance.now() - t) / 1000,
+    seconds: local.seconds,
     ...(await storedOnce(join(dir, 'local'))),
   });
   for (const n of [1, 2]) {
@@ -74,18 +65,13 @@ try {
     );
     await Promise.all(workers.map((w) => said(w, 'worker on queue')));
     const outDir = join(dir, `queue-${n}`);
-    t = performance.now();
-    await runStudy(study, {
-      outDir,
-      fresh: true,
-      report: false,
-      progress: quiet,
+    const { seconds } = await timedStudy(study, outDir, {
       select,
       executor: queueExecutor({ connection, queue, secret }),
     });
     rows.push({
       how: `queue, ${n} worker process${n > 1 ? 'es' : ''}`,
-      seconds: (performance.now() - t) / 1000,
+      seconds,
       ...(await storedOnce(outDir)),
     });
     await Promise.all(workers.map(stop));
