@@ -58,14 +58,16 @@ describe('article', () => {
     );
     writeFileSync(join(docs, 'references.json'), JSON.stringify({ aequitas: 'Udeshi et al. ASE.' }));
     const out = tempDir();
-    const built = await buildArticle({
-      results,
-      template: join(docs, 'template.md'),
-      references: join(docs, 'references.json'),
-      out,
-      renderPng: null,
-      pdf: false,
-    });
+    const build = () =>
+      buildArticle({
+        results,
+        template: join(docs, 'template.md'),
+        references: join(docs, 'references.json'),
+        out,
+        renderPng: null,
+        pdf: false,
+      });
+    const built = await build();
     expect(built.markdown).toContain('Best: m_1 at 0.40 [1].');
     expect(built.markdown).toContain('1. Udeshi et al. ASE.');
     expect(built.markdown).toContain('![Coverage by method.](figures/model-individual.svg)');
@@ -78,15 +80,6 @@ describe('article', () => {
     expect(readFileSync(join(out, 'tables', 'model-individual.csv'), 'utf8')).toContain('m_1');
 
     writeFileSync(join(docs, 'template.md'), 'Cited [@nobody].');
-    await expect(
-      buildArticle({
-        results,
-        template: join(docs, 'template.md'),
-        references: join(docs, 'references.json'),
-        out,
-        renderPng: null,
-        pdf: false,
-      }),
-    ).rejects.toThrow(/unknown reference \[@nobody\]/);
+    await expect(build()).rejects.toThrow(/unknown reference \[@nobody\]/);
   });
 });
