@@ -7,6 +7,7 @@ import {
   limiWith,
 } from '@fb/individual-limi';
 import { findMethod } from './methods.js';
+import { PromiseCache } from './promise-cache.js';
 
 /**
  * Methods with a phase that sees only the data, never the model, fitted once per audited data set
@@ -15,8 +16,7 @@ import { findMethod } from './methods.js';
  * real data.
  * The fit's seconds are in the preparation time of the cell that made it.
  */
-const fits = new Map<string, Promise<FittedLimiGenerator>>();
-const MAX_FITS = 4;
+const fits = new PromiseCache<FittedLimiGenerator>(4);
 
 export async function methodForCell(
   method: string,
@@ -27,12 +27,6 @@ export async function methodForCell(
   const detector = findMethod(method);
   if (method !== 'limi' || limiOptions(options).generator !== 'vae') return detector;
   const key = JSON.stringify([generatorDataKey(dataset), options, seed]);
-  let fit = fits.get(key);
-  if (!fit) {
-    fit = fitLimiGenerator(dataset, options, seed);
-    fits.set(key, fit);
-    while (fits.size > MAX_FITS) fits.delete(fits.keys().next().value!);
-    fit.catch(() => fits.delete(key));
-  }
-  return limiWith(await fit) as unknown as Detector<object>;
+  const fitted = await fits.get(key, () => fitLimiGenerator(dataset, options, seed));
+  return limiWith(fitted) as unknown as Detector<object>;
 }

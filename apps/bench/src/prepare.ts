@@ -16,6 +16,7 @@ import * as models from '@fb/models';
 import * as synth from '@fb/synth';
 import { type BlockSpec, blockInputs, contentHash, type DatasetSpec } from './cells.js';
 import type { ModelSpec } from './config.js';
+import { PromiseCache } from './promise-cache.js';
 
 type SyntheticSpec = Extract<DatasetSpec, { kind: 'synthetic' }>;
 
@@ -67,17 +68,11 @@ async function generateSynthetic(spec: SyntheticSpec, seed: number) {
   return { dataset: g.dataset, truth: g.truth as Parameters<typeof truthView>[0] };
 }
 
-const realCache = new Map<string, Promise<Dataset>>();
+const realCache = new PromiseCache<Dataset>();
 
 /** A real data set, loaded once per worker (its copy is verified by checksum on load). */
 function loadRealCached(name: string): Promise<Dataset> {
-  let p = realCache.get(name);
-  if (!p) {
-    p = loadReal(name);
-    realCache.set(name, p);
-    p.catch(() => realCache.delete(name));
-  }
-  return p;
+  return realCache.get(name, () => loadReal(name));
 }
 
 const loaders: Record<string, (options: { dataDir?: string }) => Promise<Dataset>> = {
@@ -235,18 +230,10 @@ function finish(audit: Dataset, model: Classifier, truth: ScoringTruth | null, c
   };
 }
 
-const cache = new Map<string, Promise<Prepared>>();
+// Cells arrive block by block: keep the two most recent blocks.
+const cache = new PromiseCache<Prepared>(2);
 
 /** The block's rows and model, built once per worker (keyed by the block's content) and reused. */
 export function prepare(b: BlockSpec): Promise<Prepared> {
-  const key = contentHash(blockInputs(b));
-  let p = cache.get(key);
-  if (!p) {
-    p = prepareBlock(b);
-    cache.set(key, p);
-    // Cells arrive block by block: keep the two most recent blocks.
-    while (cache.size > 2) cache.delete(cache.keys().next().value!);
-    p.catch(() => cache.delete(key));
-  }
-  return p;
+  return cache.get(contentHash(blockInputs(b)), () => prepareBlock(b));
 }
