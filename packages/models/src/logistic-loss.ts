@@ -100,22 +100,28 @@ export class LogisticLoss implements TwiceDifferentiableObjective {
         let eta = b;
         for (let j = 0; j < d; j++) eta += theta[index[base + j]!]! * value[base + j]!;
         const yi = y[i]!;
-        loss += wi * (softplus(eta) - yi * eta);
+        // softplus(eta) and sigmoid(eta) from one exponential, each exactly as its own function computes it.
+        const e = Math.exp(-Math.abs(eta));
+        loss += wi * ((eta > 0 ? eta : 0) + Math.log1p(e) - yi * eta);
         if (!grad) continue;
-        const pr = sigmoid(eta);
+        const pr = eta >= 0 ? 1 / (1 + e) : e / (1 + e);
         const r = wi * (pr - yi);
         for (let j = 0; j < d; j++) grad[index[base + j]!]! += r * value[base + j]!;
         grad[b0]! += r;
         if (!hess) continue;
+        // The lower triangle only (the encoder gives attribute j's columns before attribute j + 1's,
+        // and the intercept is last); the upper one is mirrored from it below.
         const h = wi * pr * (1 - pr);
-        for (let a = 0; a <= d; a++) {
-          const ca = a < d ? index[base + a]! : b0;
-          const va = h * (a < d ? value[base + a]! : 1);
-          const row = ca * m;
-          for (let c = 0; c < d; c++) hess[row + index[base + c]!]! += va * value[base + c]!;
-          hess[row + b0]! += va;
+        for (let a = 0; a < d; a++) {
+          const va = h * value[base + a]!;
+          const row = index[base + a]! * m;
+          for (let c = 0; c <= a; c++) hess[row + index[base + c]!]! += va * value[base + c]!;
         }
+        const row = b0 * m;
+        for (let c = 0; c < d; c++) hess[row + index[base + c]!]! += h * value[base + c]!;
+        hess[row + b0]! += h;
       }
+      if (hess) mirrorLower(hess, m);
     } else {
       const eta = this.eta;
       const prob = this.prob;
@@ -173,4 +179,9 @@ export class LogisticLoss implements TwiceDifferentiableObjective {
     }
     return (loss + 0.5 * this.l2 * penalty) * s;
   }
+}
+
+/** Copy the lower triangle of the m x m row-major matrix onto its upper triangle. */
+function mirrorLower(a: Float64Array, m: number): void {
+  for (let i = 0; i < m; i++) for (let j = i + 1; j < m; j++) a[i * m + j] = a[j * m + i]!;
 }

@@ -146,12 +146,18 @@ export class LogisticRegression implements DifferentiableClassifier {
   }
 
   /** Same as `fitLogisticRegression`. */
+  /**
+   * `warmStart`: a model fitted on data of the same schema (e.g. before a resampling) whose
+   * coefficients start the solver instead of zero. With l2 > 0 the loss is strictly convex, so the
+   * fit reaches the same optimum (to `tol`), usually in fewer steps.
+   */
   static fit(
     dataset: Dataset,
     options: Partial<LogisticRegressionOptions> = {},
     sampleWeight?: Float64Array,
+    warmStart?: LogisticRegression,
   ): LogisticRegression {
-    return new LogisticRegression(fit(dataset, options, sampleWeight));
+    return new LogisticRegression(fit(dataset, options, sampleWeight, warmStart));
   }
 
   /** Coefficients on the encoded columns (`encoder.columnNames`), coefficientRows x encodedWidth, row-major. */
@@ -339,14 +345,16 @@ export function fitLogisticRegression(
   dataset: Dataset,
   options: Partial<LogisticRegressionOptions> = {},
   sampleWeight?: Float64Array,
+  warmStart?: LogisticRegression,
 ): LogisticRegression {
-  return LogisticRegression.fit(dataset, options, sampleWeight);
+  return LogisticRegression.fit(dataset, options, sampleWeight, warmStart);
 }
 
 function fit(
   dataset: Dataset,
   options: Partial<LogisticRegressionOptions>,
   sampleWeight?: Float64Array,
+  warmStart?: LogisticRegression,
 ): ModelInit {
   const opts = resolveOptions<LogisticRegressionOptions>(logisticRegressionOptionsSchema, options);
   const ds = checkDataset(dataset);
@@ -389,6 +397,16 @@ function fit(
     let meanLog = 0;
     for (let k = 0; k < K; k++) meanLog += Math.log(classWeight[k]!) / K;
     for (let k = 0; k < K; k++) theta[R * p + k] = Math.log(classWeight[k]!) - meanLog;
+  }
+  if (warmStart !== undefined) {
+    if (warmStart.nClasses !== K || warmStart.encoder.encodedWidth !== p) {
+      throw new DataError(
+        'DATA_SHAPE',
+        `warm start: the model has ${warmStart.nClasses} classes and ${warmStart.encoder.encodedWidth} encoded columns, the data ${K} and ${p}`,
+      );
+    }
+    theta.set(warmStart.coefficients);
+    theta.set(warmStart.intercepts, R * p);
   }
   const solver =
     opts.solver === 'auto' ? (loss.size <= NEWTON_MAX_PARAMETERS ? 'newton' : 'lbfgs') : opts.solver;

@@ -24,8 +24,12 @@ export function minimiseNewton(
   rule: StoppingRule,
 ): OptimisationResult {
   const m = objective.size;
-  const grad = new Float64Array(m);
-  const hess = new Float64Array(m * m);
+  let grad = new Float64Array(m);
+  let hess = new Float64Array(m * m);
+  // The full step is nearly always accepted, so it is evaluated with its gradient and Hessian at once
+  // (into these spares, swapped in when it is accepted); halved steps need the value only.
+  let gradTrial = new Float64Array(m);
+  let hessTrial = new Float64Array(m * m);
   const factor = new Float64Array(m * m);
   const step = new Float64Array(m);
   const trial = new Float64Array(m);
@@ -37,11 +41,15 @@ export function minimiseNewton(
     if (!(slope < 0)) break;
     let alpha = 1;
     let accepted = false;
+    let fullStep = false;
+    let fNext = f;
     for (let h = 0; h < MAX_HALVINGS; h++) {
       for (let i = 0; i < m; i++) trial[i] = theta[i]! + alpha * step[i]!;
-      const fTrial = objective.value(trial);
+      const fTrial = h === 0 ? objective.valueGradientHessian(trial, gradTrial, hessTrial) : objective.value(trial);
       if (fTrial <= f + ARMIJO * alpha * slope + roundingSlack(f)) {
         accepted = true;
+        fullStep = h === 0;
+        fNext = fTrial;
         break;
       }
       alpha *= 0.5;
@@ -49,7 +57,11 @@ export function minimiseNewton(
     if (!accepted) break;
     theta.set(trial);
     iterations++;
-    f = objective.valueGradientHessian(theta, grad, hess);
+    if (fullStep) {
+      [grad, gradTrial] = [gradTrial, grad];
+      [hess, hessTrial] = [hessTrial, hess];
+      f = fNext;
+    } else f = objective.valueGradientHessian(theta, grad, hess);
   }
   const gradientNorm = maxAbs(grad);
   return { value: f, gradientNorm, iterations, converged: gradientNorm <= rule.tol };

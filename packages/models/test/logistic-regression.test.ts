@@ -371,3 +371,32 @@ describe('FeatureEncoder reuse', () => {
     expect(model.encoder.toJSON()).toEqual(enc.toJSON());
   });
 });
+
+describe('warm start', () => {
+  it('reaches the cold fit’s optimum from another fit’s coefficients, in fewer Newton steps', () => {
+    // A resample-like refit: the labels flipped on one row in a hundred, the same schema.
+    const flipped = createDataset({
+      schema: binary.schema,
+      x: binary.x,
+      y: Int32Array.from(binary.y, (v, i) => (i % 100 === 3 ? 1 - v : v)),
+    });
+    const cases = [
+      { ds: flipped, from: fitLogisticRegression(binary, { tol: 1e-10 }), l2: 1 },
+      { ds: multi, from: fitLogisticRegression(multi, { l2: 2, tol: 1e-10 }), l2: 0.5 },
+    ];
+    for (const { ds, from, l2 } of cases) {
+      const cold = fitLogisticRegression(ds, { l2, tol: 1e-10 });
+      const warm = fitLogisticRegression(ds, { l2, tol: 1e-10 }, undefined, from);
+      expect(scaledGradientNorm(warm, ds, l2)).toBeLessThan(1e-9);
+      const a = warm.coefficients;
+      const b = cold.coefficients;
+      for (let c = 0; c < a.length; c++) expect(a[c]).toBeCloseTo(b[c]!, 7);
+      expect(warm.iterations).toBeLessThan(cold.iterations);
+    }
+  });
+
+  it('rejects a model of another shape', () => {
+    const other = fitLogisticRegression(multi, {});
+    expect(() => fitLogisticRegression(binary, {}, undefined, other)).toThrow(DataError);
+  });
+});

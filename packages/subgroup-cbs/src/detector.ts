@@ -21,7 +21,13 @@ import {
   scanSubsets,
 } from '@fb/subset-scan';
 import pkg from '../package.json' with { type: 'json' };
-import { buildDesigns, classPropensity, type Designs, expectations } from './expectations.js';
+import {
+  buildDesigns,
+  classPropensity,
+  type Designs,
+  type ExpectationModels,
+  expectations,
+} from './expectations.js';
 import { buildFrame, type Frame, logit, type ProtectedClassSpec, protectedClasses } from './frame.js';
 import { type CbsOptions, cbsOptionsSchema, resamplesFor } from './options.js';
 
@@ -33,6 +39,7 @@ interface ScanInput {
   data: ScanData;
   protectedRows: Int32Array;
   expected: Float64Array;
+  models: ExpectationModels;
 }
 
 function scanInput(
@@ -43,16 +50,17 @@ function scanInput(
   arity: number[],
   l2: number,
   stop: () => boolean,
+  start?: ExpectationModels,
 ): ScanInput | null {
-  const fitted = expectations(designs, frame, a, l2, stop);
+  const fitted = expectations(designs, frame, a, l2, stop, start);
   if (fitted === null) return null;
-  const { protectedRows, expected } = fitted;
+  const { protectedRows, expected, models } = fitted;
   const sub = codes.map((c) => Int32Array.from(protectedRows, (i) => c[i]!));
   const observed = Float64Array.from(protectedRows, (i) =>
     frame.realEvent ? logit(frame.event[i]!) : frame.event[i]!,
   );
   const exp = frame.realEvent ? Float64Array.from(expected, logit) : expected;
-  return { data: { codes: sub, arity, observed, expected: exp }, protectedRows, expected };
+  return { data: { codes: sub, arity, observed, expected: exp }, protectedRows, expected, models };
 }
 
 /**
@@ -215,7 +223,7 @@ async function scanClass(
       for (let retry = 0; !ok && retry < 10; retry++)
         ok = nullClass(options, frame.a, propensity, rng, drawn);
       if (!ok) break;
-      const nullInput = scanInput(designs, frame, drawn, codes, arity, options.l2, stop);
+      const nullInput = scanInput(designs, frame, drawn, codes, arity, options.l2, stop, input.models);
       if (nullInput === null || stop()) break;
       let complete = true;
       const scores = open.map((c) => {
