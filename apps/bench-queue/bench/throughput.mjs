@@ -30,7 +30,7 @@ const sample = sampleCells(cells, Number(values['per-plan']));
 const keys = new Set(sample.map((c) => c.key));
 const select = (matching) => matching.filter((c) => keys.has(c.key));
 console.log(
-  `study "${study.name}": ${cells.length} cells; sample of ${sample.length} (${values['per-plan']} per method plan). Load before: ${loadavg()
+  `study "${study.name}": ${cells.length} cells; sample of ${sample.length} (${values['per-plan']} per method plan and kind of data). Load before: ${loadavg()
     .map((l) => l.toFixed(1))
     .join(' ')}`,
 );

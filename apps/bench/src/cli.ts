@@ -32,7 +32,7 @@ async function estimate(
     const sampled = (await store.records()).filter((r) => keys.has(r.key));
     const w = workers ?? study.workers ?? availableParallelism();
     console.log(
-      `${cells.length} cells; ${sampled.length} sampled (${perPlan} per plan). Load: ${loadavg()
+      `${cells.length} cells; ${sampled.length} sampled (${perPlan} per method plan and kind of data). Load: ${loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')}`,
     );
@@ -52,8 +52,9 @@ const usage = `usage: fairbench-study [--study <name|file>] [--out <dir>] [--res
   --retry-failed  run again the cells stored as failed
   --only          run only matching cells: method=, label=, dataset= or model= (repeatable)
   --workers       worker threads (default: the study's, else one per core)
-  --estimate      run k sampled cells of every method plan (stored like any cell) and print the
-                  study's estimated time and where it goes`;
+  --estimate      run k sampled cells of every method plan and kind of data (planted bias, no
+                  bias, real; stored like any cell) and print the study's estimated time and where
+                  it goes`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

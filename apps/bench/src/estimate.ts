@@ -3,20 +3,35 @@ import type { Cell } from './cells.js';
 import type { CellRecord } from './record.js';
 
 /**
- * A stratified sample of a study's cells for a time estimate: up to `perPlan` cells of every method
- * plan, drawn uniformly from its cells with the seeded generator (the same seed, the same sample).
+ * The kind of data a cell audits. A method's cost differs between them, not only by data size: a
+ * sequential test stops early on data without bias and runs every resample where bias is planted.
  */
-export function sampleCells(cells: readonly Cell[], perPlan: number, seed = 0): Cell[] {
-  const byPlan = new Map<string, Cell[]>();
+export type DataKind = 'planted bias' | 'no bias' | 'real';
+
+export function dataKind(c: { dataset: { kind: 'synthetic' | 'real'; null?: boolean } }): DataKind {
+  if (c.dataset.kind === 'real') return 'real';
+  return c.dataset.null === true ? 'no bias' : 'planted bias';
+}
+
+const stratumOf = (c: Pick<Cell, 'dataset' | 'plan'>) => `${c.plan.label}\u0000${dataKind(c)}`;
+
+/**
+ * A stratified sample of a study's cells for a time estimate: up to `perStratum` cells of every method
+ * plan and kind of data (planted bias, no bias, real), drawn uniformly from its cells with the seeded
+ * generator (the same seed, the same sample).
+ */
+export function sampleCells(cells: readonly Cell[], perStratum: number, seed = 0): Cell[] {
+  const byStratum = new Map<string, Cell[]>();
   for (const c of cells) {
-    const list = byPlan.get(c.plan.label) ?? [];
+    const key = stratumOf(c);
+    const list = byStratum.get(key) ?? [];
     list.push(c);
-    byPlan.set(c.plan.label, list);
+    byStratum.set(key, list);
   }
   const rng = createRng(`estimate:${seed}`);
   const picked = new Set<string>();
-  for (const [label, list] of byPlan) {
-    for (const c of rng.fork(label).sample(list, Math.min(perPlan, list.length))) picked.add(c.key);
+  for (const [key, list] of byStratum) {
+    for (const c of rng.fork(key).sample(list, Math.min(perStratum, list.length))) picked.add(c.key);
   }
   return cells.filter((c) => picked.has(c.key));
 }
@@ -61,24 +76,36 @@ export function estimateStudy(
   const plans: PlanEstimate[] = [];
   let variance = 0;
   const labels = [...new Set(cells.map((c) => c.plan.label))];
+  const secondsOf = (r: CellRecord) => r.wallSeconds + (r.costs?.scoreSeconds ?? 0);
   for (const plan of labels) {
-    const n = cells.filter((c) => c.plan.label === plan).length;
-    const times = sampled
-      .filter((r) => r.plan.label === plan)
-      .map((r) => r.wallSeconds + (r.costs?.scoreSeconds ?? 0));
-    const m = mean(times);
-    const sd =
-      times.length > 1 ? Math.sqrt(times.reduce((a, t) => a + (t - m) ** 2, 0) / (times.length - 1)) : m;
-    const se = times.length > 0 ? sd / Math.sqrt(times.length) : Number.NaN;
+    const ofPlan = cells.filter((c) => c.plan.label === plan);
+    const timed = sampled.filter((r) => r.plan.label === plan);
+    let total = 0;
+    let planVariance = 0;
+    let n = 0;
+    // Per kind of data (a stratum): its cells x its sampled mean; a kind without a sample takes the
+    // plan's mean over the other kinds.
+    const all = timed.map(secondsOf);
+    for (const kind of new Set(ofPlan.map(dataKind))) {
+      const count = ofPlan.filter((c) => dataKind(c) === kind).length;
+      const times = timed.filter((r) => dataKind(r) === kind).map(secondsOf);
+      const use = times.length > 0 ? times : all;
+      const m = mean(use);
+      const sd = use.length > 1 ? Math.sqrt(use.reduce((a, t) => a + (t - m) ** 2, 0) / (use.length - 1)) : m;
+      const se = use.length > 0 ? sd / Math.sqrt(use.length) : Number.NaN;
+      total += count * m;
+      planVariance += (count * se) ** 2;
+      n += count;
+    }
     plans.push({
       plan,
       cells: n,
-      sampled: times.length,
-      meanSeconds: m,
-      standardError: se,
-      totalSeconds: n * m,
+      sampled: all.length,
+      meanSeconds: total / n,
+      standardError: Math.sqrt(planVariance) / n,
+      totalSeconds: total,
     });
-    variance += (n * se) ** 2;
+    variance += planVariance;
   }
   const blocks = new Set(cells.map((c) => c.block)).size;
   const builds = sampled.map((r) => r.costs?.prepareSeconds ?? 0).filter((s) => s > 0.05);

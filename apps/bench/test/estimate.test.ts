@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import type { Cell } from '../src/cells.js';
+import { dataKind, estimateStudy, sampleCells } from '../src/estimate.js';
+import type { CellRecord } from '../src/record.js';
+
+/** Just the fields the estimator reads. */
+function cell(key: string, plan: string, kind: 'planted bias' | 'no bias' | 'real', block: string): Cell {
+  const dataset =
+    kind === 'real'
+      ? { kind: 'real' as const, label: 'adult', name: 'adult' as const }
+      : {
+          kind: 'synthetic' as const,
+          label: kind,
+          generator: 'generate' as const,
+          options: {},
+          factors: {},
+          null: kind === 'no bias',
+          twinOf: [],
+        };
+  return { key, block, plan: { label: plan }, dataset } as unknown as Cell;
+}
+
+function record(c: Cell, wallSeconds: number, scoreSeconds = 0, prepareSeconds = 0): CellRecord {
+  const d = c.dataset;
+  return {
+    key: c.key,
+    plan: c.plan,
+    dataset: { label: d.label, kind: d.kind, null: d.kind === 'synthetic' && d.null, factors: {} },
+    wallSeconds,
+    status: 'done',
+    costs: { scoreSeconds, prepareSeconds },
+  } as unknown as CellRecord;
+}
+
+describe('time estimate', () => {
+  // Plan A: 6 cells with planted bias, 4 without, 2 real. Plan B: 3 cells with planted bias only.
+  const cells: Cell[] = [
+    ...Array.from({ length: 6 }, (_, i) => cell(`a-bias-${i}`, 'A', 'planted bias', `b${i % 3}`)),
+    ...Array.from({ length: 4 }, (_, i) => cell(`a-null-${i}`, 'A', 'no bias', `n${i % 2}`)),
+    ...Array.from({ length: 2 }, (_, i) => cell(`a-real-${i}`, 'A', 'real', `r${i}`)),
+    ...Array.from({ length: 3 }, (_, i) => cell(`b-bias-${i}`, 'B', 'planted bias', `b${i}`)),
+  ];
+
+  it('samples k cells of every plan and kind of data, the same for the same seed', () => {
+    const s = sampleCells(cells, 2);
+    const count = (plan: string, kind: string) =>
+      s.filter((c) => c.plan.label === plan && dataKind(c) === kind).length;
+    expect([
+      count('A', 'planted bias'),
+      count('A', 'no bias'),
+      count('A', 'real'),
+      count('B', 'planted bias'),
+    ]).toEqual([2, 2, 2, 2]);
+    expect(sampleCells(cells, 2).map((c) => c.key)).toEqual(s.map((c) => c.key));
+  });
+
+  it('extrapolates each kind of data by its own mean (hand-computed)', () => {
+    const byKey = new Map(cells.map((c) => [c.key, c]));
+    const sampled = [
+      record(byKey.get('a-bias-0')!, 10, 2, 1), // 12 s; built its block in 1 s
+      record(byKey.get('a-bias-1')!, 20), // 20 s: mean 16 s with planted bias
+      record(byKey.get('a-null-0')!, 1), // 1 s without bias
+      record(byKey.get('a-null-1')!, 3, 0, 3), // 3 s: mean 2 s; built its block in 3 s
+      // no real sample: the real cells take the plan's mean over its samples, 36 / 4 = 9 s
+      record(byKey.get('b-bias-0')!, 5),
+    ];
+    const e = estimateStudy(cells, sampled, 2);
+    const a = e.plans.find((p) => p.plan === 'A')!;
+    // 6 x 16 + 4 x 2 + 2 x 9 = 122 s; pooling the kinds would give 12 x 9 = 108 s.
+    expect(a.totalSeconds).toBeCloseTo(122, 10);
+    expect(a.cells).toBe(12);
+    expect(a.sampled).toBe(4);
+    expect(e.plans.find((p) => p.plan === 'B')!.totalSeconds).toBeCloseTo(15, 10);
+    // 7 blocks (B shares A's b0-b2), each built by both workers at the mean build time (1 + 3) / 2 = 2 s.
+    expect(e.blocks).toBe(7);
+    expect(e.preparationSeconds).toBeCloseTo(7 * 2 * 2, 10);
+    expect(e.totalSeconds).toBeCloseTo(122 + 15 + 28, 10);
+  });
+});
