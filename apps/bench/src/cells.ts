@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { Budget } from '@fb/core';
 import type { MethodEntry, ModelSpec, Question, RealDatasetName, Study } from './config.js';
 import { findMethod } from './methods.js';
@@ -82,11 +83,29 @@ const benchPackage = JSON.parse(readFileSync(new URL('../package.json', import.m
   dependencies: Record<string, string>;
 };
 
-/** Version and a hash of the built code of a package, so a code change invalidates its cells. */
+/**
+ * Version and a hash of the built code of a package, so a code change invalidates its cells.
+ */
 export function codeVersion(pkg: string): string {
   const { version } = require(`${pkg}/package.json`) as { version: string };
-  const code = readFileSync(require.resolve(pkg));
-  return `${version}+${createHash('sha256').update(code).digest('hex').slice(0, 12)}`;
+  return `${version}+${builtCodeHash(dirname(require.resolve(pkg)))}`;
+}
+
+/**
+ * A hash of every .js file in a package's build directory (its entry, and the shared chunks and thread
+ * entries a bundler writes beside it, which a hash of the entry alone would miss).
+ */
+export function builtCodeHash(dir: string): string {
+  const hash = createHash('sha256');
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.js'))
+    .sort()) {
+    hash
+      .update(`${file}\u0000`)
+      .update(readFileSync(join(dir, file)))
+      .update('\u0000');
+  }
+  return hash.digest('hex').slice(0, 12);
 }
 
 let methodPackages: Map<string, string> | null = null;
