@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { builtCodeHash } from '@fb/bench';
 
 /** The progress a worker reports for a running cell (the local pool's progress message). */
 export type { CellProgress } from '@fb/bench';
@@ -24,11 +26,12 @@ export function codeFingerprint(): string {
   const { dependencies } = JSON.parse(readFileSync(benchManifest, 'utf8')) as {
     dependencies: Record<string, string>;
   };
-  const hash = createHash('sha256').update(readFileSync(fromHere.resolve('@fb/bench')));
+  // Every built .js file of each package: entries, shared chunks and thread entries.
+  const hash = createHash('sha256').update(builtCodeHash(dirname(fromHere.resolve('@fb/bench'))));
   for (const pkg of Object.keys(dependencies)
     .filter((d) => d.startsWith('@fb/'))
     .sort()) {
-    hash.update(pkg).update(readFileSync(fromBench.resolve(pkg)));
+    hash.update(pkg).update(builtCodeHash(dirname(fromBench.resolve(pkg))));
   }
   fingerprint = hash.digest('hex').slice(0, 16);
   return fingerprint;

@@ -31,7 +31,7 @@ export function labelsOf(records: readonly CellRecord[]): string[] {
   return [...new Set(records.map((r) => r.plan.label))];
 }
 
-function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
+export function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
   const m = new Map<string, T[]>();
   for (const t of items) {
     const k = key(t);

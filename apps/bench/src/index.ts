@@ -1,4 +1,4 @@
-export { type Cell, type DatasetSpec, expandCells, type Plan } from './cells.js';
+export { builtCodeHash, type Cell, type DatasetSpec, expandCells, type Plan } from './cells.js';
 export { loadStudy, type Study, studySchema, validateStudy } from './config.js';
 export { estimateStudy, formatEstimate, type StudyEstimate, sampleCells } from './estimate.js';
 export { findMethod, methodRegistry } from './methods.js';

@@ -8,6 +8,7 @@ import {
   effectiveness,
   efficiency,
   factors,
+  groupBy,
   hitCurves,
   hitThresholds,
   modelAccuracy,
@@ -741,6 +742,7 @@ export async function writeReport(
   study: Study,
   records: readonly CellRecord[],
   outDir: string,
+  run: RunTiming = { elapsedSeconds: null },
 ): Promise<string> {
   const report = await buildReport(study, records);
   // Generated outputs only: a table or figure this run no longer makes must not linger.
@@ -758,15 +760,31 @@ export async function writeReport(
     writeFileSync(join(outDir, 'figures', `${f.name}.vl.json`), `${JSON.stringify(f.spec)}\n`);
   }
   writeFileSync(join(outDir, 'report.html'), reportHtml(report));
-  writeFileSync(join(outDir, 'summary.json'), `${JSON.stringify(studySummary(study, records), null, 1)}\n`);
+  writeFileSync(
+    join(outDir, 'summary.json'),
+    `${JSON.stringify(studySummary(study, records, run), null, 1)}\n`,
+  );
   const path = join(outDir, 'report.md');
   writeFileSync(path, `${report.markdown}\n`);
   return path;
 }
 
+/** When the study's stored cells ran: seconds from the first cell's start to the last cell's end. */
+export interface RunTiming {
+  elapsedSeconds: number | null;
+}
+
 /** What the article needs to know about the study besides its tables (summary.json). */
-export function studySummary(study: Study, records: readonly CellRecord[]) {
+export function studySummary(
+  study: Study,
+  records: readonly CellRecord[],
+  run: RunTiming = { elapsedSeconds: null },
+) {
   const parts = partition(records);
+  // Method seconds per plan over every done cell (all kinds of data), largest first.
+  const planSeconds = [...groupBy(parts.done, (r) => r.plan.label)]
+    .map(([plan, rs]) => ({ plan, seconds: rs.reduce((a, r) => a + r.wallSeconds, 0) }))
+    .sort((a, b) => b.seconds - a.seconds || a.plan.localeCompare(b.plan));
   const datasets = datasetsOf(study);
   const families = new Map(records.filter((r) => r.family).map((r) => [r.plan.label, r.family]));
   return {
@@ -797,6 +815,10 @@ export function studySummary(study: Study, records: readonly CellRecord[]) {
     topK: study.topK,
     jaccardThreshold: study.jaccardThreshold,
     wallSeconds: parts.done.reduce((a, r) => a + r.wallSeconds, 0),
+    planSeconds,
+    /** Building blocks (data, models) and fitting shared generators, as each cell recorded it. */
+    preparationSeconds: parts.done.reduce((a, r) => a + (r.costs?.prepareSeconds ?? 0), 0),
+    elapsedSeconds: run.elapsedSeconds,
   };
 }
 

@@ -111,7 +111,8 @@ export async function runStudy(study: Study, opts: RunStudyOptions): Promise<Stu
     if (opts.report ?? true) {
       const current = new Set(cells.map((c) => c.key));
       const records = (await store.records()).filter((r) => current.has(r.key));
-      reportPath = await writeReport(study, records, opts.outDir);
+      const elapsedSeconds = await store.elapsedSeconds(current);
+      reportPath = await writeReport(study, records, opts.outDir, { elapsedSeconds });
       write(`report: ${reportPath}\n`);
     }
     return { cells: cells.length, skipped: selected.length - todo.length, ran, failed, reportPath };

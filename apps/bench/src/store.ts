@@ -145,6 +145,25 @@ export class ResultStore {
     return reader.getRows().map(([json]) => JSON.parse(String(json)) as CellRecord);
   }
 
+  /**
+   * Seconds from the start of the first stored cell to the end of the last (finish time minus wall
+   * time for the start), over the cells with these keys; null when none is stored. A run stopped and
+   * resumed counts its pause too.
+   */
+  async elapsedSeconds(keys: ReadonlySet<string>): Promise<number | null> {
+    const reader = await this.db.runAndReadAll(
+      'SELECT key, epoch(finished_at) - wall_seconds, epoch(finished_at) FROM cells',
+    );
+    let first = Number.POSITIVE_INFINITY;
+    let last = Number.NEGATIVE_INFINITY;
+    for (const [key, start, end] of reader.getRows()) {
+      if (!keys.has(String(key))) continue;
+      first = Math.min(first, Number(start));
+      last = Math.max(last, Number(end));
+    }
+    return Number.isFinite(first) ? last - first : null;
+  }
+
   close(): void {
     this.db.closeSync();
     this.instance.closeSync();

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeReport } from '../src/report.js';
+import { studySummary, writeReport } from '../src/report.js';
 import { ResultStore } from '../src/store.js';
 import { csv, escapeTex, LONG_ROWS, latex, type Table, texPlacement } from '../src/tables.js';
 import { cleanTempDirs, tempDir, tinyStudy } from './helpers.js';
@@ -101,5 +101,38 @@ describe('tables', () => {
       ],
     };
     expect(csv(t)).toBe('a,b\r\n"x, ""quoted""",1.5\r\ny,\r\n');
+  });
+});
+
+describe('where the run’s time went', () => {
+  it('sums method and preparation seconds per plan and measures the stored span', async () => {
+    const outDir = tempDir();
+    const records = sampleRecords().map((r, i) => ({
+      ...r,
+      wallSeconds: r.plan.label === 'm_1' ? 2 : 0.5,
+      costs: { prepareSeconds: i === 0 ? 3 : 0, scoreSeconds: 0 },
+    }));
+    const store = await ResultStore.open(join(outDir, 'cells.duckdb'));
+    const before = Date.now() / 1000;
+    for (const r of records) await store.put(r);
+    const after = Date.now() / 1000;
+    const all = new Set(records.map((r) => r.key));
+    const elapsed = (await store.elapsedSeconds(all))!;
+    // The first cell started 2 s (its wall time) before it was stored; the last ended when stored.
+    expect(elapsed).toBeGreaterThanOrEqual(2 - 0.01);
+    expect(elapsed).toBeLessThanOrEqual(after - before + 2 + 0.01);
+    expect(await store.elapsedSeconds(new Set(['no such key']))).toBeNull();
+    store.close();
+
+    const summary = studySummary(tinyStudy(), records, { elapsedSeconds: elapsed });
+    const done = records.filter((r) => r.status === 'done');
+    const count = (label: string) => done.filter((r) => r.plan.label === label).length;
+    // Done cells only: m_1's at 2 s each, m_2's at 0.5 s; the largest first.
+    expect(summary.planSeconds).toEqual([
+      { plan: 'm_1', seconds: 2 * count('m_1') },
+      { plan: 'm_2', seconds: 0.5 * count('m_2') },
+    ]);
+    expect(summary.preparationSeconds).toBe(3);
+    expect(summary.elapsedSeconds).toBe(elapsed);
   });
 });

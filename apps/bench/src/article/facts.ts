@@ -57,6 +57,23 @@ function limiGenerator(plans: StudySummary['plans']): string {
   return parts.length ? ` ${parts.join(' ')}` : '';
 }
 
+/**
+ * Where the run's time went, in words: its elapsed time, the preparation's and the largest shares of
+ * method time. Empty for summaries written before they recorded it.
+ */
+function runCost(summary: StudySummary): string {
+  if (summary.planSeconds === undefined) return '';
+  const total = summary.planSeconds.reduce((a, p) => a + p.seconds, 0);
+  const top = summary.planSeconds
+    .slice(0, 3)
+    .map((p) => `${p.plan} took ${Math.round((100 * p.seconds) / total)}%`);
+  const elapsed =
+    summary.elapsedSeconds === null
+      ? ''
+      : ` From the start of its first cell to the end of its last, ${fixed(summary.elapsedSeconds / 3600)} hours passed.`;
+  return `${elapsed} Building the data sets and models and fitting the shared generators took ${fixed(summary.preparationSeconds / 3600)} core-hours besides; of the method time, ${list(top)}.`;
+}
+
 const count = (n: number) => (n >= 0 && n < words.length ? words[n]! : String(n));
 const list = (xs: readonly string[]) =>
   xs.length <= 1 ? (xs[0] ?? 'none') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
@@ -112,6 +129,7 @@ export function articleFacts(dir: string): Facts {
   );
   f.set('study.limiGenerator', limiGenerator(summary.plans));
   f.set('study.coreHours', fixed(summary.wallSeconds / 3600, 1));
+  f.set('study.runCost', runCost(summary));
   f.set('study.fpr', String(FPR));
 
   const accuracy = tableRecords(dir, 'models').map((r) => num(r['accuracy']));
