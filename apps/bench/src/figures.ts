@@ -1,5 +1,10 @@
 import * as vega from 'vega';
 import * as vl from 'vega-lite';
+import { textMarkWidth } from './text-width.js';
+
+// Lay text out by font metrics, not vega's canvas-less estimate of 0.8 em per character (vega
+// exports `textMetrics` for this, as vl-convert uses it, but its type declarations omit it).
+(vega as unknown as { textMetrics: { width: typeof textMarkWidth } }).textMetrics.width = textMarkWidth;
 
 /** A vega-lite specification without its data; `complete` adds the rows and the shared style. */
 export type FigureSpec = Record<string, unknown>;
