@@ -303,6 +303,20 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
           cells: top.map((r) => ({ question: q, dataset: r.scenario, model: r.model, method: r.label })),
         });
       }
+      if (top.length > 0 && scenarios.length > 1) {
+        // The article's figure: the headline scenario alone, by model (the full figure below has a row
+        // per scenario, too tall for a page).
+        await addFigure(
+          `headline-${q}-${family}`,
+          chanceFigure(
+            `${q} question, ${family} methods, scenario ${headline}: ${individual ? 'coverage of the planted subgroups' : 'planted subgroups found'} (bar, 95% CI) and chance level (tick)`,
+            individual ? 'coverage' : 'planted subgroups found',
+            planOrder.filter((l) => top.some((r) => r.label === l)),
+          ),
+          chancePoints(top),
+          `${q} question, ${family} methods, scenario ${headline}`,
+        );
+      }
       await addFigure(
         `${q}-${family}`,
         chanceFigure(
@@ -310,17 +324,7 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
           individual ? 'coverage' : 'planted subgroups found',
           planOrder.filter((l) => fr.some((r) => r.label === l)),
         ),
-        fr
-          .filter((r) => Number.isFinite(r.recall.mean))
-          .map((r) => ({
-            method: r.label,
-            model: r.model,
-            scenario: r.scenario,
-            value: r.recall.mean,
-            lo: r.recall.lo,
-            hi: r.recall.hi,
-            chance: Number.isFinite(r.chanceRecall.mean) ? r.chanceRecall.mean : null,
-          })),
+        chancePoints(fr),
         `${q} question, ${family} methods`,
       );
     }
@@ -772,6 +776,21 @@ export async function writeReport(
 /** When the study's stored cells ran: seconds from the first cell's start to the last cell's end. */
 export interface RunTiming {
   elapsedSeconds: number | null;
+}
+
+/** The rows of a chance figure: each method's mean with its interval and its chance level. */
+function chancePoints(rows: ReturnType<typeof effectiveness>) {
+  return rows
+    .filter((r) => Number.isFinite(r.recall.mean))
+    .map((r) => ({
+      method: r.label,
+      model: r.model,
+      scenario: r.scenario,
+      value: r.recall.mean,
+      lo: r.recall.lo,
+      hi: r.recall.hi,
+      chance: Number.isFinite(r.chanceRecall.mean) ? r.chanceRecall.mean : null,
+    }));
 }
 
 /** What the article needs to know about the study besides its tables (summary.json). */
