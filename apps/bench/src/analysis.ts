@@ -203,6 +203,17 @@ export function efficiency(records: readonly CellRecord[]): EfficiencyRow[] {
   });
 }
 
+/** Each factor in words (short: they head figure columns 130 pixels wide). */
+export const factorWords: Record<FactorName, string> = {
+  biasMagnitude: 'planted bias |β|',
+  gap: 'outcome-rate gap',
+  granularity: 'granularity',
+  intersectionality: 'intersectionality',
+  similarity: 'pair similarity',
+  size: 'size (rows)',
+  uncertainty: 'uncertainty σ',
+};
+
 export const factorNames: FactorName[] = [
   'biasMagnitude',
   'granularity',

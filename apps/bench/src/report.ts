@@ -8,6 +8,7 @@ import {
   effectiveness,
   efficiency,
   factors,
+  factorWords,
   groupBy,
   hitCurves,
   hitThresholds,
@@ -522,7 +523,7 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
       align: ['l', 'l', 'l', 'r', 'r'],
       rows: fq.flatMap((f) =>
         f.levels.map((l) => [
-          f.factor,
+          factorWords[f.factor],
           f.label,
           l.level,
           String(l.groups),
@@ -551,7 +552,13 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
         .flatMap((f) =>
           f.levels
             .filter((l) => Number.isFinite(l.rate) && Number.isFinite(l.from))
-            .map((l) => ({ factor: f.factor, method: f.label, level: l.level, from: l.from, rate: l.rate })),
+            .map((l) => ({
+              factor: factorWords[f.factor],
+              method: f.label,
+              level: l.level,
+              from: l.from,
+              rate: l.rate,
+            })),
         );
       const panels = panelsOf(unique(points.map((p) => p.method)));
       const panelOf = new Map(panels.flatMap((names, k) => names.map((n) => [n, k + 1] as const)));
