@@ -26,6 +26,37 @@ describe('article', () => {
     expect(() => fillFacts('{{c}} {{d.e}}', facts)).toThrow(/c, d\.e/);
   });
 
+  it('ranks methods apart from the baselines and says when a baseline beat them', async () => {
+    const results = tempDir();
+    await writeReport(tinyStudy(), sampleRecords(), results);
+    // Mark m_1 (coverage 0.40, chance 0.10) a baseline: m_2 (coverage 0) is then the best method.
+    const path = join(results, 'summary.json');
+    const summary = JSON.parse(readFileSync(path, 'utf8')) as {
+      plans: { label: string; method: string; family: string; baseline: boolean }[];
+    };
+    const plan = (label: string, baseline: boolean) => ({
+      label,
+      method: 'aequitas',
+      family: 'individual',
+      baseline,
+    });
+    summary.plans = [plan('m_1', true), plan('m_2', false)];
+    writeFileSync(path, JSON.stringify(summary));
+    const facts = articleFacts(results);
+    expect(facts.get('model.individual.best')).toBe('m_2');
+    expect(facts.get('model.individual.methods')).toBe('one');
+    expect(facts.get('model.individual.baseline')).toBe(
+      ' Of the baselines, m_1 reached 0.40 (chance 0.10), more than any method.',
+    );
+    expect(facts.get('model.individual.versusBaseline')).toBe(
+      ' It did not beat the m_1 baseline (0.00 against 0.40): try that simpler audit first.',
+    );
+    // Without baselines nothing is said about them.
+    for (const p of summary.plans) p.baseline = false;
+    writeFileSync(path, JSON.stringify(summary));
+    expect(articleFacts(results).get('model.individual.baseline')).toBe('');
+  });
+
   it('computes its facts from the generated tables, and builds Markdown and LaTeX from them', async () => {
     const results = tempDir();
     await writeReport(tinyStudy(), sampleRecords(), results);

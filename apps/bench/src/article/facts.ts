@@ -136,18 +136,41 @@ export function articleFacts(dir: string): Facts {
   f.set('models.accMin', fixed(Math.min(...accuracy)));
   f.set('models.accMax', fixed(Math.max(...accuracy)));
 
+  // Baselines (the exhaustive check, the per-value scan, random findings) are reported beside the
+  // methods, never ranked among them.
+  const baseline = new Set(summary.plans.filter((p) => p.baseline).map((p) => p.label));
+  const byValue = (a: { value: number; method: string }, b: { value: number; method: string }) =>
+    b.value - a.value || a.method.localeCompare(b.method);
   for (const q of ['data', 'model', 'model-output']) {
     for (const family of ['individual', 'subgroup']) {
       const measure = family === 'individual' ? 'coverage' : 'found';
       const rows = tableRecords(dir, `${q}-${family}`);
       const key = `${q}.${family}`;
-      const ms = byMethod(rows, measure, `chance_${measure}`);
+      const all = byMethod(rows, measure, `chance_${measure}`);
+      const ms = all.filter((m) => !baseline.has(m.method));
       f.set(`${key}.methods`, count(ms.length));
+      f.set(`${key}.baseline`, '');
+      f.set(`${key}.versusBaseline`, '');
       if (ms.length === 0) continue;
-      const best = [...ms].sort((a, b) => b.value - a.value || a.method.localeCompare(b.method))[0]!;
+      const best = [...ms].sort(byValue)[0]!;
       f.set(`${key}.best`, best.method);
       f.set(`${key}.bestValue`, fixed(best.value));
       f.set(`${key}.bestChance`, fixed(best.chance));
+      const base = all.filter((m) => baseline.has(m.method) && Number.isFinite(m.value)).sort(byValue)[0];
+      f.set(
+        `${key}.baseline`,
+        base === undefined
+          ? ''
+          : ` Of the baselines, ${base.method} reached ${fixed(base.value)} (chance ${fixed(base.chance)})${
+              base.value > best.value ? ', more than any method' : ''
+            }.`,
+      );
+      f.set(
+        `${key}.versusBaseline`,
+        base !== undefined && base.value > best.value
+          ? ` It did not beat the ${base.method} baseline (${fixed(best.value)} against ${fixed(base.value)}): try that simpler audit first.`
+          : '',
+      );
       const auc = [...ms].sort((a, b) => b.auc - a.auc || a.method.localeCompare(b.method))[0]!;
       f.set(`${key}.topAuc`, auc.method);
       f.set(`${key}.topAucValue`, fixed(auc.auc));
