@@ -201,9 +201,16 @@ function levelLabel(v: unknown): string {
 function scenarioLabel(factors: Record<string, unknown>): string {
   return Object.entries(factors)
     .map(([k, v]) => {
-      // A level that sets one option is named by that option: `source=adult`, not `data=source:adult`.
-      const single = isPlainObject(v) ? Object.entries(v) : [];
-      return single.length === 1 ? `${single[0]![0]}=${levelLabel(single[0]![1])}` : `${k}=${levelLabel(v)}`;
+      // A level that sets one option is named by that option: `source=adult`, not `data=source:adult`;
+      // one that sets a data source and more is named by the source, the rest in parentheses.
+      const entries = isPlainObject(v) ? Object.entries(v) : [];
+      if (entries.length === 1) return `${entries[0]![0]}=${levelLabel(entries[0]![1])}`;
+      const source = entries.find(([name]) => name === 'source');
+      if (source) {
+        const rest = entries.filter(([name]) => name !== 'source');
+        return `source=${levelLabel(source[1])} (${rest.map(([n, x]) => `${n}=${levelLabel(x)}`).join(', ')})`;
+      }
+      return `${k}=${levelLabel(v)}`;
     })
     .join(', ');
 }

@@ -248,6 +248,23 @@ describe('scenarioGrid', () => {
     ).toHaveLength(12);
   });
 
+  it('names a scenario by its levels (a one-at-a-time factor only away from its first level): one option, a range, or a source with what else it sets', async () => {
+    const study = validateStudy({
+      ...valid(),
+      synthetic: {
+        generator: 'generate',
+        base: { pairs: 1 },
+        factors: {
+          bias: [{ minBias: 0.5, maxBias: 1 }],
+          data: [{ attributes: 10 }, { source: 'adult', minGranularity: 1 }],
+        },
+        oneAtATime: ['data'],
+      },
+    });
+    const labels = new Set((await expandCells(study)).map((c) => c.dataset.label));
+    expect(labels).toEqual(new Set(['bias=0.5–1', 'bias=0.5–1, source=adult (minGranularity=1)']));
+  });
+
   it('refuses a one-at-a-time factor that is not a factor', () => {
     expect(() =>
       validateStudy({
