@@ -45,7 +45,8 @@ export function minimiseNewton(
     let fNext = f;
     for (let h = 0; h < MAX_HALVINGS; h++) {
       for (let i = 0; i < m; i++) trial[i] = theta[i]! + alpha * step[i]!;
-      const fTrial = h === 0 ? objective.valueGradientHessian(trial, gradTrial, hessTrial) : objective.value(trial);
+      const fTrial =
+        h === 0 ? objective.valueGradientHessian(trial, gradTrial, hessTrial) : objective.value(trial);
       if (fTrial <= f + ARMIJO * alpha * slope + roundingSlack(f)) {
         accepted = true;
         fullStep = h === 0;
