@@ -145,9 +145,8 @@ export class LogisticRegression implements DifferentiableClassifier {
     this.description = `logistic-regression(l2=${init.options.l2}${extra})`;
   }
 
-  /** Same as `fitLogisticRegression`. */
   /**
-   * `warmStart`: a model fitted on data of the same schema (e.g. before a resampling) whose
+   * Same as `fitLogisticRegression`. `warmStart`: a model fitted on data of the same schema (e.g. before a resampling) whose
    * coefficients start the solver instead of zero. With l2 > 0 the loss is strictly convex, so the
    * fit reaches the same optimum (to `tol`), usually in fewer steps.
    */
