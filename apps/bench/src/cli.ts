@@ -36,7 +36,7 @@ async function estimate(
         .map((l) => l.toFixed(1))
         .join(' ')}`,
     );
-    console.log(formatEstimate(estimateStudy(cells, sampled, w), w));
+    console.log(formatEstimate(estimateStudy(cells, sampled), w));
   } finally {
     store.close();
   }

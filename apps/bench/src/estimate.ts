@@ -65,14 +65,10 @@ const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max
 
 /**
  * Extrapolate a study's cost from its sampled cells: per plan, cells x mean (method + scoring)
- * seconds (a stratified estimate with its standard error), plus every block's preparation once per
- * worker that meets it. Overrun cells count with the seconds they were given.
+ * seconds (a stratified estimate with its standard error), plus every block's preparation once.
+ * Overrun cells count with the seconds they were given.
  */
-export function estimateStudy(
-  cells: readonly Cell[],
-  sampled: readonly CellRecord[],
-  workers: number,
-): StudyEstimate {
+export function estimateStudy(cells: readonly Cell[], sampled: readonly CellRecord[]): StudyEstimate {
   const plans: PlanEstimate[] = [];
   let variance = 0;
   const labels = [...new Set(cells.map((c) => c.plan.label))];
@@ -110,8 +106,9 @@ export function estimateStudy(
   const blocks = new Set(cells.map((c) => c.block)).size;
   const builds = sampled.map((r) => r.costs?.prepareSeconds ?? 0).filter((s) => s > 0.05);
   const prepareSeconds = builds.length ? mean(builds) : 0;
-  // Cells run in block order, so each worker builds a block at most once.
-  const preparationSeconds = blocks * Math.min(workers, 2) * prepareSeconds;
+  // A worker keeps to one audited data set until it is done (pool.ts), so each block is built once (a
+  // few of the last ones twice, when a free worker shares a data set rather than idle).
+  const preparationSeconds = blocks * prepareSeconds;
   const methodSeconds = plans.reduce((a, p) => a + (Number.isFinite(p.totalSeconds) ? p.totalSeconds : 0), 0);
   return {
     plans,

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { Cell } from './cells.js';
+import { type Cell, contentHash } from './cells.js';
 import { type CellRecord, failedRecord } from './record.js';
 import type { CellProgress } from './run-cell.js';
 import type { FromWorker, ToWorker } from './worker.js';
@@ -24,8 +24,73 @@ export interface PoolOptions {
 interface Slot {
   worker: Worker | null;
   cell: Cell | null;
+  /** The queue this slot takes its cells from (its worker has built their rows and models). */
+  queue: string | null;
   started: number;
   timer: NodeJS.Timeout | null;
+}
+
+/**
+ * Hands out cells so that each worker keeps to one queue of cells until it is done. A queue is the
+ * cells of one audited data set (data set, seed and question: its blocks' rows, models and LIMI's
+ * generator are built by the worker that runs them and reused), so a data set split between two
+ * workers is built twice. A free worker takes the next cell of its own queue, else the first queue
+ * nobody has started; at the end, rather than idle, it splits off the back half of the longest queue
+ * left (its later blocks, which the owner has not started). The order within a queue is kept.
+ */
+export class AffinityQueue<C> {
+  private readonly queues = new Map<string, C[]>();
+  private readonly unstarted: string[] = [];
+  private left: number;
+  private splits = 0;
+
+  constructor(cells: readonly C[], affinity: (cell: C) => string) {
+    for (const c of cells) {
+      const key = affinity(c);
+      const q = this.queues.get(key);
+      if (q) q.push(c);
+      else {
+        this.queues.set(key, [c]);
+        this.unstarted.push(key);
+      }
+    }
+    this.left = cells.length;
+    this.unstarted.reverse();
+  }
+
+  get size(): number {
+    return this.left;
+  }
+
+  /** The next cell for a worker on queue `current` (null: none yet) and the queue it now works on. */
+  take(current: string | null): { cell: C; queue: string } | null {
+    if (this.left === 0) return null;
+    let queue = current !== null && this.queues.get(current)?.length ? current : this.unstarted.pop();
+    while (queue !== undefined && !this.queues.has(queue)) queue = this.unstarted.pop();
+    queue ??= this.splitLongest();
+    const q = this.queues.get(queue)!;
+    const cell = q.shift()!;
+    if (q.length === 0) this.queues.delete(queue);
+    this.left--;
+    return { cell, queue };
+  }
+
+  private splitLongest(): string {
+    let longest = '';
+    let best: C[] = [];
+    for (const [key, q] of this.queues) {
+      if (q.length > best.length) [longest, best] = [key, q];
+    }
+    if (best.length === 1) return longest;
+    const key = `${longest}#${++this.splits}`;
+    this.queues.set(key, best.splice(Math.ceil(best.length / 2)));
+    return key;
+  }
+}
+
+/** The audited data set of a cell: the cells that share its rows (and every fit made on them). */
+export function dataAffinity(cell: Cell): string {
+  return contentHash([cell.dataset, cell.seed, cell.question, cell.auditShare]);
 }
 
 /**
@@ -36,7 +101,7 @@ interface Slot {
  */
 export function runPool(cells: readonly Cell[], opts: PoolOptions, events: PoolEvents): Promise<void> {
   return new Promise((resolvePool, rejectPool) => {
-    let next = 0;
+    const queue = new AffinityQueue(cells, dataAffinity);
     let running = 0;
     let writes = Promise.resolve();
     let stopped = false;
@@ -94,12 +159,14 @@ export function runPool(cells: readonly Cell[], opts: PoolOptions, events: PoolE
 
     const dispatch = (slot: Slot) => {
       if (stopped) return;
-      if (next >= cells.length) {
+      const next = queue.take(slot.queue);
+      if (!next) {
         if (running === 0) stop();
         return;
       }
-      const cell = cells[next++]!;
+      const { cell } = next;
       slot.cell = cell;
+      slot.queue = next.queue;
       slot.started = performance.now();
       running++;
       slot.timer = setTimeout(
@@ -115,7 +182,7 @@ export function runPool(cells: readonly Cell[], opts: PoolOptions, events: PoolE
     if (cells.length === 0) return resolvePool();
     const n = Math.max(1, Math.min(opts.workers, cells.length));
     for (let i = 0; i < n; i++) {
-      const slot: Slot = { worker: null, cell: null, started: 0, timer: null };
+      const slot: Slot = { worker: null, cell: null, queue: null, started: 0, timer: null };
       attach(slot);
       slots.push(slot);
     }

@@ -64,16 +64,16 @@ describe('time estimate', () => {
       // no real sample: the real cells take the plan's mean over its samples, 36 / 4 = 9 s
       record(byKey.get('b-bias-0')!, 5),
     ];
-    const e = estimateStudy(cells, sampled, 2);
+    const e = estimateStudy(cells, sampled);
     const a = e.plans.find((p) => p.plan === 'A')!;
     // 6 x 16 + 4 x 2 + 2 x 9 = 122 s; pooling the kinds would give 12 x 9 = 108 s.
     expect(a.totalSeconds).toBeCloseTo(122, 10);
     expect(a.cells).toBe(12);
     expect(a.sampled).toBe(4);
     expect(e.plans.find((p) => p.plan === 'B')!.totalSeconds).toBeCloseTo(15, 10);
-    // 7 blocks (B shares A's b0-b2), each built by both workers at the mean build time (1 + 3) / 2 = 2 s.
+    // 7 blocks (B shares A's b0-b2), each built once at the mean build time (1 + 3) / 2 = 2 s.
     expect(e.blocks).toBe(7);
-    expect(e.preparationSeconds).toBeCloseTo(7 * 2 * 2, 10);
-    expect(e.totalSeconds).toBeCloseTo(122 + 15 + 28, 10);
+    expect(e.preparationSeconds).toBeCloseTo(7 * 2, 10);
+    expect(e.totalSeconds).toBeCloseTo(122 + 15 + 14, 10);
   });
 });

@@ -15,8 +15,13 @@ function validator(): ValidateFunction {
 /** Whether `value` is a valid DiscoveryResult; on failure `errors` lists each problem. */
 export function checkResult(value: unknown): { valid: boolean; errors: string } {
   const validate = validator();
-  const valid = validate(value) as boolean;
-  return { valid, errors: valid ? '' : describeErrors(validate.errors) };
+  if (!(validate(value) as boolean)) return { valid: false, errors: describeErrors(validate.errors) };
+  // Every discriminatory sample is a tested one; subgroups, which overlap, may outnumber the rows.
+  const r = value as DiscoveryResult;
+  if (r.findings.kind === 'individual' && r.metrics.sur > 1) {
+    return { valid: false, errors: '/metrics/sur: must be <= 1 in an individual result' };
+  }
+  return { valid: true, errors: '' };
 }
 
 /** Throw `ResultError` unless `value` is a valid DiscoveryResult. */

@@ -307,6 +307,34 @@ describe('defineSubgroupDetector', () => {
       },
     });
 
+  it('keeps a result valid when the subgroups outnumber the rows (SUR above 1)', async () => {
+    // Overlapping subgroups are not bounded by the rows: three values of race and two of sex on 2 rows.
+    const everyValue = defineSubgroupDetector<Record<string, never>>({
+      id: 'toy-every-value',
+      version: '0.0.1',
+      access: 'data-only',
+      description: 'Reports every value of sex and race.',
+      requiresModel: false,
+      optionsSchema: { type: 'object', properties: {} },
+      async scan() {
+        const subgroups = [0, 1, 0, 1, 2].map((v, k) => ({
+          rank: k + 1,
+          conditions: [{ attribute: k < 2 ? 'sex' : 'race', values: [v] }],
+          size: 0,
+          score: 1,
+          effect: null,
+          pValue: null,
+          direction: 'lower' as const,
+          details: {},
+        }));
+        return { subgroups, extras: {} };
+      },
+    });
+    const result = await everyValue.run({ dataset: toyDataset(2) }, {});
+    expect(result.metrics).toMatchObject({ tsn: 2, dsn: 5, sur: 2.5 });
+    expect(checkResult(result).valid).toBe(true);
+  });
+
   it('turns the scan into a valid result with tsn = rows and dsn = subgroups', async () => {
     const ds = toyDataset();
     const result: DiscoveryResult = await gapScan(false).run({ dataset: ds }, { minGap: 0.05 });

@@ -87,10 +87,58 @@ function drawer(pop: GroupPopulation, model: CountingClassifier, dataset: Datase
   };
 }
 
+/** One unfair pair, seen from its disadvantaged value. */
+interface Comparison {
+  /** The other value, in the data's labels. */
+  value: string;
+  favourableRate: number;
+  comparisonRate: number;
+  score: number;
+  verdict: VerifyOutcome['verdict'];
+  samplesPerGroup: number;
+  epsilon: number | null;
+}
+
+interface DisadvantagedValue {
+  column: ProtectedColumn;
+  attribute: Dataset['schema']['attributes'][number];
+  /** Index of the value in `column.values`. */
+  low: number;
+  comparisons: Comparison[];
+}
+
+/** The finding for a value judged disadvantaged in one or more pairs; its figures are the strongest pair's. */
+function disadvantagedValue(g: DisadvantagedValue, delta: number): Omit<SubgroupFinding, 'rank'> {
+  const worst = g.comparisons.reduce((best, c) => (c.score > best.score ? c : best));
+  return {
+    conditions: [{ attribute: g.column.name, values: [g.column.values[g.low]!] }],
+    size: g.column.rows[g.low]!.length,
+    score: worst.score,
+    effect: worst.favourableRate - worst.comparisonRate,
+    pValue: null,
+    direction: 'lower',
+    details: {
+      comparedWith: worst.value,
+      favourableRate: worst.favourableRate,
+      comparisonRate: worst.comparisonRate,
+      ratio: worst.comparisonRate > 0 ? worst.favourableRate / worst.comparisonRate : null,
+      verdict: worst.verdict,
+      samplesPerGroup: worst.samplesPerGroup,
+      epsilon: worst.epsilon,
+      // Each pair's verdict is wrong with probability at most 2 delta (per pair, as in the paper).
+      errorBound: 2 * delta,
+      // Every value it was found below; each pair's figures are in extras.verdicts.
+      unfairPairs: g.comparisons.length,
+      comparedWithAll: g.comparisons.map((c) => c.value).join(', '),
+    },
+  };
+}
+
 /**
  * VeriFair over a dataset: for every protected attribute (most informative about the outcome first)
  * and every pair of its values present in the data, the sequential demographic-parity test on the
- * two groups' populations. Pairs found unfair are reported as the disadvantaged group.
+ * two groups' populations. Pairs found unfair are reported as the
+ * disadvantaged value, once per value with every value it was found below.
  */
 export async function verifyGroups({
   dataset,
@@ -111,7 +159,9 @@ export async function verifyGroups({
   };
   const totalPairs = columns.reduce((t, col) => t + (col.values.length * (col.values.length - 1)) / 2, 0);
   const verdicts: PairVerdict[] = [];
-  const findings: Omit<SubgroupFinding, 'rank'>[] = [];
+  // One finding per disadvantaged value: with many values (German's ages) the unfair pairs alone can
+  // outnumber the rows, and the subgroup is the value, whichever values it lost to.
+  const byValue = new Map<string, DisadvantagedValue>();
   let stopped = false;
   const stop = async () =>
     (await ctl.checkpoint({ phase: 'verify', done: verdicts.length, total: totalPairs })) !== null;
@@ -138,31 +188,25 @@ export async function verifyGroups({
         if (!unfair) continue;
         const low = outcome.disadvantaged === 'a' ? p : q;
         const high = low === p ? q : p;
-        const lowRate = low === p ? outcome.rateA : outcome.rateB;
-        const highRate = low === p ? outcome.rateB : outcome.rateA;
-        findings.push({
-          conditions: [{ attribute: col.name, values: [col.values[low]!] }],
-          size: col.rows[low]!.length,
+        const comparison: Comparison = {
+          value: valueLabel(attr, col.values[high]!),
+          favourableRate: low === p ? outcome.rateA : outcome.rateB,
+          comparisonRate: low === p ? outcome.rateB : outcome.rateA,
           // How far the binding direction falls below the fairness threshold.
           score: -outcome.estimate!,
-          effect: lowRate - highRate,
-          pValue: null,
-          direction: 'lower',
-          details: {
-            comparedWith: valueLabel(attr, col.values[high]!),
-            favourableRate: lowRate,
-            comparisonRate: highRate,
-            ratio: highRate > 0 ? lowRate / highRate : null,
-            verdict: outcome.verdict,
-            samplesPerGroup: outcome.samples,
-            epsilon: outcome.epsilon,
-            errorBound: 2 * options.delta,
-          },
-        });
+          verdict: outcome.verdict,
+          samplesPerGroup: outcome.samples,
+          epsilon: outcome.epsilon,
+        };
+        const key = `${col.index}:${low}`;
+        const seen = byValue.get(key);
+        if (seen) seen.comparisons.push(comparison);
+        else byValue.set(key, { column: col, attribute: attr, low, comparisons: [comparison] });
       }
     }
     if (stopped) break;
   }
+  const findings = [...byValue.values()].map((g) => disadvantagedValue(g, options.delta));
   findings.sort((u, v) => v.score - u.score);
   return {
     subgroups: findings.map((f, k) => ({ ...f, rank: k + 1 })),
