@@ -413,6 +413,7 @@ export interface RealRow {
   dataset: string;
   model: string;
   label: string;
+  family: CellRecord['family'];
   runs: number;
   dsn: number;
   tsn: number;
@@ -432,6 +433,7 @@ export function realData(records: readonly CellRecord[]): RealRow[] {
         dataset: rs[0]!.dataset.label,
         model: rs[0]!.model,
         label: rs[0]!.plan.label,
+        family: rs[0]!.family,
         runs: rs.length,
         dsn: mean(rs.map((r) => r.metrics!.dsn)),
         tsn: mean(rs.map((r) => r.metrics!.tsn)),

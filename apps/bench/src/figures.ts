@@ -96,9 +96,15 @@ export function panelsOf(names: readonly string[]): string[][] {
  * A measure per method (bar, 95% interval as a rule) beside its chance level (black tick): one panel
  * per scenario (rows) and model (columns).
  */
-export function chanceFigure(title: string, measure: string, methods: readonly string[]): FigureSpec {
+export function chanceFigure(
+  title: string,
+  subtitle: string,
+  measure: string,
+  methods: readonly string[],
+): FigureSpec {
   return {
-    title,
+    // The title names the panel; the subtitle says how to read it (a long title sets the chart's width).
+    title: { text: title, subtitle: [subtitle, `bar: ${measure} (95% CI); tick: chance level`] },
     facet: {
       row: { field: 'scenario', type: 'nominal', title: null, sort: null },
       column: { field: 'model', type: 'nominal', title: null, sort: null },
@@ -146,7 +152,8 @@ export function trendFigure(levels: readonly string[], methods: readonly string[
           type: 'ordinal',
           sort: [...levels],
           title: 'planted bias (|β| range)',
-          axis: { labelAngle: 0 },
+          // Neighbouring ranges ("0.25–0.75", "0.75–1.5") are wider than a level's share of the panel.
+          axis: { labelAngle: -40 },
         },
         y: { field: 'jaccard', type: 'quantitative', scale: { domain: [0, 1] }, title: 'mean Jaccard' },
         ...series('variant', ['separation', 'sufficiency'], 'bias in'),
@@ -304,14 +311,15 @@ export function costFigure(methods: readonly string[]): FigureSpec {
   };
 }
 
-/** SUR per method on each real data set. */
+/** SUR per individual method on each real data set. */
 export function realFigure(datasets: readonly string[]): FigureSpec {
   return {
-    title: 'Share of discriminatory samples (SUR) on real data',
+    title: 'Individual methods on real data: discriminatory share of the tested samples (SUR)',
     facet: { column: { field: 'model', type: 'nominal', title: null } },
     spec: {
       width: 220,
-      height: { step: 12 },
+      // Four data sets side by side per method: a thin bar each keeps twelve methods on a page.
+      height: { step: 7 },
       mark: 'bar',
       encoding: {
         y: { field: 'method', type: 'nominal', title: null, sort: null },

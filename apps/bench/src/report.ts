@@ -310,7 +310,8 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
         await addFigure(
           `headline-${q}-${family}`,
           chanceFigure(
-            `${q} question, ${family} methods, scenario ${headline}: ${individual ? 'coverage of the planted subgroups' : 'planted subgroups found'} (bar, 95% CI) and chance level (tick)`,
+            `The ${q} question, ${family} methods`,
+            `${headline} scenario, by model`,
             individual ? 'coverage' : 'planted subgroups found',
             planOrder.filter((l) => top.some((r) => r.label === l)),
           ),
@@ -321,7 +322,8 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
       await addFigure(
         `${q}-${family}`,
         chanceFigure(
-          `${q} question, ${family} methods: ${individual ? 'coverage of the planted subgroups' : 'planted subgroups found'} (bar, 95% CI) and chance level (tick)`,
+          `The ${q} question, ${family} methods`,
+          'every scenario (rows) by model (columns)',
           individual ? 'coverage' : 'planted subgroups found',
           planOrder.filter((l) => fr.some((r) => r.label === l)),
         ),
@@ -630,7 +632,8 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
   else {
     addTable({
       name: 'real',
-      caption: 'Methods on real data (no planted truth): what they report',
+      caption:
+        'Methods on real data (no planted truth): what they report. SUR, the discriminatory share of the tested samples, is for individual methods; a subgroup method reports DSN subgroups of the TSN rows',
       headers: ['data set', 'model', 'method', 'runs', 'TSN', 'DSN', 'SUR', 'time (s)', 'points at'],
       align: ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'l'],
       rows: real.map((r) => [
@@ -640,7 +643,7 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
         String(r.runs),
         num(r.tsn, 0),
         num(r.dsn, 0),
-        num(r.sur),
+        r.family === 'individual' ? num(r.sur) : '–',
         num(r.wallSeconds, 2),
         r.implicated || '–',
       ]),
@@ -651,7 +654,7 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
         runs: r.runs,
         tsn: raw(r.tsn),
         dsn: raw(r.dsn),
-        sur: raw(r.sur),
+        sur: r.family === 'individual' ? raw(r.sur) : null,
         seconds: raw(r.wallSeconds),
         implicated: r.implicated,
       })),
@@ -660,10 +663,11 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
     await addFigure(
       'real',
       realFigure(unique(real.map((r) => r.dataset))),
+      // SUR is a share of tested samples for individual methods only: subgroups per row is another quantity.
       real
-        .filter((r) => Number.isFinite(r.sur))
+        .filter((r) => r.family === 'individual' && Number.isFinite(r.sur))
         .map((r) => ({ method: r.label, model: r.model, dataset: r.dataset, sur: r.sur })),
-      'SUR on real data',
+      'SUR of the individual methods on real data',
     );
   }
 
