@@ -1,7 +1,7 @@
-// Throughput of a study through the queue: a stratified sample of its cells (k per method plan, the
-// same sample every time) run by 1 and then 2 local worker processes (one cell at a time each), and
-// by the local pool of 2 threads for comparison. Checks that every sampled cell is stored exactly
-// once, prints cells/hour and what the whole study would take on N machines of 2 cores.
+// Throughput of a study through the queue: a stratified sample of its cells (k per method plan and
+// kind of data, the same sample every time) run by the local pool of 2 threads, then by 1 and 2 local
+// worker processes (one cell at a time each). Checks that every sampled cell is stored exactly once,
+// prints cells/hour and what the whole study would take on N machines of 2 cores.
 // Usage (after pnpm build): node bench/throughput.mjs [--study full] [--per-plan 2]
 // Starts its own redis-server on a unix socket.
 import { randomBytes } from 'node:crypto';
@@ -10,7 +10,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { expandCells, loadStudy, ResultStore, sampleCells } from '@fb/bench';
+import { estimateStudy, expandCells, loadStudy, ResultStore, sampleCells } from '@fb/bench';
 import { connectRedis, queueExecutor } from '../dist/index.js';
 import { said, startNode, startRedis, stop, timedStudy } from './processes.mjs';
 
@@ -35,14 +35,14 @@ console.log(
     .join(' ')}`,
 );
 
-/** Every sampled cell stored, each once. */
+/** Every sampled cell stored, each once; and the records, for the whole study's estimate. */
 async function storedOnce(outDir) {
   const store = await ResultStore.open(join(outDir, 'cells.duckdb'));
   try {
     const records = await store.records();
     const seen = new Set(records.map((r) => r.key));
     const missing = [...keys].filter((k) => !seen.has(k)).length;
-    return { stored: records.length, distinct: seen.size, missing };
+    return { stored: records.length, distinct: seen.size, missing, records };
   } finally {
     store.close();
   }
@@ -87,11 +87,31 @@ for (const r of rows) {
     `${r.how.padEnd(26)} ${r.seconds.toFixed(1).padStart(7)} s  ${perHour.toFixed(0).padStart(7)} cells/h  stored ${r.stored}, distinct ${r.distinct}, missing ${r.missing}`,
   );
 }
+// The sample runs one cell per block, so each builds its own block and its rate is far below a
+// study's, whose blocks serve every method. The whole study is estimated stratum by stratum from the
+// sample's method and preparation seconds (as --estimate does), then scaled by what the queue cost
+// against the local pool on the same sample. The local pool keeps a data set on one worker; the
+// queue hands each cell to whichever worker is free, so a block of b cells is built by about
+// W (1 - (1 - 1/W)^b) of W workers: preparation grows with the number of machines.
+const local = rows.find((r) => r.how.startsWith('local'));
 const two = rows.find((r) => r.how.startsWith('queue, 2'));
-const rate = (sample.length / two.seconds) * 3600;
-const hours = cells.length / rate;
+const estimate = estimateStudy(cells, local.records);
+const queueFactor = two.seconds / local.seconds;
+const perBlock = cells.length / estimate.blocks;
+const hours = (s) => (s / 3600).toFixed(1);
 console.log(
-  `the whole study (${cells.length} cells) at the 2-worker rate: ${hours.toFixed(1)} h on one 2-core machine; N machines of 2 cores: about ${hours.toFixed(1)} / N h (the queue's own cost per cell is milliseconds). Load after: ${loadavg()
+  `the whole study (${cells.length} cells, ${estimate.blocks} blocks of ${perBlock.toFixed(1)} cells), estimated from the sample: method ${hours(estimate.methodSeconds)} core-hours, preparation ${hours(estimate.preparationSeconds)} core-hours once per block; local pool on one 2-core machine ${hours(estimate.totalSeconds / 2)} h. Through the queue (${queueFactor.toFixed(2)}x the local pool's time on the sample), N machines of 2 cores:`,
+);
+for (const n of [1, 2, 5, 10, 20]) {
+  const w = 2 * n;
+  const builds = w * (1 - (1 - 1 / w) ** perBlock);
+  const core = estimate.methodSeconds + builds * estimate.preparationSeconds;
+  console.log(
+    `  N = ${String(n).padStart(2)}: each block built ${builds.toFixed(1)} times, ${hours(core)} core-hours, about ${hours((core / w) * queueFactor)} h`,
+  );
+}
+console.log(
+  `Load after: ${loadavg()
     .map((l) => l.toFixed(1))
     .join(' ')}`,
 );
