@@ -1,4 +1,4 @@
-import { type DiscoveryResult, type Progress, type Schema, valueLabel } from '@fb/core';
+import { type DiscoveryResult, describeCondition, type Progress, type Schema } from '@fb/core';
 import { type AuditScore, QueryClock, scoreAudit } from '@fb/eval';
 import type { Cell } from './cells.js';
 import { methodForCell } from './prefit.js';
@@ -11,14 +11,12 @@ const TOP_SUBGROUPS = 5;
 /**
  * The protected attribute values a run points at: for an individual method, per protected attribute
  * the values with at least the attribute's mean DSN; for a subgroup method, the protected values in
- * the conditions of its top-ranked subgroups. Values in the data's labels (`sex=female`).
+ * the conditions of its top-ranked subgroups. Each in the data's labels (`sex = female`, `25 <= age < 45`).
  */
 export function implicatedValues(result: DiscoveryResult, schema: Schema): string[] {
   const out = new Set<string>();
   const f = result.findings;
-  const attributes = new Map(schema.attributes.map((a) => [a.name, a]));
-  const label = (attribute: string, v: number) =>
-    `${attribute}=${attributes.has(attribute) ? valueLabel(attributes.get(attribute)!, v) : v}`;
+  const label = (attribute: string, v: number) => describeCondition(schema, { attribute, values: [v] });
   if (f.kind === 'individual') {
     const byAttr = new Map<string, { value: number; dsn: number }[]>();
     for (const c of f.byAttributeValue) {
@@ -30,11 +28,12 @@ export function implicatedValues(result: DiscoveryResult, schema: Schema): strin
       for (const v of values) if (v.dsn > 0 && v.dsn >= mean) out.add(label(attribute, v.value));
     }
   } else {
+    const isProtected = new Set(schema.attributes.filter((a) => a.protected).map((a) => a.name));
     for (const s of f.subgroups.filter((g) => g.rank <= TOP_SUBGROUPS)) {
       for (const c of s.conditions) {
-        if (!attributes.get(c.attribute)?.protected) continue;
+        if (!isProtected.has(c.attribute)) continue;
         if ('values' in c) for (const v of c.values) out.add(label(c.attribute, v));
-        else out.add(`${c.attribute}=[${c.min},${c.max}${c.maxInclusive ? ']' : ')'}`);
+        else out.add(describeCondition(schema, c));
       }
     }
   }

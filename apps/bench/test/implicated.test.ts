@@ -27,7 +27,7 @@ describe('implicatedValues', () => {
       ],
     } as unknown as DiscoveryResult['findings']);
     // sex: mean 5, so female only; age: both at the mean 2 (a number is its own label).
-    expect(implicatedValues(r, schema)).toEqual(['age=30', 'age=40', 'sex=female']);
+    expect(implicatedValues(r, schema)).toEqual(['age = 30', 'age = 40', 'sex = female']);
   });
 
   it("names the protected values of a subgroup method's top five subgroups, in the data's labels", () => {
@@ -44,6 +44,6 @@ describe('implicatedValues', () => {
       ],
     } as unknown as DiscoveryResult['findings']);
     // The non-protected job is left out, and so is the sixth-ranked subgroup.
-    expect(implicatedValues(r, schema)).toEqual(['age=[18,30)', 'sex=male']);
+    expect(implicatedValues(r, schema)).toEqual(['18 <= age < 30', 'sex = male']);
   });
 });

@@ -101,7 +101,6 @@ interface Comparison {
 
 interface DisadvantagedValue {
   column: ProtectedColumn;
-  attribute: Dataset['schema']['attributes'][number];
   /** Index of the value in `column.values`. */
   low: number;
   comparisons: Comparison[];
@@ -137,8 +136,8 @@ function disadvantagedValue(g: DisadvantagedValue, delta: number): Omit<Subgroup
 /**
  * VeriFair over a dataset: for every protected attribute (most informative about the outcome first)
  * and every pair of its values present in the data, the sequential demographic-parity test on the
- * two groups' populations. Pairs found unfair are reported as the
- * disadvantaged value, once per value with every value it was found below.
+ * two groups' populations. Each value found disadvantaged in an unfair pair is reported once, with
+ * every value it was found below.
  */
 export async function verifyGroups({
   dataset,
@@ -201,7 +200,7 @@ export async function verifyGroups({
         const key = `${col.index}:${low}`;
         const seen = byValue.get(key);
         if (seen) seen.comparisons.push(comparison);
-        else byValue.set(key, { column: col, attribute: attr, low, comparisons: [comparison] });
+        else byValue.set(key, { column: col, low, comparisons: [comparison] });
       }
     }
     if (stopped) break;
