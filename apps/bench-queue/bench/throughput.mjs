@@ -42,7 +42,9 @@ async function storedOnce(outDir) {
     const records = await store.records();
     const seen = new Set(records.map((r) => r.key));
     const missing = [...keys].filter((k) => !seen.has(k)).length;
-    return { stored: records.length, distinct: seen.size, missing, records };
+    const failed = records.filter((r) => r.status === 'failed');
+    for (const r of failed) console.log(`  failed: ${r.plan.label} | ${r.blockLabel}: ${r.error}`);
+    return { stored: records.length, distinct: seen.size, missing, failed: failed.length, records };
   } finally {
     store.close();
   }
@@ -84,7 +86,7 @@ try {
 for (const r of rows) {
   const perHour = (sample.length / r.seconds) * 3600;
   console.log(
-    `${r.how.padEnd(26)} ${r.seconds.toFixed(1).padStart(7)} s  ${perHour.toFixed(0).padStart(7)} cells/h  stored ${r.stored}, distinct ${r.distinct}, missing ${r.missing}`,
+    `${r.how.padEnd(26)} ${r.seconds.toFixed(1).padStart(7)} s  ${perHour.toFixed(0).padStart(7)} cells/h  stored ${r.stored}, distinct ${r.distinct}, missing ${r.missing}, failed ${r.failed}`,
   );
 }
 // The sample runs one cell per block, so each builds its own block and its rate is far below a

@@ -100,7 +100,7 @@ function refuse(values: Values, command: string, options: (keyof Values)[]): voi
 async function coordinate(values: Values): Promise<void> {
   refuse(values, 'run', ['concurrency']);
   if (values.fresh && values.resume) throw new UsageError('--fresh and --resume exclude each other');
-  const { loadStudy, parseOnly, runStudy } = await loadBench();
+  const { describeOutcome, loadStudy, parseOnly, runStudy } = await loadBench();
   let only: RunStudyOptions['only'];
   try {
     only = parseOnly(values.only);
@@ -132,9 +132,7 @@ async function coordinate(values: Values): Promise<void> {
     signal: controller.signal,
   });
   if (controller.signal.aborted) process.exitCode = 130;
-  console.log(
-    `${outcome.ran} cells run (${outcome.failed} failed), ${outcome.skipped} already stored, of ${outcome.cells}`,
-  );
+  console.log(describeOutcome(outcome));
 }
 
 async function work(values: Values): Promise<void> {

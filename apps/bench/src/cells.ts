@@ -328,8 +328,11 @@ export function datasetsOf(study: Study): DatasetSpec[] {
   return out;
 }
 
-/** The models a question audits: the reference model it needs, or the trained models and controls. */
-export function modelsOf(study: Study, question: Question): ModelSpec[] {
+/**
+ * The models a question audits: the reference model it needs, or the trained models and controls.
+ * Real data have no η, so there the only control is the protected-blind model.
+ */
+export function modelsOf(study: Study, question: Question, real = false): ModelSpec[] {
   if (question === 'data') {
     return [
       { label: 'blind logistic regression', kind: 'blind', options: {} },
@@ -337,11 +340,13 @@ export function modelsOf(study: Study, question: Question): ModelSpec[] {
     ];
   }
   if (question === 'model-output') return [{ label: 'σ(η + β)', kind: 'shifted', options: {} }];
-  const controls: ModelSpec[] = study.controls.map((c) =>
-    c === 'oracle'
-      ? { label: 'σ(η) (control)', kind: 'oracle', options: {} }
-      : { label: 'blind logistic regression (control)', kind: 'blind', options: {} },
-  );
+  const controls: ModelSpec[] = study.controls
+    .filter((c) => !real || c === 'blind')
+    .map((c) =>
+      c === 'oracle'
+        ? { label: 'σ(η) (control)', kind: 'oracle', options: {} }
+        : { label: 'blind logistic regression (control)', kind: 'blind', options: {} },
+    );
   return [...study.models, ...controls];
 }
 
@@ -386,7 +391,7 @@ export async function expandCells(study: Study): Promise<Cell[]> {
     const questions: Question[] = dataset.kind === 'real' ? ['model'] : study.questions;
     for (const seed of study.seeds) {
       for (const question of questions) {
-        for (const model of modelsOf(study, question)) {
+        for (const model of modelsOf(study, question, dataset.kind === 'real')) {
           const spec: BlockSpec = {
             dataset,
             seed,

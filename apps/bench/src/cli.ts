@@ -6,7 +6,7 @@ import { expandCells } from './cells.js';
 import { loadStudy, type Study } from './config.js';
 import { estimateStudy, formatEstimate, sampleCells } from './estimate.js';
 import { parseOnly } from './only.js';
-import { runStudy } from './run-study.js';
+import { describeOutcome, runStudy } from './run-study.js';
 import { ResultStore } from './store.js';
 
 /** Run a stratified sample of the study's cells (into its own store) and print the time estimate. */
@@ -103,9 +103,7 @@ async function main(): Promise<void> {
     signal: controller.signal,
   });
   if (controller.signal.aborted) process.exitCode = 130;
-  console.log(
-    `${outcome.ran} cells run (${outcome.failed} failed), ${outcome.skipped} already stored, of ${outcome.cells}`,
-  );
+  console.log(describeOutcome(outcome));
 }
 
 main().catch((e: unknown) => {

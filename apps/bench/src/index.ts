@@ -7,5 +7,11 @@ export { type PoolEvents, type PoolOptions, runPool } from './pool.js';
 export { type CellRecord, failedRecord } from './record.js';
 export { buildReport, writeReport } from './report.js';
 export { type CellProgress, cellProgress, runCell } from './run-cell.js';
-export { type CellExecutor, type RunStudyOptions, runStudy, type StudyOutcome } from './run-study.js';
+export {
+  type CellExecutor,
+  describeOutcome,
+  type RunStudyOptions,
+  runStudy,
+  type StudyOutcome,
+} from './run-study.js';
 export { ResultStore } from './store.js';

@@ -174,7 +174,9 @@ async function prepareBlock(b: BlockSpec): Promise<Prepared> {
     const data = await loadRealCached(spec.name);
     const split = auditSplit(data.n, b.seed, b.auditShare);
     const audit = subsetRows(data, split.audit);
-    const model = await train(b.model, subsetRows(data, split.train), b.seed);
+    const trainRows = subsetRows(data, split.train);
+    const model =
+      b.model.kind === 'blind' ? await fitBlind(trainRows) : await train(b.model, trainRows, b.seed);
     return finish(audit, model, null, []);
   }
   // Model-output bias: the labels of the no-bias twin, the planted bias in the model only.

@@ -46,7 +46,16 @@ export interface StudyOutcome {
   skipped: number;
   ran: number;
   failed: number;
+  /** Wall-clock seconds from handing out the first cell to storing the last, without the report. */
+  runSeconds: number;
   reportPath: string | null;
+}
+
+/** One line for the end of a run: what ran, how long it took and the cells per hour. */
+export function describeOutcome(o: StudyOutcome): string {
+  const time = o.runSeconds < 120 ? `${o.runSeconds.toFixed(1)} s` : `${(o.runSeconds / 60).toFixed(1)} min`;
+  const rate = o.ran > 0 && o.runSeconds > 0 ? `, ${Math.round((o.ran / o.runSeconds) * 3600)} cells/h` : '';
+  return `${o.ran} cells run (${o.failed} failed) in ${time}${rate}; ${o.skipped} already stored, of ${o.cells}`;
 }
 
 function matches(cell: Cell, only: NonNullable<RunStudyOptions['only']>): boolean {
@@ -80,6 +89,7 @@ export async function runStudy(study: Study, opts: RunStudyOptions): Promise<Stu
     let failed = 0;
     let ran = 0;
     const execute = opts.executor ?? runPool;
+    const started = performance.now();
     await execute(
       todo,
       {
@@ -106,6 +116,7 @@ export async function runStudy(study: Study, opts: RunStudyOptions): Promise<Stu
         },
       },
     );
+    const runSeconds = (performance.now() - started) / 1000;
     progress.close();
     let reportPath: string | null = null;
     if (opts.report ?? true) {
@@ -115,7 +126,14 @@ export async function runStudy(study: Study, opts: RunStudyOptions): Promise<Stu
       reportPath = await writeReport(study, records, opts.outDir, { elapsedSeconds });
       write(`report: ${reportPath}\n`);
     }
-    return { cells: cells.length, skipped: selected.length - todo.length, ran, failed, reportPath };
+    return {
+      cells: cells.length,
+      skipped: selected.length - todo.length,
+      ran,
+      failed,
+      runSeconds,
+      reportPath,
+    };
   } finally {
     store.close();
   }

@@ -62,8 +62,8 @@ export async function symbolicGeneration({
   };
   const timings = { z3InitSeconds: 0, explainSeconds: 0, solveSeconds: 0 };
   const paths = new Set<string>();
-  // A check the run stopped waiting for: Z3's threads end only after it settles.
-  let abandoned: Promise<unknown> = Promise.resolve();
+  // A check the run stopped waiting for: its context is reused only once it has answered.
+  let abandoned: Promise<unknown> | null = null;
   try {
     const queue = new RowPriorityQueue(d);
     for (const i of seedOrder(dataset, options.clusters, options.seeds, ctl.rng.fork('kmeans')))
@@ -123,10 +123,10 @@ export async function symbolicGeneration({
       if (sets.length === 0) continue;
       if (!solver) {
         const initStart = performance.now();
-        const module = await unlessStopped(z3, ctl);
+        const lease = await unlessStopped(z3, ctl);
         timings.z3InitSeconds = (performance.now() - initStart) / 1000;
-        if (!module) break;
-        solver = new PathSolver(module, schema);
+        if (!lease) break;
+        solver = new PathSolver(lease.ctx, schema);
       }
       const solveStart = performance.now();
       for (const { set, rank } of sets) {
@@ -137,8 +137,8 @@ export async function symbolicGeneration({
         const solving = solver.solve(set.constraints, row);
         const sat = await unlessStopped(solving, ctl);
         if (sat === null) {
-          abandoned = solving;
           solver.interrupt();
+          abandoned = solving;
           break;
         }
         if (sat) queue.push(row, 0, rank);
@@ -149,8 +149,7 @@ export async function symbolicGeneration({
     }
     stats.queueLeft = queue.length;
   } finally {
-    // Z3's worker threads would keep the process alive.
-    releaseZ3(z3, abandoned);
+    releaseZ3(z3, solver, abandoned);
   }
   return { ...stats, solverChecks: solver?.checks ?? 0, paths: paths.size, timings };
 }

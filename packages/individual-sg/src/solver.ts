@@ -1,50 +1,81 @@
 import { bounds, cardinality, clampToDomain, type Schema } from '@fb/core';
-import { init, killThreads } from 'z3-solver';
+import { type Context, init, killThreads } from 'z3-solver';
 import type { Predicate } from './constraints.js';
 
 type Z3 = Awaited<ReturnType<typeof init>>;
 
-/** One Z3 module per process, initialised on first use (about 300 ms). */
-let shared: Promise<Z3> | null = null;
-/** Thread shutdown of the last run, awaited before the module is used again. */
-let stopping: Promise<void> = Promise.resolve();
+/**
+ * The process's Z3 module, initialised on first use (about 300 ms), and the contexts of finished
+ * runs. Both are kept between runs:
+ * - a Z3 context is freed only when the garbage collector finalises its JavaScript object, which
+ *   comes long after a run; a new context per run grew Z3's memory by about 9 MB a run until it hit
+ *   its 2 GB limit and aborted (about 220 runs in one process);
+ * - idle Z3 threads do not keep the process alive, while ending a thread that is still inside Z3
+ *   can leave a lock in the module's memory held, so that a later call waits forever.
+ */
+interface Pool {
+  readonly module: Promise<Z3>;
+  readonly idle: Context<'sg'>[];
+}
+let current: Pool | null = null;
 
-/** The process's Z3 module, initialised on first use. */
-export async function acquireZ3(): Promise<Z3> {
-  await stopping;
-  shared ??= init();
-  return shared;
+/** A Z3 context for one run: a finished run's, else a new one; give it back with `releaseZ3`. */
+export interface Lease {
+  readonly pool: Pool;
+  readonly ctx: Context<'sg'>;
 }
 
-/**
- * End Z3's worker threads so that the process can exit, once `pending` (a check the run stopped
- * waiting for) has settled: killing a thread mid-check would leave Z3's call lock held for good.
- * The module stays loaded: the next run reuses it, and Z3 starts new workers on its next check.
- */
-export function releaseZ3(z3: Promise<Z3>, pending: Promise<unknown>): void {
-  stopping = pending
-    .catch(() => undefined)
-    .then(() => z3)
-    .then(async (module) => {
-      await threadsIdle(module.em);
-      await killThreads(module.em);
-    })
-    .catch(() => undefined);
+/** A context of the process's Z3 module, once the module is ready. */
+export async function acquireZ3(): Promise<Lease> {
+  current ??= { module: init(), idle: [] };
+  const pool = current;
+  const module = await pool.module;
+  return { pool, ctx: pool.idle.pop() ?? new module.Context('sg') };
 }
 
-/** Longest wait for Z3's threads to report back before they are ended regardless. */
-const IDLE_WAIT_MS = 2000;
+/** How long an interrupted check may take to answer before its module is given up. */
+const INTERRUPT_WAIT_MS = 10_000;
 
 /**
- * Resolve once no Z3 thread is running. A check's answer can arrive before its thread's own
- * "finished" message; ending the thread in between makes Emscripten print a warning about a message
- * from a terminated worker on stderr.
+ * End a run's use of Z3: its solver is released and its context goes back to the pool, at once, or
+ * once `abandoned` (a check the run stopped waiting for and interrupted) has answered, which
+ * normally takes milliseconds. A check still running INTERRUPT_WAIT_MS later ignored its interrupt
+ * and would keep the process alive: the module's threads are ended and the module is dropped (its
+ * memory may now hold a lock), so the next run loads a fresh one.
  */
-async function threadsIdle(em: { PThread: { runningWorkers: unknown[] } }): Promise<void> {
-  const deadline = performance.now() + IDLE_WAIT_MS;
-  while (em.PThread.runningWorkers.length > 0 && performance.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
+export function releaseZ3(
+  lease: Promise<Lease>,
+  solver: { release(): void } | null,
+  abandoned: Promise<unknown> | null,
+): void {
+  lease.then(
+    ({ pool, ctx }) => {
+      const giveBack = () => {
+        if (current !== pool) return;
+        solver?.release();
+        pool.idle.push(ctx);
+      };
+      if (!abandoned) {
+        giveBack();
+        return;
+      }
+      let answered = false;
+      const timer = setTimeout(() => {
+        if (answered) return;
+        if (current === pool) current = null;
+        pool.module.then((module) => killThreads(module.em)).catch(() => undefined);
+      }, INTERRUPT_WAIT_MS);
+      timer.unref();
+      abandoned
+        .catch(() => undefined)
+        .then(() => {
+          answered = true;
+          clearTimeout(timer);
+          giveBack();
+        });
+    },
+    () => undefined,
+  );
 }
 
 /**
@@ -61,10 +92,9 @@ export class PathSolver {
   private readonly lo: Float64Array;
   private readonly step: Float64Array;
 
-  constructor(z3: Z3, schema: Schema) {
+  constructor(ctx: Context<'sg'>, schema: Schema) {
     const attrs = schema.attributes;
     this.schema = schema;
-    const ctx = new z3.Context('sg');
     this.ctx = ctx;
     this.solver = new ctx.Solver();
     this.lo = new Float64Array(attrs.length);
@@ -95,6 +125,11 @@ export class PathSolver {
     // On the grid lo + k step: x <= t  <=>  k <= floor((t - lo) / step).
     const last = Math.floor((p.threshold - this.lo[j]!) / this.step[j]! + 1e-9);
     return p.le ? v.le(last) : v.ge(last + 1);
+  }
+
+  /** Free the solver's memory in Z3 (the context stays usable). */
+  release(): void {
+    this.solver.release();
   }
 
   /** Ask a running check to give up (it then answers 'unknown'). */

@@ -1,0 +1,103 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+// Z3 replaced by counters: what is under test is when modules and contexts are made, reused and
+// given up, and when solvers are released.
+const z3 = vi.hoisted(() => ({ modules: 0, contexts: 0, killed: [] as number[] }));
+vi.mock('z3-solver', () => ({
+  init: async () => {
+    const module = ++z3.modules;
+    return {
+      em: { module },
+      Context: class {
+        readonly module = module;
+        readonly id = ++z3.contexts;
+      },
+    };
+  },
+  killThreads: async (em: { module: number }) => {
+    z3.killed.push(em.module);
+  },
+}));
+
+const { acquireZ3, releaseZ3 } = await import('../src/solver.js');
+type Ctx = { module: number; id: number };
+const ctxOf = async (lease: ReturnType<typeof acquireZ3>) => (await lease).ctx as unknown as Ctx;
+const solver = () => ({
+  released: 0,
+  release() {
+    this.released++;
+  },
+});
+const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('Z3 across runs', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('loads the module once and gives a finished run’s context to the next run', async () => {
+    const first = acquireZ3();
+    const a = await ctxOf(first);
+    // A run that overlaps gets a context of its own.
+    const second = acquireZ3();
+    const b = await ctxOf(second);
+    expect(b.id).not.toBe(a.id);
+    const s = solver();
+    releaseZ3(first, s, null);
+    await flush();
+    expect(s.released).toBe(1);
+    expect(await ctxOf(acquireZ3())).toBe(a);
+    releaseZ3(second, null, null);
+    await flush();
+    expect(await ctxOf(acquireZ3())).toBe(b);
+    expect(z3.modules).toBe(1);
+    expect(z3.contexts).toBe(2);
+  });
+
+  it('reuses a context whose interrupted check answered, and only then', async () => {
+    const lease = acquireZ3();
+    const ctx = await ctxOf(lease);
+    let answer!: (v: string) => void;
+    const check = new Promise<string>((resolve) => {
+      answer = resolve;
+    });
+    const s = solver();
+    releaseZ3(lease, s, check);
+    await flush();
+    // Still checking: the next run gets another context.
+    const other = acquireZ3();
+    expect((await ctxOf(other)).id).not.toBe(ctx.id);
+    await vi.advanceTimersByTimeAsync(9_000);
+    answer('unknown');
+    await flush();
+    expect(s.released).toBe(1);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(z3.killed).toEqual([]);
+    expect(await ctxOf(acquireZ3())).toBe(ctx);
+    // A check that failed counts as answered too.
+    const failing = acquireZ3();
+    releaseZ3(failing, null, Promise.reject(new Error('lost')));
+    await flush();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(z3.killed).toEqual([]);
+  });
+
+  it('gives the module up when an interrupted check has not answered 10 s later', async () => {
+    const lease = acquireZ3();
+    const before = await ctxOf(lease);
+    const s = solver();
+    releaseZ3(lease, s, new Promise(() => undefined));
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(z3.killed).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    await flush();
+    expect(z3.killed).toEqual([before.module]);
+    // Nothing more is asked of the given-up module: its solver is not released.
+    expect(s.released).toBe(0);
+    const after = await ctxOf(acquireZ3());
+    expect(after.module).toBe(before.module + 1);
+  });
+});
