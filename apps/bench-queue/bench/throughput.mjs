@@ -10,7 +10,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { estimateStudy, expandCells, loadStudy, ResultStore, sampleCells } from '@fb/bench';
+import { estimateStudy, expandCells, formatEstimate, loadStudy, ResultStore, sampleCells } from '@fb/bench';
 import { connectRedis, queueExecutor } from '../dist/index.js';
 import { said, startNode, startRedis, stop, timedStudy } from './processes.mjs';
 
@@ -98,6 +98,7 @@ for (const r of rows) {
 const local = rows.find((r) => r.how.startsWith('local'));
 const two = rows.find((r) => r.how.startsWith('queue, 2'));
 const estimate = estimateStudy(cells, local.records);
+console.log(`where the time goes (from the local pool's records):\n${formatEstimate(estimate, 2)}`);
 const queueFactor = two.seconds / local.seconds;
 const perBlock = cells.length / estimate.blocks;
 const hours = (s) => (s / 3600).toFixed(1);

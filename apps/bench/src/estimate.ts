@@ -126,12 +126,14 @@ const hours = (s: number) => `${(s / 3600).toFixed(2)} h`;
 
 /** The estimate in words: where the time goes and how long the study takes on `workers` cores. */
 export function formatEstimate(e: StudyEstimate, workers: number): string {
+  // As wide as the longest label: plans that differ only in their last option must stay apart.
+  const w = Math.max(4, ...e.plans.map((p) => p.plan.length));
   const lines = [
-    `${'plan'.padEnd(40)} ${'cells'.padStart(7)} ${'sampled'.padStart(7)} ${'s/cell'.padStart(8)} ${'core-h'.padStart(7)} ${'share'.padStart(6)}`,
+    `${'plan'.padEnd(w)} ${'cells'.padStart(7)} ${'sampled'.padStart(7)} ${'s/cell'.padStart(8)} ${'core-h'.padStart(7)} ${'share'.padStart(6)}`,
   ];
   for (const p of [...e.plans].sort((a, b) => b.totalSeconds - a.totalSeconds)) {
     lines.push(
-      `${p.plan.slice(0, 40).padEnd(40)} ${String(p.cells).padStart(7)} ${String(p.sampled).padStart(7)} ${p.meanSeconds.toFixed(2).padStart(8)} ${(p.totalSeconds / 3600).toFixed(2).padStart(7)} ${`${((100 * p.totalSeconds) / e.totalSeconds).toFixed(0)}%`.padStart(6)}`,
+      `${p.plan.padEnd(w)} ${String(p.cells).padStart(7)} ${String(p.sampled).padStart(7)} ${p.meanSeconds.toFixed(2).padStart(8)} ${(p.totalSeconds / 3600).toFixed(2).padStart(7)} ${`${((100 * p.totalSeconds) / e.totalSeconds).toFixed(0)}%`.padStart(6)}`,
     );
   }
   lines.push(

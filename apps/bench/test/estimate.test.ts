@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Cell } from '../src/cells.js';
-import { dataKind, estimateStudy, sampleCells } from '../src/estimate.js';
+import { dataKind, estimateStudy, formatEstimate, sampleCells } from '../src/estimate.js';
 import type { CellRecord } from '../src/record.js';
 
 /** Just the fields the estimator reads. */
@@ -75,5 +75,16 @@ describe('time estimate', () => {
     expect(e.blocks).toBe(7);
     expect(e.preparationSeconds).toBeCloseTo(7 * 2, 10);
     expect(e.totalSeconds).toBeCloseTo(122 + 15 + 14, 10);
+  });
+});
+
+describe('the printed estimate', () => {
+  it('keeps plans apart whose labels differ only at their end', () => {
+    const long = 'AEQUITAS fully-directed (globalIterations=';
+    const cells = [cell('a', `${long}100)`, 'no bias', 'b1'), cell('b', `${long}5000)`, 'no bias', 'b2')];
+    const text = formatEstimate(estimateStudy(cells, [record(cells[0]!, 1), record(cells[1]!, 3)]), 2);
+    const rows = text.split('\n').filter((l) => l.startsWith(long));
+    // The slower plan first, each under its whole label.
+    expect(rows.map((l) => l.split(' ')[2])).toEqual(['(globalIterations=5000)', '(globalIterations=100)']);
   });
 });
