@@ -8,8 +8,8 @@ type Z3 = Awaited<ReturnType<typeof init>>;
  * The process's Z3 module, initialised on first use (about 300 ms), and the contexts of finished
  * runs. Both are kept between runs:
  * - a Z3 context is freed only when the garbage collector finalises its JavaScript object, which
- *   comes long after a run; a new context per run grew Z3's memory by about 9 MB a run until it hit
- *   its 2 GB limit and aborted (about 220 runs in one process);
+ *   comes long after a run; a new context per run grew Z3's memory by several MB a run until it
+ *   could reach its 2 GB limit and abort (bench/many-runs.mjs);
  * - idle Z3 threads do not keep the process alive, while ending a thread that is still inside Z3
  *   can leave a lock in the module's memory held, so that a later call waits forever.
  */
