@@ -105,9 +105,9 @@ describe('the real DuckDB store under kills and concurrent runs', () => {
   it('--fresh while another run holds the store refuses, and the first run keeps every cell', async () => {
     const dir = tempDir();
     // Cells that each search for a second of a large domain: the first run is still going when the
-    // second starts.
+    // second starts (which takes several seconds on a loaded machine: five cells were not enough).
     const spec = tinyStudy({
-      seeds: [1, 2, 3, 4, 5],
+      seeds: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
       synthetic: {
         generator: 'planted-pair',
         base: { rows: 300, otherAttributes: 8, otherValues: 10 },
