@@ -3,7 +3,8 @@ import { GrowableArray, RowIndex } from './row-index.js';
 
 /**
  * A model under audit. Every call takes a batch: `x` holds n rows of `nFeatures` values, row-major,
- * in the schema's attribute order.
+ * in the schema's attribute order. The batch is the caller's, valid during the call only: a model
+ * reads it and neither changes nor keeps it (a counting wrapper reuses its buffer for the next batch).
  */
 export interface Classifier {
   readonly nFeatures: number;
@@ -73,6 +74,8 @@ export class CountingClassifier implements Classifier {
   private readonly stats: QueryStats = { queries: 0, distinctQueries: 0, batches: 0 };
   private ids = new Int32Array(0);
   private pending = new Int32Array(0);
+  /** The unseen rows of a batch, gathered for the model; reused from batch to batch. */
+  private gathered = new Float64Array(0);
 
   constructor(inner: Classifier) {
     if (!inner || typeof inner.predict !== 'function') {
@@ -136,9 +139,7 @@ export class CountingClassifier implements Classifier {
     const ids = this.ids;
     const pending = this.pending;
     this.stats.queries += n;
-    const before = this.index.size;
-    const added = this.index.getOrAddAll(x, n, ids);
-    this.stats.distinctQueries += added;
+    this.stats.distinctQueries += this.index.getOrAddAll(x, n, ids);
     const store = cache.ensure(this.index.size * stride);
     let fresh = 0;
     for (let i = 0; i < n; i++) {
@@ -150,9 +151,10 @@ export class CountingClassifier implements Classifier {
       }
     }
     if (fresh > 0) this.stats.batches++;
-    // Only rows new to the index: they are stored in this order already, so the batch is a view.
-    if (fresh === added) return this.index.rowsView(before, before + added);
-    const batch = new Float64Array(fresh * d);
+    // Every row new and none repeated: the model gets the batch as it came.
+    if (fresh === n) return x;
+    if (this.gathered.length < fresh * d) this.gathered = new Float64Array(fresh * d);
+    const batch = this.gathered.subarray(0, fresh * d);
     for (let k = 0; k < fresh; k++) {
       const from = pending[k]! * d;
       for (let j = 0; j < d; j++) batch[k * d + j] = x[from + j]!;

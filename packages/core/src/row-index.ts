@@ -1,15 +1,37 @@
+/** Storage of a RowIndex's rows, narrowest first: a store widens when a row does not fit. */
+type Chunk = Int8Array | Int32Array | Float64Array;
+const NARROW = 0;
+const INT32 = 1;
+const WIDE = 2;
+const CHUNK_TYPES = [Int8Array, Int32Array, Float64Array] as const;
+
+/** The narrowest storage that holds v exactly (-0 is stored as 0: the index does not tell them apart). */
+function kindOf(v: number): number {
+  if ((v << 24) >> 24 === v) return NARROW;
+  return (v | 0) === v ? INT32 : WIDE;
+}
+
 /**
  * An open-addressing hash index of fixed-width numeric rows: each distinct row gets a dense id
- * 0, 1, 2, ... in insertion order. Rows are copied into one growing Float64Array, so looking up or
- * adding a row allocates nothing per row. Used to deduplicate model queries and tested inputs.
+ * 0, 1, 2, ... in insertion order. Used to deduplicate model queries and tested inputs.
  *
  * Keys are the values as numbers: -0 equals 0, and every NaN equals every other NaN (as in the rows'
  * string forms). Each row is hashed once: the table keeps every slot's hash next to its id, so a probe
  * compares hashes before rows and growing the table moves slots without hashing a row again.
+ *
+ * Fresh memory, not hashing, is most of the cost of indexing a large batch, so rows are stored
+ * compactly: as bytes while every value stored is an integer in [-128, 127] (category codes), as
+ * 32-bit integers while every value is one, as doubles otherwise; the first row that does not fit
+ * widens the store once. Rows go into fixed-size chunks, so a growing store never copies the rows it
+ * holds, and looking up or adding a row allocates nothing per row.
  */
 export class RowIndex {
   readonly width: number;
-  private rows: Float64Array;
+  /** Stored rows, `1 << chunkShift` rows per chunk, all of the store's kind. */
+  private chunks: Chunk[] = [];
+  private kind = NARROW;
+  private readonly chunkShift: number;
+  private readonly chunkMask: number;
   /** Two words per slot: id + 1 (0 = empty) and the row's hash. */
   private table: Int32Array;
   private mask: number;
@@ -26,7 +48,11 @@ export class RowIndex {
     while (cap < initialCapacity * 2) cap <<= 1;
     this.table = new Int32Array(2 * cap);
     this.mask = cap - 1;
-    this.rows = new Float64Array(Math.max(1, initialCapacity) * Math.max(1, width));
+    // At most 256 KiB of doubles per chunk, so that the allocator can reuse freed chunks.
+    let shift = 0;
+    while (shift < 16 && (2 << shift) * Math.max(1, width) * 8 <= 1 << 18) shift++;
+    this.chunkShift = shift;
+    this.chunkMask = (1 << shift) - 1;
     this.scratch = new Float64Array(Math.max(1, width));
     this.scratchBits = new Int32Array(this.scratch.buffer);
   }
@@ -42,21 +68,22 @@ export class RowIndex {
     return this.scratch;
   }
 
-  /** Hash of `f[at .. at+width)`; `u` views the same memory as 32-bit words, `w` is the word offset. */
+  /**
+   * Hash of `f[at .. at+width)`; `u` views the same memory as 32-bit words, `w` is the word offset.
+   * A value that is a 32-bit integer is hashed as that integer (-0 as 0), any other by its two words
+   * (every NaN alike).
+   */
   private hash(f: Float64Array, at: number, u: Int32Array, w: number): number {
     let h = 0x811c9dc5 ^ this.width;
     for (let j = 0; j < this.width; j++) {
       const v = f[at + j]!;
-      let lo = 0;
-      let hi = 0;
-      if (Number.isNaN(v))
-        hi = 0x7ff80000; // every NaN alike
-      else if (v !== 0) {
-        lo = u[w + 2 * j]!; // -0 and 0 both hash as zero words
-        hi = u[w + 2 * j + 1]!;
+      const i = v | 0;
+      if (i === v) h = Math.imul(h ^ i, 0x01000193);
+      else {
+        const nan = Number.isNaN(v);
+        h = Math.imul(h ^ (nan ? 0 : u[w + 2 * j]!), 0x01000193);
+        h = Math.imul(h ^ (nan ? 0x7ff80000 : u[w + 2 * j + 1]!), 0x01000193);
       }
-      h = Math.imul(h ^ lo, 0x01000193);
-      h = Math.imul(h ^ hi, 0x01000193);
       h ^= h >>> 13;
     }
     h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
@@ -64,8 +91,8 @@ export class RowIndex {
   }
 
   private equals(id: number, f: Float64Array, at: number): boolean {
-    const rows = this.rows;
-    const base = id * this.width;
+    const rows = this.chunks[id >>> this.chunkShift]!;
+    const base = (id & this.chunkMask) * this.width;
     for (let j = 0; j < this.width; j++) {
       const a = rows[base + j]!;
       const b = f[at + j]!;
@@ -117,43 +144,40 @@ export class RowIndex {
     if (e !== 0) return e - 1;
     const id = this.count++;
     const d = this.width;
-    if ((id + 1) * d > this.rows.length) {
-      const grown = new Float64Array(this.rows.length * 2);
-      grown.set(this.rows);
-      this.rows = grown;
+    if (this.kind !== WIDE) {
+      let need = this.kind;
+      for (let j = 0; j < d && need !== WIDE; j++) need = Math.max(need, kindOf(f[at + j]!));
+      if (need !== this.kind) this.widen(need);
     }
-    const rows = this.rows;
-    for (let j = 0; j < d; j++) rows[id * d + j] = f[at + j]!;
+    const c = id >>> this.chunkShift;
+    if (c === this.chunks.length)
+      this.chunks.push(new CHUNK_TYPES[this.kind]!(Math.max(1, d) << this.chunkShift));
+    const rows = this.chunks[c]!;
+    const base = (id & this.chunkMask) * d;
+    for (let j = 0; j < d; j++) rows[base + j] = f[at + j]!;
     this.table[2 * slot] = id + 1;
     this.table[2 * slot + 1] = h;
     if (this.count * 2 > this.mask + 1) this.grow();
     return id;
   }
 
-  /**
-   * The stored rows with ids `from .. to-1`, row-major, as a view. Stored rows are never rewritten,
-   * so the view keeps its values after later adds (which may move the store elsewhere).
-   */
-  rowsView(from: number, to: number): Float64Array {
-    return this.rows.subarray(from * this.width, to * this.width);
+  /** Store every row as `kind` from now on (a wider kind than the store's). */
+  private widen(kind: number): void {
+    const Type = CHUNK_TYPES[kind]!;
+    this.chunks = this.chunks.map((chunk) => Type.from(chunk));
+    this.kind = kind;
   }
 
-  /** A view of the stored row with this id (valid until the next add). */
-  row(id: number): Float64Array {
-    return this.rows.subarray(id * this.width, (id + 1) * this.width);
+  /** The stored row with this id, copied into `out` (by default a new array). */
+  row(id: number, out = new Float64Array(this.width)): Float64Array {
+    const base = (id & this.chunkMask) * this.width;
+    const rows = this.chunks[id >>> this.chunkShift]!;
+    for (let j = 0; j < this.width; j++) out[j] = rows[base + j]!;
+    return out;
   }
 
-  /**
-   * Room for `rows` rows without growing: one allocation of the row store and at most one move of
-   * the table, instead of repeated doublings (fresh memory is much of the cost of a large batch).
-   */
+  /** Room in the table for `rows` rows: at most one move instead of repeated doublings. */
   private reserve(rows: number): void {
-    const d = this.width;
-    if (rows * d > this.rows.length) {
-      const grown = new Float64Array(Math.max(this.rows.length * 2, rows * d));
-      grown.set(this.rows.subarray(0, this.count * d));
-      this.rows = grown;
-    }
     let cap = this.mask + 1;
     while (rows * 2 > cap) cap <<= 1;
     if (cap > this.mask + 1) this.grow(cap);

@@ -116,13 +116,41 @@ describe('RowIndex.getOrAddAll', () => {
     expect(idx.size).toBe(oracle.size);
   });
 
-  it('views stored rows that keep their values after the store grows', () => {
+  it('keeps every row exact as its store widens from bytes to 32-bit integers to doubles', () => {
     const idx = new RowIndex(2, 1);
-    idx.getOrAddAll(Float64Array.of(1, 2, 3, 4), 2, new Int32Array(2));
-    const view = idx.rowsView(0, 2);
-    for (let i = 0; i < 100; i++) idx.getOrAdd([i, -i - 1]);
-    expect(Array.from(view)).toEqual([1, 2, 3, 4]);
-    expect(Array.from(idx.rowsView(1, 2))).toEqual([3, 4]);
+    // Bytes first, across several chunks; then values that need 32 bits, then doubles.
+    const rows: number[][] = [];
+    for (let i = 0; i < 3000; i++) rows.push([(i % 256) - 128, i % 7]);
+    rows.push([127, -128], [128, 0], [-129, 5], [2 ** 31 - 1, -(2 ** 31)]);
+    for (let i = 0; i < 3000; i++) rows.push([i * 1000, -i]);
+    rows.push([0.5, 1], [2 ** 31, 0], [Number.NaN, 3], [1e300, -0]);
+    for (let i = 0; i < 100; i++) rows.push([i + 0.25, i]);
+    const ids = rows.map((r) => idx.getOrAdd(r));
+    const expected = new Map<string, number>();
+    for (const r of rows) {
+      const key = r.map(String).join();
+      if (!expected.has(key)) expected.set(key, expected.size);
+    }
+    expect(ids).toEqual(rows.map((r) => expected.get(r.map(String).join())));
+    expect(idx.size).toBe(expected.size);
+    // Every row reads back as it went in (-0 as 0), and is found again under its id.
+    let wrong = 0;
+    rows.forEach((r, k) => {
+      const back = Array.from(idx.row(ids[k]!));
+      if (back.map(String).join() !== r.map((v) => String(v === 0 ? 0 : v)).join()) wrong++;
+      if (idx.find(r) !== ids[k]) wrong++;
+    });
+    expect(wrong).toBe(0);
+    expect(idx.find([0.5, 2])).toBe(-1);
+    expect(idx.find([-129, 4])).toBe(-1);
+  });
+
+  it('copies a stored row into a given array', () => {
+    const idx = new RowIndex(3);
+    idx.getOrAdd([4, 5, 6]);
+    const out = new Float64Array(3);
+    expect(idx.row(0, out)).toBe(out);
+    expect(Array.from(out)).toEqual([4, 5, 6]);
   });
 });
 

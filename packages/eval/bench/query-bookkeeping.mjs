@@ -1,8 +1,9 @@
 // What query bookkeeping costs on top of the model: the study's logistic regression predicting 1M
-// uniformly drawn rows (20 attributes) bare, behind core's CountingClassifier, and behind the
-// counting wrapper over eval's QueryClock (the study's stack), interleaved, best of 3. Prints figures;
-// not a test. Run after `pnpm build`: pnpm --filter @fb/eval bench
-import { CountingClassifier, DomainSampler, Rng } from '@fb/core';
+// distinct uniformly drawn rows (20 attributes) bare, behind core's CountingClassifier, and behind the
+// counting wrapper over eval's QueryClock (the study's stack), in one batch and in batches of 1,000,
+// interleaved, best of 3; then the row index alone by its size. Prints figures; not a test. Run after `pnpm build`: pnpm --filter @fb/eval bench
+import os from 'node:os';
+import { CountingClassifier, DomainSampler, Rng, RowIndex } from '@fb/core';
 import { fit } from '@fb/models';
 import { generate } from '@fb/synth';
 import { QueryClock } from '../dist/index.js';
@@ -11,8 +12,20 @@ const N = 1_000_000;
 const { dataset } = generate({ seed: 1, attributes: 20, pairs: 20 });
 const model = await fit(dataset, { model: 'logistic-regression' });
 const d = dataset.d;
+// N distinct rows: uniform draws, a repeated draw replaced by a new one.
 const distinct = new Float64Array(N * d);
-new DomainSampler(dataset.schema).fill(Rng.create('bookkeeping'), distinct);
+{
+  const sampler = new DomainSampler(dataset.schema);
+  const rng = Rng.create('bookkeeping');
+  const seen = new RowIndex(d);
+  const row = new Float64Array(d);
+  for (let i = 0; i < N; ) {
+    sampler.fill(rng, row);
+    const before = seen.size;
+    seen.getOrAdd(row);
+    if (seen.size > before) distinct.set(row, d * i++);
+  }
+}
 // The same rows, each asked three times (a third of them distinct), in shuffled order.
 const repeated = new Float64Array(N * d);
 {
@@ -24,6 +37,8 @@ const repeated = new Float64Array(N * d);
   }
 }
 
+const repeatedDistinct = new RowIndex(d, N).getOrAddAll(repeated, N, new Int32Array(N));
+
 const stacks = {
   bare: () => model,
   counting: () => new CountingClassifier(model),
@@ -33,34 +48,69 @@ const stacks = {
     return new CountingClassifier(clock.model);
   },
 };
+// One batch of all rows, or a study's pattern: the same rows in batches of 1,000 through one wrapper.
+const kinds = [
+  { name: 'distinct', x: distinct, batch: N, distinctRows: N },
+  { name: '3 repeats', x: repeated, batch: N, distinctRows: repeatedDistinct },
+  { name: 'distinct, 1,000 per batch', x: distinct, batch: 1000, distinctRows: N },
+];
 const best = {};
 for (let round = 0; round < 3; round++) {
   for (const [name, make] of Object.entries(stacks)) {
-    for (const [kind, x] of [
-      ['distinct', distinct],
-      ['3 repeats', repeated],
-    ]) {
+    for (const kind of kinds) {
       const m = make();
+      const step = kind.batch * d;
       const t0 = performance.now();
-      m.predict(x);
+      for (let at = 0; at < kind.x.length; at += step) m.predict(kind.x.subarray(at, at + step));
       const s = (performance.now() - t0) / 1000;
-      const key = `${kind}|${name}`;
+      const key = `${kind.name}|${name}`;
       best[key] = Math.min(best[key] ?? Number.POSITIVE_INFINITY, s);
     }
   }
 }
+const load = os.loadavg()[0].toFixed(2);
 console.log(
-  `query bookkeeping: ${model.description}, ${N.toLocaleString('en')} rows x ${d} attributes; best of 3`,
+  `query bookkeeping: ${model.description}, ${N.toLocaleString('en')} rows x ${d} attributes; best of 3; load ${load}`,
 );
-for (const kind of ['distinct', '3 repeats']) {
-  const bare = best[`${kind}|bare`];
-  const rows = kind === 'distinct' ? N : Math.floor(N / 3);
+for (const kind of kinds) {
+  const bare = best[`${kind.name}|bare`];
+  console.log(`  ${kind.name} (${kind.distinctRows.toLocaleString('en')} distinct rows)`);
   for (const name of Object.keys(stacks)) {
-    const s = best[`${kind}|${name}`];
+    const s = best[`${kind.name}|${name}`];
     const extra =
-      name === 'bare' ? '' : `, ${(((s - bare) / rows) * 1e6).toFixed(3)} us per distinct row over bare`;
-    console.log(
-      `  ${kind.padEnd(9)} ${name.padEnd(16)} ${s.toFixed(3)} s = ${(s / bare).toFixed(2)}x bare${extra}`,
-    );
+      name === 'bare'
+        ? ''
+        : `, ${(((s - bare) / kind.distinctRows) * 1e6).toFixed(3)} us per distinct row over bare`;
+    console.log(`    ${name.padEnd(16)} ${s.toFixed(3)} s = ${(s / bare).toFixed(2)}x bare${extra}`);
   }
+}
+
+// The index alone, by its size: the same 1M distinct rows in 1,000-row batches into fresh indexes of
+// 10,000, 100,000 or 1M rows each (adding), then asked again (finding). Best of 3.
+console.log('  row index alone, 1,000-row batches, by rows per index (best of 3):');
+const ids = new Int32Array(1000);
+for (const size of [10_000, 100_000, N]) {
+  let add = Number.POSITIVE_INFINITY;
+  let again = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < 3; round++) {
+    let a = 0;
+    let f = 0;
+    for (let from = 0; from < N; from += size) {
+      const index = new RowIndex(d);
+      const part = distinct.subarray(from * d, (from + size) * d);
+      const pass = () => {
+        const t0 = performance.now();
+        for (let at = 0; at < part.length; at += 1000 * d)
+          index.getOrAddAll(part.subarray(at, at + 1000 * d), 1000, ids);
+        return performance.now() - t0;
+      };
+      a += pass();
+      f += pass();
+    }
+    add = Math.min(add, a);
+    again = Math.min(again, f);
+  }
+  console.log(
+    `    ${size.toLocaleString('en').padStart(9)} rows: adding ${((add / N) * 1e3).toFixed(3)} us per row, finding ${((again / N) * 1e3).toFixed(3)} us per row`,
+  );
 }

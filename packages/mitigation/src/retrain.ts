@@ -124,7 +124,7 @@ function distinctSamples(discovery: Pick<DiscoveryResult, 'findings'>, d: number
   }
   if (index.size === 0) throw new DataError('DATA_EMPTY', 'the discovery result has no discriminatory pairs');
   const out = new Float64Array(index.size * d);
-  for (let i = 0; i < index.size; i++) out.set(index.row(i), i * d);
+  for (let i = 0; i < index.size; i++) index.row(i, out.subarray(i * d, (i + 1) * d));
   return out;
 }
 
