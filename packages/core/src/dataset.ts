@@ -62,12 +62,71 @@ export function createDataset(init: DatasetInit): Dataset {
   return Object.freeze({ schema, n, d, x, y, ...(init.name !== undefined ? { name: init.name } : {}) });
 }
 
-/** Check that n row-major rows are finite and inside their attributes' domains. */
+/** Per attribute: bounds, and how values must sit between them (see `domainChecks`). */
+interface DomainChecks {
+  lo: Float64Array;
+  hi: Float64Array;
+  /** 0: any value, 1: an integer (a category code, or on a grid of step 1), 2: on the grid `lo + k * step`. */
+  kind: Uint8Array;
+  step: Float64Array;
+}
+const checksOf = new WeakMap<Schema, DomainChecks>();
+
+function domainChecks(schema: Schema): DomainChecks {
+  let c = checksOf.get(schema);
+  if (c) return c;
+  const d = schema.attributes.length;
+  c = {
+    lo: new Float64Array(d),
+    hi: new Float64Array(d),
+    kind: new Uint8Array(d),
+    step: new Float64Array(d),
+  };
+  schema.attributes.forEach((a, j) => {
+    // Bounds within the finite doubles, so that the bounds check also turns away infinities.
+    const [lo, hi] = bounds(a);
+    c!.lo[j] = Math.max(lo, -Number.MAX_VALUE);
+    c!.hi[j] = Math.min(hi, Number.MAX_VALUE);
+    // An integer grid from an integer is checked as integers: a value within 1e-9 of one that is not
+    // one fails here and is then accepted by the exact pass, as `inDomain` accepts it.
+    if (a.categories || (a.step === 1 && Number.isInteger(a.min))) c!.kind[j] = 1;
+    else if (a.step !== undefined) {
+      c!.kind[j] = 2;
+      c!.step[j] = a.step;
+    }
+  });
+  checksOf.set(schema, c);
+  return c;
+}
+
+/**
+ * Check that n row-major rows are finite and inside their attributes' domains. Every prediction
+ * checks its batch, so the check runs over typed arrays in row order; only when it finds a bad value
+ * does the attribute-by-attribute pass below run, to name the first one.
+ */
 export function checkRows(schema: Schema, x: Float64Array, n: number): void {
   const d = schema.attributes.length;
   if (x.length !== n * d) {
     throw new DataError('DATA_SHAPE', `expected ${n} rows of width ${d} (${n * d} values), got ${x.length}`);
   }
+  const { lo, hi, kind, step } = domainChecks(schema);
+  let bad = false;
+  for (let k = 0, j = 0; k < n * d && !bad; k++) {
+    const v = x[k]!;
+    // NaN and the infinities fail the bounds; a category code is a small integer.
+    if (!(v >= lo[j]! && v <= hi[j]!)) bad = true;
+    else if (kind[j] === 1) bad = (v | 0) !== v;
+    else if (kind[j] === 2) {
+      const q = (v - lo[j]!) / step[j]!;
+      bad = !(Math.abs(q - Math.round(q)) < 1e-9);
+    }
+    if (++j === d) j = 0;
+  }
+  if (bad) throwFirstBadValue(schema, x, n);
+}
+
+function throwFirstBadValue(schema: Schema, x: Float64Array, n: number): void {
+  const d = schema.attributes.length;
   for (let j = 0; j < d; j++) {
     const a = schema.attributes[j]!;
     for (let i = 0; i < n; i++) {

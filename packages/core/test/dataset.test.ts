@@ -2,11 +2,15 @@ import { describe, expect, it } from 'vitest';
 import {
   assertAuditable,
   checkDataset,
+  checkRows,
   createDataset,
+  createRng,
   DataError,
   type Dataset,
   datasetFingerprint,
   datasetFromRecords,
+  defineSchema,
+  inDomain,
   rowCount,
   SchemaError,
   subsetRows,
@@ -295,5 +299,54 @@ describe('checkDataset and rowCount', () => {
   it('rowCount checks a batch width', () => {
     expect(rowCount(auditSchema, new Float64Array(12))).toBe(3);
     expectError(() => rowCount(auditSchema, new Float64Array(10)), DataError, 'DATA_SHAPE');
+  });
+});
+
+describe('checkRows', () => {
+  const schema = defineSchema({
+    attributes: [
+      { name: 'colour', kind: 'categorical', protected: true, categories: ['red', 'green', 'blue'] },
+      { name: 'age', kind: 'ordinal', protected: false, min: 17, max: 90, step: 1 },
+      { name: 'dose', kind: 'ordinal', protected: false, min: 0.1, max: 1.1, step: 0.25 },
+      { name: 'income', kind: 'continuous', protected: false, min: -5, max: 1e6 },
+    ],
+    outcome: { name: 'y', labels: ['no', 'yes'], favorable: 1 },
+  });
+  const candidates = [
+    [0, 1, 2, 2.5, -1, 3, -0, Number.NaN],
+    [17, 90, 50, 50.5, 16, 91, 40 + 1e-12, Number.POSITIVE_INFINITY],
+    [0.1, 0.35, 1.1, 0.6, 0.2, 1.35, 0.85 + 1e-12, Number.NEGATIVE_INFINITY],
+    [-5, 0, 1e6, 123.456, -5.01, 1e6 + 1, Number.MAX_VALUE, Number.NaN],
+  ];
+
+  it('accepts or rejects a batch as inDomain does value by value, naming the first bad value', () => {
+    const rng = createRng(8);
+    const n = 6;
+    let agreed = 0;
+    for (let t = 0; t < 3000; t++) {
+      const x = new Float64Array(n * 4);
+      // Mostly good batches, so that both answers occur often.
+      for (let k = 0; k < x.length; k++) {
+        const pool = candidates[k % 4]!;
+        x[k] = rng.uniform(0, 1) < 0.97 ? pool[rng.int(0, 2)]! : pool[rng.int(0, pool.length - 1)]!;
+      }
+      // The first bad value in attribute order, then row order, by inDomain alone.
+      let expected: string | null = null;
+      for (let j = 0; j < 4 && expected === null; j++) {
+        for (let i = 0; i < n && expected === null; i++) {
+          if (!inDomain(schema.attributes[j]!, x[i * 4 + j]!))
+            expected = `row ${i}, attribute "${schema.attributes[j]!.name}"`;
+        }
+      }
+      let got: string | null = null;
+      try {
+        checkRows(schema, x, n);
+      } catch (e) {
+        expect(e).toBeInstanceOf(DataError);
+        got = (e as Error).message.split(':')[0]!;
+      }
+      if (got === expected) agreed++;
+    }
+    expect(agreed).toBe(3000);
   });
 });

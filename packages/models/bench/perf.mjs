@@ -173,19 +173,20 @@ if (sk.length === 0) {
 }
 console.log(`load average ${loadavg()[0].toFixed(1)} at the end`);
 
-// First calls in a fresh process: first / median of the later ones.
-const fresh = JSON.parse(
-  execFileSync(process.execPath, [path.join(here, 'first-call.mjs'), dataDir], { encoding: 'utf8' }),
-);
+// First calls, each kind of model in a fresh process of its own: first / median of the later ones.
 const later = (v) => median(v.slice(1));
 for (const [name, label] of [
   ['forest', 'forest (100 trees)'],
   ['tree', 'decision tree (depth 10)'],
 ]) {
-  const { fits, predicts } = fresh[name];
+  const { fits, predicts, secondModelFirstPredict } = JSON.parse(
+    execFileSync(process.execPath, [path.join(here, 'first-call.mjs'), dataDir, name], { encoding: 'utf8' }),
+  );
+  const ratio = (a, b) => `${(a / b).toFixed(2)}x`;
   console.log(
     `first call in a fresh process, ${label}: fit ${s(fits[0])} vs ${s(later(fits))} later ` +
-      `(${(fits[0] / later(fits)).toFixed(2)}x); predict 100,000 rows ${s(predicts[0])} vs ${s(later(predicts))} later ` +
-      `(${(predicts[0] / later(predicts)).toFixed(2)}x)`,
+      `(${ratio(fits[0], later(fits))}); predict 100,000 rows ${s(predicts[0])} vs ${s(later(predicts))} later ` +
+      `(${ratio(predicts[0], later(predicts))}); a second model's first predict ${s(secondModelFirstPredict)} ` +
+      `(${ratio(secondModelFirstPredict, later(predicts))})`,
   );
 }

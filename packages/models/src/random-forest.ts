@@ -70,7 +70,8 @@ export class RandomForest implements Classifier {
   readonly estimators: readonly DecisionTree[];
   /** Mean of the trees' normalised impurity decreases, normalised to sum 1. */
   readonly featureImportances: Float64Array;
-  private coded: CodedTrees | undefined;
+  /** The trees compiled for prediction, at construction: a fitted or loaded forest is ready to predict. */
+  private readonly coded: CodedTrees;
 
   /** @internal Use `fitRandomForest` or `RandomForest.fromJSON`. */
   constructor(schema: Schema, options: RandomForestOptions, trees: DecisionTree[]) {
@@ -86,12 +87,12 @@ export class RandomForest implements Classifier {
     if (total > 0) for (let j = 0; j < imp.length; j++) imp[j] = imp[j]! / total;
     this.featureImportances = imp;
     this.description = describeOptions('random-forest', options, randomForestOptionsSchema.properties);
+    this.coded = new CodedTrees(this.estimators, this.nFeatures, this.nClasses);
   }
 
   predictProba(x: Float64Array): Float64Array {
     const n = batchRows(this.schema, x);
     const out = new Float64Array(n * this.nClasses);
-    this.coded ??= new CodedTrees(this.estimators, this.nFeatures, this.nClasses);
     this.coded.addLeafValues(x, n, out);
     const scale = 1 / this.estimators.length;
     for (let c = 0; c < out.length; c++) out[c] = out[c]! * scale;
@@ -100,7 +101,6 @@ export class RandomForest implements Classifier {
 
   predict(x: Float64Array): Int32Array {
     const n = batchRows(this.schema, x);
-    this.coded ??= new CodedTrees(this.estimators, this.nFeatures, this.nClasses);
     return this.coded.vote(x, n, 1 / this.estimators.length).labels;
   }
 
