@@ -25,11 +25,20 @@ export interface Lease {
   readonly ctx: Context<'sg'>;
 }
 
-/** A context of the process's Z3 module, once the module is ready. */
+/**
+ * A context of the process's Z3 module, once the module is ready. A module that failed to load is
+ * forgotten, so that the next run loads it again instead of failing the same way.
+ */
 export async function acquireZ3(): Promise<Lease> {
   current ??= { module: init(), idle: [] };
   const pool = current;
-  const module = await pool.module;
+  let module: Z3;
+  try {
+    module = await pool.module;
+  } catch (e) {
+    if (current === pool) current = null;
+    throw e;
+  }
   return { pool, ctx: pool.idle.pop() ?? new module.Context('sg') };
 }
 

@@ -2,9 +2,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 // Z3 replaced by counters: what is under test is when modules and contexts are made, reused and
 // given up, and when solvers are released.
-const z3 = vi.hoisted(() => ({ modules: 0, contexts: 0, killed: [] as number[] }));
+const z3 = vi.hoisted(() => ({ modules: 0, contexts: 0, killed: [] as number[], failNextInit: false }));
 vi.mock('z3-solver', () => ({
   init: async () => {
+    if (z3.failNextInit) {
+      z3.failNextInit = false;
+      throw new Error('cannot load the Z3 module');
+    }
     const module = ++z3.modules;
     return {
       em: { module },
@@ -99,5 +103,16 @@ describe('Z3 across runs', () => {
     expect(s.released).toBe(0);
     const after = await ctxOf(acquireZ3());
     expect(after.module).toBe(before.module + 1);
+  });
+
+  it('loads the module again on the next run after a load failed', async () => {
+    vi.resetModules();
+    const fresh = await import('../src/solver.js');
+    const modulesBefore = z3.modules;
+    z3.failNextInit = true;
+    await expect(fresh.acquireZ3()).rejects.toThrow('cannot load the Z3 module');
+    const lease = await fresh.acquireZ3();
+    expect((lease.ctx as unknown as Ctx).module).toBe(modulesBefore + 1);
+    expect(z3.modules).toBe(modulesBefore + 1);
   });
 });
