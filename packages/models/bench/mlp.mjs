@@ -1,7 +1,7 @@
 // The MLP (64-32-16-8-4, relu, Adam 0.001, batches of 128, 20 epochs, no early stopping) on UCI Adult
 // against scikit-learn's MLPClassifier with the same network, schedule and encoding (one-hot +
-// standardised), run alternately in this one command, best of 2 each; then input gradients of 10,000
-// rows. Prints figures; not a test. Run after `pnpm build`: node bench/mlp.mjs (FB_DATA_DIR, else
+// standardised), run alternately in this one command, best of 2 each, ours with its loops on WebAssembly
+// and on typed arrays; then input gradients of 10,000 rows. Prints figures; not a test. Run after `pnpm build`: node bench/mlp.mjs (FB_DATA_DIR, else
 // ../shared/datasets next to the repository).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -28,26 +28,33 @@ console.log(
   `MLP 64-32-16-8-4 on Adult (${train.n} training rows, ${test.n} test rows), ${epochs} epochs; ` +
     `load average ${loadavg()[0].toFixed(1)} on entry`,
 );
-let oursBest = Number.POSITIVE_INFINITY;
-let skBest = Number.POSITIVE_INFINITY;
-let oursCpu = Number.POSITIVE_INFINITY;
-let skCpu = Number.POSITIVE_INFINITY;
+// Ours with the loops on WebAssembly SIMD (the default) and on typed arrays (FB_MLP_KERNELS=js; the
+// same weights to the bit), then scikit-learn, alternately.
+const best = { wasm: Infinity, js: Infinity, sk: Infinity };
+const cpu = { wasm: Infinity, js: Infinity, sk: Infinity };
 let mlp;
 let sk;
+const ourFit = async (kernels) => {
+  process.env.FB_MLP_KERNELS = kernels;
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const model = await fitMlp(train, options);
+  best[kernels] = Math.min(best[kernels], (performance.now() - t0) / 1000);
+  const c = process.cpuUsage(c0);
+  cpu[kernels] = Math.min(cpu[kernels], (c.user + c.system) / 1e6);
+  delete process.env.FB_MLP_KERNELS;
+  return model;
+};
 try {
   for (let round = 0; round < 2; round++) {
-    const t0 = performance.now();
-    const c0 = process.cpuUsage();
-    mlp = await fitMlp(train, options);
-    oursBest = Math.min(oursBest, (performance.now() - t0) / 1000);
-    const c = process.cpuUsage(c0);
-    oursCpu = Math.min(oursCpu, (c.user + c.system) / 1e6);
+    mlp = await ourFit('wasm');
+    await ourFit('js');
     if (python) {
       sk = JSON.parse(
         execFileSync(python, [path.join(here, 'sklearn_mlp.py'), dir, String(epochs)], { encoding: 'utf8' }),
       );
-      skBest = Math.min(skBest, sk.fit);
-      skCpu = Math.min(skCpu, sk.cpu);
+      best.sk = Math.min(best.sk, sk.fit);
+      cpu.sk = Math.min(cpu.sk, sk.cpu);
     }
   }
 } finally {
@@ -56,16 +63,18 @@ try {
 const accuracy = evaluate(mlp, test).accuracy;
 // CPU seconds (all threads) next to wall time: on a loaded machine the wall time depends on the share
 // of the cores each process gets.
-console.log(
-  `  ours:         fit ${oursBest.toFixed(2)} s wall, ${oursCpu.toFixed(2)} s CPU, test accuracy ${accuracy.toFixed(4)}`,
-);
+const line = (k) => `fit ${best[k].toFixed(2)} s wall, ${cpu[k].toFixed(2)} s CPU`;
+console.log(`  ours, WebAssembly loops: ${line('wasm')}, test accuracy ${accuracy.toFixed(4)}`);
+console.log(`  ours, typed-array loops: ${line('js')} (the same weights)`);
 if (sk) {
   console.log(
-    `  scikit-learn: fit ${skBest.toFixed(2)} s wall, ${skCpu.toFixed(2)} s CPU, test accuracy ${sk.accuracy.toFixed(4)} (MLPClassifier, ${sk.version}, ${sk.epochs} epochs)`,
+    `  scikit-learn:            ${line('sk')}, test accuracy ${sk.accuracy.toFixed(4)} (MLPClassifier, ${sk.version}, ${sk.epochs} epochs)`,
   );
-  console.log(
-    `  fit ours / scikit-learn: ${(oursBest / skBest).toFixed(2)}x wall, ${(oursCpu / skCpu).toFixed(2)}x CPU`,
-  );
+  for (const k of ['wasm', 'js']) {
+    console.log(
+      `  fit ours (${k === 'wasm' ? 'WebAssembly' : 'typed arrays'}) / scikit-learn: ${(best[k] / best.sk).toFixed(2)}x wall, ${(cpu[k] / cpu.sk).toFixed(2)}x CPU`,
+    );
+  }
 } else console.log('  scikit-learn: not available (no python3 with sklearn), comparison skipped');
 
 const rows = test.x.subarray(0, 10_000 * d);

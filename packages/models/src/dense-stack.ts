@@ -5,6 +5,8 @@
  * Kernels are row-major [inputs][units], as in a dense layer: out = act(in · W + b).
  */
 
+import { WasmDense, wasmKernelsAvailable } from './dense-wasm.js';
+
 export type Activation = 'relu' | 'tanh' | 'sigmoid';
 
 /** Rows of the encoded input: entry `e` of row `r` is (index[r*d+e], value[r*d+e]). */
@@ -18,6 +20,7 @@ export interface SparseInput {
 export class DenseStack {
   /** Widths: the encoded input, each hidden layer, the classes. */
   readonly sizes: readonly number[];
+  /** The parameters. After writing to them, call `parametersChanged` before the next pass. */
   readonly kernels: Float64Array[];
   readonly biases: Float64Array[];
   readonly activation: Activation;
@@ -34,6 +37,10 @@ export class DenseStack {
   /** Scratch for transposed activations and deltas of a batch. */
   private xT = new Float64Array(0);
   private dT = new Float64Array(0);
+  /** The loops on WebAssembly (null: on typed arrays here), and the parameters it holds a copy of. */
+  private readonly wasm: WasmDense | null;
+  private parameterVersion = 0;
+  private syncedVersion = -1;
 
   constructor(
     sizes: readonly number[],
@@ -50,6 +57,17 @@ export class DenseStack {
     this.nzValue = new Float64Array(widest);
     this.transposed = kernels.map((k) => new Float64Array(k.length));
     this.zeros = new Float64Array(widest);
+    this.wasm = wasmKernelsAvailable() ? new WasmDense(sizes, activation) : null;
+  }
+
+  /** Whether the loops run on WebAssembly SIMD (else on typed arrays; the results are the same bits). */
+  get onWasm(): boolean {
+    return this.wasm !== null;
+  }
+
+  /** Call after writing to `kernels` or `biases` (an optimiser's step), before the next pass. */
+  parametersChanged(): void {
+    this.parameterVersion++;
   }
 
   get layers(): number {
@@ -71,6 +89,7 @@ export class DenseStack {
    * null). Returns the logits, m x classes (a view valid until the next call).
    */
   forward(input: SparseInput, rows: Int32Array | null, r0: number, m: number): Float64Array {
+    if (this.wasm) return this.forwardWasm(this.wasm, input, rows, r0, m);
     this.reserve(m);
     const L = this.layers;
     const { index, value, d } = input;
@@ -125,6 +144,7 @@ export class DenseStack {
     gradOut: Float64Array,
     grads: { kernels: Float64Array[]; biases: Float64Array[] } | null,
   ): Float64Array {
+    if (this.wasm) return this.backwardWasm(this.wasm, input, rows, r0, m, gradOut, grads);
     const L = this.layers;
     this.deltas[L - 1]!.set(gradOut.subarray(0, m * this.sizes[L]!));
     for (let l = L - 1; l >= 1; l--) {
@@ -152,6 +172,127 @@ export class DenseStack {
     const delta0 = this.deltas[0]!;
     if (grads) sparseAccumulate(input, rows, r0, m, delta0, h, grads.kernels[0]!, grads.biases[0]!);
     return delta0.subarray(0, m * h);
+  }
+
+  /** The first layer's entries of the batch's rows (non-zero values, column times h) into `w`. */
+  private gatherEntries(
+    w: WasmDense,
+    input: SparseInput,
+    rows: Int32Array | null,
+    r0: number,
+    m: number,
+  ): void {
+    const { index, value, d } = input;
+    const h = this.sizes[1]!;
+    const { entryAt, entryVal, entryCount } = w;
+    for (let r = 0; r < m; r++) {
+      const i = rows ? rows[r0 + r]! : r0 + r;
+      let nz = 0;
+      for (let e = i * d; e < i * d + d; e++) {
+        const v = value[e]!;
+        if (v === 0) continue;
+        entryAt[r * d + nz] = index[e]! * h;
+        entryVal[r * d + nz++] = v;
+      }
+      entryCount[r] = nz;
+    }
+  }
+
+  private forwardWasm(
+    w: WasmDense,
+    input: SparseInput,
+    rows: Int32Array | null,
+    r0: number,
+    m: number,
+  ): Float64Array {
+    w.reserve(m, input.d);
+    this.syncParameters(w);
+    const L = this.layers;
+    const h = this.sizes[1]!;
+    this.gatherEntries(w, input, rows, r0, m);
+    const p0 = w.paramAt(0);
+    w.k.sparseRows(w.entryAtPtr, w.entryValPtr, w.entryCountPtr, input.d, m, p0.W, p0.b, h, w.outAt(0));
+    if (L > 1) this.activateWasm(w, 0, m * h);
+    for (let l = 1; l < L; l++) {
+      const outW = this.sizes[l + 1]!;
+      const p = w.paramAt(l);
+      w.k.dense(w.outAt(l - 1), m, this.sizes[l]!, p.W, p.b, outW, w.outAt(l), w.nzAt, w.nzVal);
+      if (l < L - 1) this.activateWasm(w, l, m * outW);
+    }
+    return w.outs[L - 1]!.subarray(0, m * this.sizes[L]!);
+  }
+
+  /** Bring the module's copy of the parameters up to date (after `parametersChanged`). */
+  private syncParameters(w: WasmDense): void {
+    if (this.syncedVersion === this.parameterVersion) return;
+    w.syncParameters(this.kernels, this.biases);
+    this.syncedVersion = this.parameterVersion;
+  }
+
+  /** The activation on layer l's first n outputs: relu on WebAssembly, the others by Math here. */
+  private activateWasm(w: WasmDense, l: number, n: number): void {
+    if (this.activation === 'relu') w.k.relu(w.outAt(l), n);
+    else activate(w.outs[l]!, n, this.activation);
+  }
+
+  private backwardWasm(
+    w: WasmDense,
+    input: SparseInput,
+    rows: Int32Array | null,
+    r0: number,
+    m: number,
+    gradOut: Float64Array,
+    grads: { kernels: Float64Array[]; biases: Float64Array[] } | null,
+  ): Float64Array {
+    this.syncParameters(w);
+    const L = this.layers;
+    w.deltas[L - 1]!.set(gradOut.subarray(0, m * this.sizes[L]!));
+    if (grads) {
+      for (let l = 0; l < L; l++) {
+        w.gW[l]!.set(grads.kernels[l]!);
+        w.gb[l]!.set(grads.biases[l]!);
+      }
+    }
+    for (let l = L - 1; l >= 1; l--) {
+      const inW = this.sizes[l]!;
+      const outW = this.sizes[l + 1]!;
+      const p = w.paramAt(l);
+      if (grads) w.k.accumulate(w.outAt(l - 1), w.deltaAt(l), m, inW, outW, p.gW, p.gb);
+      w.k.backDelta(
+        w.deltaAt(l),
+        m,
+        outW,
+        p.Wt,
+        w.zeros,
+        inW,
+        w.deltaAt(l - 1),
+        w.outAt(l - 1),
+        w.act,
+        w.nzAt,
+        w.nzVal,
+      );
+    }
+    const h = this.sizes[1]!;
+    if (grads) {
+      this.gatherEntries(w, input, rows, r0, m);
+      const p0 = w.paramAt(0);
+      w.k.sparseAccumulate(
+        w.entryAtPtr,
+        w.entryValPtr,
+        w.entryCountPtr,
+        input.d,
+        m,
+        w.deltaAt(0),
+        h,
+        p0.gW,
+        p0.gb,
+      );
+      for (let l = 0; l < L; l++) {
+        grads.kernels[l]!.set(w.gW[l]!);
+        grads.biases[l]!.set(w.gb[l]!);
+      }
+    }
+    return w.deltas[0]!.subarray(0, m * h);
   }
 }
 

@@ -456,6 +456,7 @@ export async function fitMlp(
         }
       }
       adam.step(params, gradList);
+      network.parametersChanged();
       sum += loss * m;
     }
     trainLoss.push(sum / order.length);
@@ -475,7 +476,10 @@ export async function fitMlp(
       bestWeights = params.map((p) => p.slice());
     } else if (++stale >= opts.patience) break;
   }
-  if (bestWeights) for (let q = 0; q < params.length; q++) params[q]!.set(bestWeights[q]!);
+  if (bestWeights) {
+    for (let q = 0; q < params.length; q++) params[q]!.set(bestWeights[q]!);
+    network.parametersChanged();
+  }
   return new Mlp({
     schema,
     options: opts,

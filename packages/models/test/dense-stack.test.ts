@@ -50,10 +50,13 @@ describe('DenseStack', () => {
           for (let i = 0; i < p.length; i++) {
             const keep = p[i]!;
             p[i] = keep + h;
+            net.parametersChanged();
             const up = objective();
             p[i] = keep - h;
+            net.parametersChanged();
             const down = objective();
             p[i] = keep;
+            net.parametersChanged();
             worst = Math.max(worst, Math.abs((up - down) / (2 * h) - g[l]![i]!));
           }
         });
