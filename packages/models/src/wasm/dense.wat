@@ -92,7 +92,7 @@
         (f64.store (i32.add (local.get $out) (i32.shl (local.get $u) (i32.const 3))) (local.get $s)))))
 
   ;; The non-zero values of the n doubles at src (-0 counts as zero) into val, and for each its
-  ;; position times stride into at. Returns how many.
+  ;; position times stride into at. Returns how many. Both scratch arrays need room for n entries.
   (func $nonZeros (param $src i32) (param $n i32) (param $stride i32) (param $at i32) (param $val i32)
     (result i32)
     (local $k i32) (local $nz i32) (local $a f64)
@@ -100,12 +100,11 @@
       (loop $scan
         (br_if $end (i32.ge_s (local.get $k) (local.get $n)))
         (local.set $a (f64.load (i32.add (local.get $src) (i32.shl (local.get $k) (i32.const 3)))))
-        (if (f64.ne (local.get $a) (f64.const 0))
-          (then
-            (i32.store (i32.add (local.get $at) (i32.shl (local.get $nz) (i32.const 2)))
-              (i32.mul (local.get $k) (local.get $stride)))
-            (f64.store (i32.add (local.get $val) (i32.shl (local.get $nz) (i32.const 3))) (local.get $a))
-            (local.set $nz (i32.add (local.get $nz) (i32.const 1)))))
+        ;; Written whatever the value; kept only when it is not zero (no branch to mispredict).
+        (i32.store (i32.add (local.get $at) (i32.shl (local.get $nz) (i32.const 2)))
+          (i32.mul (local.get $k) (local.get $stride)))
+        (f64.store (i32.add (local.get $val) (i32.shl (local.get $nz) (i32.const 3))) (local.get $a))
+        (local.set $nz (i32.add (local.get $nz) (f64.ne (local.get $a) (f64.const 0))))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $scan)))
     (local.get $nz))
