@@ -153,8 +153,19 @@ export class CountingClassifier implements Classifier {
     if (fresh > 0) this.stats.batches++;
     // Every row new and none repeated: the model gets the batch as it came.
     if (fresh === n) return x;
-    if (this.gathered.length < fresh * d) this.gathered = new Float64Array(fresh * d);
-    const batch = this.gathered.subarray(0, fresh * d);
+    if (this.gathered.length < fresh * d) {
+      const grown = new Float64Array(fresh * d);
+      // Kept for the next batches up to a bound, so that one huge batch does not pin its memory.
+      if (grown.byteLength > GATHER_KEEP_BYTES) return this.fill(grown, x, fresh);
+      this.gathered = grown;
+    }
+    return this.fill(this.gathered.subarray(0, fresh * d), x, fresh);
+  }
+
+  /** Copy the `fresh` rows of x at `this.pending` into batch, in order. */
+  private fill(batch: Float64Array, x: Float64Array, fresh: number): Float64Array {
+    const d = this.nFeatures;
+    const pending = this.pending;
     for (let k = 0; k < fresh; k++) {
       const from = pending[k]! * d;
       for (let j = 0; j < d; j++) batch[k * d + j] = x[from + j]!;
@@ -266,6 +277,9 @@ export class CountingClassifier implements Classifier {
     return result;
   }
 }
+
+/** The largest gather buffer a counting wrapper keeps between batches (64 MB). */
+const GATHER_KEEP_BYTES = 64 * 2 ** 20;
 
 /** Cache markers: a label not yet asked (probabilities use NaN), and a value asked in this batch. */
 const UNSET = -1;
