@@ -1,18 +1,15 @@
 /** A slot's tag: the hash's top 7 bits, never 0 (which marks an empty slot). */
 const tagOf = (h: number): number => (h >>> 25) | 0x80;
 
+/** Rows hashed and probed together by getOrAddAll. */
+const BLOCK = 256;
+
 /** Storage of a RowIndex's rows, narrowest first: a store widens when a row does not fit. */
 type Chunk = Int8Array | Int32Array | Float64Array;
 const NARROW = 0;
 const INT32 = 1;
 const WIDE = 2;
 const CHUNK_TYPES = [Int8Array, Int32Array, Float64Array] as const;
-
-/** The narrowest storage that holds v exactly (-0 is stored as 0: the index does not tell them apart). */
-function kindOf(v: number): number {
-  if ((v << 24) >> 24 === v) return NARROW;
-  return (v | 0) === v ? INT32 : WIDE;
-}
 
 /**
  * An open-addressing hash index of fixed-width numeric rows: each distinct row gets a dense id
@@ -47,6 +44,14 @@ export class RowIndex {
   /** A copy of the row being looked up when it does not come as a Float64Array. */
   private readonly scratch: Float64Array;
   private readonly scratchBits: Int32Array;
+  /** A batch's row hashes, reused from batch to batch. */
+  private readonly hashes = new Int32Array(BLOCK);
+  /** The storage kind each row of a block needs. */
+  private readonly kinds = new Uint8Array(BLOCK);
+  /** The storage kind the row last hashed needs. */
+  private hashedKind = NARROW;
+  /** Sink of the batch's slot reads, so that they are not optimised away. */
+  private touched = 0;
 
   constructor(width: number, initialCapacity = 1024) {
     if (!Number.isInteger(width) || width < 0)
@@ -84,17 +89,23 @@ export class RowIndex {
    */
   private hash(f: Float64Array, at: number, u: Int32Array, w: number): number {
     let h = 0x811c9dc5 ^ this.width;
+    // Non-zero when some value is not a byte (bits below 2^31) or not a 32-bit integer (bit 2^31).
+    let wider = 0;
     for (let j = 0; j < this.width; j++) {
       const v = f[at + j]!;
       const i = v | 0;
-      if (i === v) h = Math.imul(h ^ i, 0x01000193);
-      else {
+      if (i === v) {
+        h = Math.imul(h ^ i, 0x01000193);
+        wider |= ((i << 24) >> 24) ^ i;
+      } else {
         const nan = Number.isNaN(v);
         h = Math.imul(h ^ (nan ? 0 : u[w + 2 * j]!), 0x01000193);
         h = Math.imul(h ^ (nan ? 0x7ff80000 : u[w + 2 * j + 1]!), 0x01000193);
+        wider = -1;
       }
       h ^= h >>> 13;
     }
+    this.hashedKind = wider === 0 ? NARROW : wider < 0 ? WIDE : INT32;
     h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
     return h ^ (h >>> 15);
   }
@@ -136,7 +147,8 @@ export class RowIndex {
   /** Id of the row, adding it if new. A new row gets id `size - 1` after the call. */
   getOrAdd(src: ArrayLike<number>, off = 0): number {
     const f = this.load(src, off);
-    return this.addHashed(f, 0, this.hash(f, 0, this.scratchBits, 0));
+    const h = this.hash(f, 0, this.scratchBits, 0);
+    return this.addHashed(f, 0, h, this.hashedKind);
   }
 
   /**
@@ -149,20 +161,38 @@ export class RowIndex {
     this.reserve(before + n);
     const u = new Int32Array(x.buffer, 0, x.buffer.byteLength >>> 2);
     const w0 = x.byteOffset >>> 2;
-    for (let i = 0; i < n; i++) ids[i] = this.addHashed(x, i * d, this.hash(x, i * d, u, w0 + 2 * i * d));
+    const hashes = this.hashes;
+    const kinds = this.kinds;
+    // In blocks: hash the block's rows, read each one's first slot, then probe. The slot reads do not
+    // wait on each other, so the processor overlaps their cache misses, and the probes then find
+    // their slots in cache (a table of a million rows is 16 MB, where a lone random read is slow).
+    let touched = 0;
+    for (let from = 0; from < n; from += BLOCK) {
+      const to = Math.min(n, from + BLOCK);
+      const tags = this.tags;
+      const table = this.table;
+      const mask = this.mask;
+      for (let i = from; i < to; i++) {
+        hashes[i - from] = this.hash(x, i * d, u, w0 + 2 * i * d);
+        kinds[i - from] = this.hashedKind;
+      }
+      for (let k = 0; k < to - from; k++) {
+        const slot = hashes[k]! & mask;
+        touched |= tags[slot]! | table[2 * slot]!;
+      }
+      for (let i = from; i < to; i++) ids[i] = this.addHashed(x, i * d, hashes[i - from]!, kinds[i - from]!);
+    }
+    this.touched ^= touched;
     return this.count - before;
   }
 
-  private addHashed(f: Float64Array, at: number, h: number): number {
+  /** Id of the row with hash h, adding it if new; `kind` is the storage it needs. */
+  private addHashed(f: Float64Array, at: number, h: number, kind: number): number {
     const slot = this.probe(h, f, at);
     if (this.tags[slot] !== 0) return this.table[2 * slot]! - 1;
     const id = this.count++;
     const d = this.width;
-    if (this.kind !== WIDE) {
-      let need = this.kind;
-      for (let j = 0; j < d && need !== WIDE; j++) need = Math.max(need, kindOf(f[at + j]!));
-      if (need !== this.kind) this.widen(need);
-    }
+    if (kind > this.kind) this.widen(kind);
     const c = id >>> this.chunkShift;
     if (c === this.chunks.length)
       this.chunks.push(new CHUNK_TYPES[this.kind]!(Math.max(1, d) << this.chunkShift));

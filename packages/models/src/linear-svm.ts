@@ -235,20 +235,7 @@ export class LinearSvm implements DifferentiableClassifier {
 
   /** w·z + b per boundary, n x boundaries. */
   decisionFunction(x: Float64Array): Float64Array {
-    const n = batchRows(this.schema, x);
-    const d = this.nFeatures;
-    const p = this.encoder.encodedWidth;
-    const R = this.bias.length;
-    const { index, value } = this.encoder.encodeSparse(x, n);
-    const out = new Float64Array(n * R);
-    for (let i = 0; i < n; i++) {
-      for (let r = 0; r < R; r++) {
-        let s = this.bias[r]!;
-        for (let e = i * d; e < i * d + d; e++) s += this.weights[r * p + index[e]!]! * value[e]!;
-        out[i * R + r] = s;
-      }
-    }
-    return out;
+    return this.encoder.linearScores(x, batchRows(this.schema, x), this.weights, this.bias);
   }
 
   /** The sign of the decision value for two classes (class 1 when > 0), else the largest one. */

@@ -171,22 +171,7 @@ export class LogisticRegression implements DifferentiableClassifier {
 
   /** Linear scores W·z + b, n x coefficientRows row-major. */
   decisionFunction(x: Float64Array): Float64Array {
-    const n = this.encoder.rows(x);
-    const d = this.nFeatures;
-    const p = this.encoder.encodedWidth;
-    const R = this.coefficientRows;
-    const { index, value } = this.encoder.encodeSparse(x, n);
-    const out = new Float64Array(n * R);
-    for (let i = 0; i < n; i++) {
-      const base = i * d;
-      for (let r = 0; r < R; r++) {
-        const wr = r * p;
-        let e = this.bias[r]!;
-        for (let j = 0; j < d; j++) e += this.coef[wr + index[base + j]!]! * value[base + j]!;
-        out[i * R + r] = e;
-      }
-    }
-    return out;
+    return this.encoder.linearScores(x, this.encoder.rows(x), this.coef, this.bias);
   }
 
   predict(x: Float64Array): Int32Array {

@@ -1,4 +1,4 @@
-import { DataError, InteropError, OptionsError } from '@fb/core';
+import { DataError, InteropError, OptionsError, Rng } from '@fb/core';
 import { describe, expect, it } from 'vitest';
 import { FeatureEncoder } from '../src/encoder.js';
 import { mixedData, mixedSchema } from './fixtures.js';
@@ -76,6 +76,26 @@ describe('FeatureEncoder', () => {
     for (let i = 0; i < ds.n; i++)
       for (let j = 0; j < 4; j++) rebuilt[i * 6 + index[i * 4 + j]!] += value[i * 4 + j]!;
     expect(rebuilt).toEqual(dense);
+  });
+
+  it('linear scores equal W·z + b over the dense encoding, and name a bad row', () => {
+    const enc = FeatureEncoder.fit(mixedSchema, ds.x, ds.n);
+    const dense = enc.encode(ds.x, ds.n);
+    const rng = Rng.create('linear-scores');
+    const weights = Float64Array.from({ length: 2 * 6 }, () => rng.uniform(-0.5, 0.5));
+    const bias = Float64Array.of(0.25, -1.5);
+    const scores = enc.linearScores(ds.x, ds.n, weights, bias);
+    expect(scores.length).toBe(ds.n * 2);
+    for (let i = 0; i < ds.n; i++) {
+      for (let r = 0; r < 2; r++) {
+        let s = bias[r]!;
+        for (let c = 0; c < 6; c++) s += weights[r * 6 + c]! * dense[i * 6 + c]!;
+        expect(scores[i * 2 + r]).toBeCloseTo(s, 12);
+      }
+    }
+    const bad = ds.x.slice(0, 3 * 4);
+    bad[2 * 4 + 1] = 9;
+    expect(() => enc.linearScores(bad, 3, weights, bias)).toThrow(/row 2, attribute "group"/);
   });
 
   it('reuses an output buffer', () => {
