@@ -151,14 +151,23 @@ function midpoint(a: number, b: number): number {
 }
 
 /**
+ * The number of distinct values of a sorted array. A function of its own: code after a long loop, not
+ * yet run when the loop's optimised code is made, sends the rest of its function back to the interpreter.
+ */
+function distinctCount(sorted: Float64Array): number {
+  let distinct = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) distinct++;
+  return distinct;
+}
+
+/**
  * Bins over sorted values: one per distinct value when there are at most maxBins of them, else greedy
  * quantile bins that close once their cumulative count reaches the next multiple of n / maxBins (a
  * heavily repeated value thus gets a bin of its own). Returns each bin's smallest and largest value.
  */
 function quantileBins(sorted: Float64Array, maxBins: number): { lo: Float64Array; hi: Float64Array } {
   const n = sorted.length;
-  let distinct = 0;
-  for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) distinct++;
+  const distinct = distinctCount(sorted);
   const lo: number[] = [];
   const hi: number[] = [];
   if (distinct <= maxBins) {

@@ -18,7 +18,7 @@ import {
   type TreeOptions,
   treeProperties,
 } from './tree-options.js';
-import { predictionThreads } from './tree-threads.js';
+import { predictionThreads, startPredictionThreads } from './tree-threads.js';
 import { CodedTrees } from './tree-traversal.js';
 
 export interface RandomForestOptions extends TreeOptions {
@@ -88,6 +88,7 @@ export class RandomForest implements Classifier {
     this.featureImportances = imp;
     this.description = describeOptions('random-forest', options, randomForestOptionsSchema.properties);
     this.coded = new CodedTrees(this.estimators, this.nFeatures, this.nClasses);
+    startPredictionThreads();
   }
 
   predictProba(x: Float64Array): Float64Array {

@@ -228,7 +228,7 @@ export class TreeBuilder {
   /**
    * Search the features in random order until `maxFeatures` non-constant ones have been examined (more
    * than maxFeatures when some are constant in the node, as CART does). Returns -1 when no valid split
-   * exists, else 0 with the split in splitFeature/splitBin/splitThreshold and the left class weights in
+   * exists, else the split's feature, with the split in splitFeature/splitBin/splitThreshold and the left class weights in
    * bestLeft.
    */
   private bestSplit(node: number, start: number, end: number, params: GrowParams, rng: Rng): number {
@@ -245,6 +245,7 @@ export class TreeBuilder {
     for (let j = 0; j < d; j++) order[j] = j;
     let visited = 0;
     let bestScore = Number.NEGATIVE_INFINITY;
+    let bestFeature = -1;
     this.splitFeature = -1;
     for (let t = 0; t < d && visited < params.maxFeatures; t++) {
       const pick = rng.int(t, d - 1);
@@ -310,6 +311,7 @@ export class TreeBuilder {
           }
           if (score > bestScore) {
             bestScore = score;
+            bestFeature = f;
             this.splitFeature = f;
             this.splitBin = b;
             this.splitThreshold = binner.threshold(f, b, touched[s + 1]!);
@@ -323,7 +325,9 @@ export class TreeBuilder {
         for (let k = 0; k < K; k++) hw[b * K + k] = 0;
       }
     }
-    return this.splitFeature < 0 ? -1 : 0;
+    // A local, not a field compared: the first call's search is optimised while it runs, before this
+    // line has run, and code here that needs type feedback would leave the optimised code on every call.
+    return bestFeature;
   }
 
   /** Move rows with bin <= `bin` on feature f to the front of [start, end); returns the boundary. */

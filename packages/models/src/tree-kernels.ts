@@ -454,8 +454,16 @@ export function walkSource(layout: Layout, d: number): string {
   const allOnLeaves = `(${lanes((k) => `w${k}`, ' & ')} & ${fm}) !== ${fm}`;
   return `(function () {
 function rows(nd, value, K, codes, rows, out, at, leaves) {
-  let i = 0;
-  for (; i + 7 < rows; i += 8) {
+  const full = rows - (rows & 7);
+  for (let i = full; i < rows; i++) {
+    const b = i * ${d};
+    let ${start('w', 'n', 'nd[0]')};
+    while ((w & ${fm}) !== ${fm}) { ${step('nd', 'w', 'n', 'b')} }
+    const q = ${leaf('w', 'n')};
+    for (let k = 0; k < K; k++) out[at + i * K + k] += value[q * K + k];
+    if (leaves) leaves[i] = q;
+  }
+  for (let i = 0; i < full; i += 8) {
     const b0 = i * ${d};
     ${lanes((k) => (k === 0 ? '' : `const b${k} = b0 + ${k * d};`), ' ').trim()}
     const root = nd[0];
@@ -464,14 +472,6 @@ function rows(nd, value, K, codes, rows, out, at, leaves) {
       ${lanes((k) => step('nd', `w${k}`, `n${k}`, `b${k}`), '\n      ')}
     }
     addLeaves8(out, at + i * K, K, value, ${lanes((k) => leaf(`w${k}`, `n${k}`), ', ')}, leaves, i);
-  }
-  for (; i < rows; i++) {
-    const b = i * ${d};
-    let ${start('w', 'n', 'nd[0]')};
-    while ((w & ${fm}) !== ${fm}) { ${step('nd', 'w', 'n', 'b')} }
-    const q = ${leaf('w', 'n')};
-    for (let k = 0; k < K; k++) out[at + i * K + k] += value[q * K + k];
-    if (leaves) leaves[i] = q;
   }
 }
 function trees8(nodes, values, t, K, codes, b, out, o) {

@@ -95,6 +95,14 @@ let kept: ChunkScratch | null = null;
 /** The calling thread's compiled walks, by source. */
 const walks = new Map<string, Walk>();
 
+/**
+ * Start the helper threads that prediction on a large batch will use, without waiting for them: a thread
+ * takes about 60 ms to start, which the first large batch would otherwise wait for.
+ */
+export function startPredictionThreads(): void {
+  pool.take(predictionThreads() - 1);
+}
+
 /** Run the job on the calling thread alone. */
 export function runHere(job: TreeJob): void {
   kept = keepScratch(runChunks(job, compiledWalk(walks, job.walkSource), kept));
