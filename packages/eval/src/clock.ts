@@ -26,7 +26,13 @@ export class QueryClock {
   /** The counting wrapper's index, once lent: its ids [0, stamped) have their stamps. */
   private shared: RowIndex | null = null;
   private stamped = 0;
-  private readonly seconds = new GrowableArray((n) => new Float64Array(n));
+  /**
+   * Stamps by batch, not by row: the rows with ids from runStart[k] (up to the next run's start) were
+   * first queried at runSeconds[k]. A stamp per row would cost 8 bytes of fresh memory per distinct row.
+   */
+  private readonly runStart = new GrowableArray((n) => new Int32Array(n), 64);
+  private readonly runSeconds = new GrowableArray((n) => new Float64Array(n), 64);
+  private runs = 0;
   private started = performance.now();
   private readonly width: number;
   private readonly canShare: boolean;
@@ -98,15 +104,34 @@ export class QueryClock {
     if (this.shared) {
       // The counter added this batch's new rows to its index just before forwarding them.
       const size = this.shared.size;
-      if (size > this.stamped) this.seconds.ensure(size).fill(now, this.stamped, size);
+      if (size > this.stamped) this.addRun(this.stamped, now);
       this.stamped = size;
       return;
     }
     const n = x.length / this.width;
     if (this.ids.length < n) this.ids = new Int32Array(n);
     const before = this.index.size;
-    const added = this.index.getOrAddAll(x, n, this.ids);
-    this.seconds.ensure(before + added).fill(now, before, before + added);
+    if (this.index.getOrAddAll(x, n, this.ids) > 0) this.addRun(before, now);
+  }
+
+  /** Rows from id `first` on were first queried at `seconds`. */
+  private addRun(first: number, seconds: number): void {
+    this.runStart.ensure(this.runs + 1)[this.runs] = first;
+    this.runSeconds.ensure(this.runs + 1)[this.runs] = seconds;
+    this.runs++;
+  }
+
+  /** Seconds at which the row with this id was first queried: its run's, by binary search. */
+  private secondsOf(id: number): number {
+    const start = this.runStart.array;
+    let lo = 0;
+    let hi = this.runs - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (start[mid]! <= id) lo = mid;
+      else hi = mid - 1;
+    }
+    return this.runSeconds.array[lo]!;
   }
 
   /** Stamp of one row (null if never queried). */
@@ -114,7 +139,7 @@ export class QueryClock {
     const id = (this.shared ?? this.index).find(row);
     return id < 0 || (this.shared && id >= this.stamped)
       ? null
-      : { seconds: this.seconds.array[id]!, queries: id + 1 };
+      : { seconds: this.secondsOf(id), queries: id + 1 };
   }
 
   /** Stamp of a pair: the later of its two rows' stamps (null if either was never queried). */

@@ -1,5 +1,5 @@
 import { type Classifier, CountingClassifier, createRng } from '@fb/core';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClock } from '../src/index.js';
 
 const d = 3;
@@ -81,5 +81,43 @@ describe('QueryClock', () => {
       expect(sharedP.stampOf(row)?.queries).toBe(ownP.stampOf(row)?.queries);
     }
     expect(shared.stampOf([9, 9, 9])).toBeNull();
+  });
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it.each([
+    ['its own index', false],
+    ["the counting wrapper's index", true],
+  ])('stamps each row with the seconds of the batch that first asked it, with %s', (_, shareIndex) => {
+    // A clock whose every reading is one second after the last: batch t is read at t + 1 seconds.
+    let ms = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => (ms += 1000));
+    const clock = new QueryClock(model, { shareIndex });
+    clock.start();
+    const counted = new CountingClassifier(clock.model);
+    const rng = createRng(5);
+    const firstBatch = new Map<string, number>();
+    const rows: Float64Array[] = [];
+    let batches = 0;
+    for (let t = 0; t < 300; t++) {
+      const x = new Float64Array(rng.int(1, 20) * d);
+      for (let k = 0; k < x.length; k++) x[k] = rng.int(0, 4);
+      // Through the wrapper, a batch with no new row does not reach the clock.
+      const before = counted.stats.distinctQueries;
+      counted.predict(x);
+      if (counted.stats.distinctQueries === before) continue;
+      batches++;
+      for (let i = 0; i < x.length / d; i++) {
+        const row = x.slice(i * d, (i + 1) * d);
+        const key = row.join();
+        if (!firstBatch.has(key)) firstBatch.set(key, batches);
+        rows.push(row);
+      }
+    }
+    expect(batches).toBeGreaterThan(20);
+    expect(firstBatch.size).toBeGreaterThan(60);
+    for (const row of rows) expect(clock.stampOf(row)?.seconds).toBe(firstBatch.get(row.join()));
   });
 });

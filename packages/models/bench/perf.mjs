@@ -33,6 +33,14 @@ async function timed(fn) {
   return [(performance.now() - t0) / 1000, out];
 }
 
+// A single tree predicts 100,000 rows in milliseconds, where one call's time moves by a third from call
+// to call: both sides take the best of five calls (bench/sklearn_adult.py does the same).
+async function bestOf5(fn) {
+  let best = Number.POSITIVE_INFINITY;
+  for (let r = 0; r < 5; r++) best = Math.min(best, (await timed(fn))[0]);
+  return best;
+}
+
 const python = findPython();
 const dir = mkdtempSync(path.join(tmpdir(), 'fb-models-bench-'));
 writeSplits(dir, train, test);
@@ -73,11 +81,11 @@ try {
     const [treeFit, t] = await timed(() => fit(train, { model: 'decision-tree', maxDepth: 10 }));
     tree = t;
     add('treeFit', treeFit);
-    add('treePredict', (await timed(() => tree.predict(big)))[0]);
+    add('treePredict', await bestOf5(() => tree.predict(big)));
     const [fullFit, ft] = await timed(() => fit(train, { model: 'decision-tree' }));
     fullTree = ft;
     add('fullTreeFit', fullFit);
-    add('fullTreePredict', (await timed(() => fullTree.predict(big)))[0]);
+    add('fullTreePredict', await bestOf5(() => fullTree.predict(big)));
     if (round === 0) {
       const [lrFit, lr] = await timed(() => fit(train, { model: 'logistic-regression' }));
       ours.logistic = { fit: lrFit, accuracy: acc(lr), columns: lr.encoder.encodedWidth, solver: lr.solver };
