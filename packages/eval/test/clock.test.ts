@@ -105,9 +105,9 @@ describe('QueryClock', () => {
       const x = new Float64Array(rng.int(1, 20) * d);
       for (let k = 0; k < x.length; k++) x[k] = rng.int(0, 4);
       // Through the wrapper, a batch with no new row does not reach the clock.
-      const before = counted.stats.distinctQueries;
+      const before = counted.distinctQueries;
       counted.predict(x);
-      if (counted.stats.distinctQueries === before) continue;
+      if (counted.distinctQueries === before) continue;
       batches++;
       for (let i = 0; i < x.length / d; i++) {
         const row = x.slice(i * d, (i + 1) * d);
