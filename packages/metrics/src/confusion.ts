@@ -17,27 +17,49 @@ export function confusionByGroup(
   groups: number,
   favorable: number,
 ): { counts: Confusion[]; total: Confusion } {
-  const counts = Array.from({ length: groups }, () => ({ tp: 0, fp: 0, tn: 0, fn: 0 }));
+  const cells = tally(yTrue, yPred, codes, groups, favorable);
   const total = { tp: 0, fp: 0, tn: 0, fn: 0 };
-  for (let i = 0; i < yPred.length; i++) {
-    const c = counts[codes[i]!]!;
-    const predPos = yPred[i] === favorable;
-    const truePos = yTrue ? yTrue[i] === favorable : predPos;
-    if (predPos && truePos) {
-      c.tp++;
-      total.tp++;
-    } else if (predPos) {
-      c.fp++;
-      total.fp++;
-    } else if (truePos) {
-      c.fn++;
-      total.fn++;
-    } else {
-      c.tn++;
-      total.tn++;
-    }
-  }
+  const counts = Array.from({ length: groups }, (_, g) => {
+    const c = {
+      tp: cells[4 * g + TP]!,
+      fp: cells[4 * g + FP]!,
+      tn: cells[4 * g + TN]!,
+      fn: cells[4 * g + FN]!,
+    };
+    total.tp += c.tp;
+    total.fp += c.fp;
+    total.tn += c.tn;
+    total.fn += c.fn;
+    return c;
+  });
   return { counts, total };
+}
+
+// A row's cell within its group's four: 2 x predicted positive + actually positive.
+const TN = 0;
+const FN = 1;
+const FP = 2;
+const TP = 3;
+
+/**
+ * Rows per (group, cell), four cells per group. Counted into an array, without a branch or an object
+ * per row: a loop over objects' fields, optimised while its first call runs, met a cell it had not
+ * yet seen and went back to V8's interpreter for the rest of the rows, on every call.
+ */
+function tally(
+  yTrue: ArrayLike<number> | null,
+  yPred: ArrayLike<number>,
+  codes: Int32Array,
+  groups: number,
+  favorable: number,
+): Float64Array {
+  const cells = new Float64Array(4 * groups);
+  for (let i = 0; i < yPred.length; i++) {
+    const predPos = +(yPred[i] === favorable);
+    const truePos = yTrue ? +(yTrue[i] === favorable) : predPos;
+    cells[4 * codes[i]! + 2 * predPos + truePos]!++;
+  }
+  return cells;
 }
 
 export function minus(a: Confusion, b: Confusion): Confusion {
