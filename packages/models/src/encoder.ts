@@ -230,6 +230,12 @@ export class FeatureEncoder {
     const d = this.nFeatures;
     const p = this.encodedWidth;
     const R = bias.length;
+    if (weights.length !== R * p) {
+      throw new DataError(
+        'DATA_SHAPE',
+        `expected ${R} x ${p} weights (one row per intercept), got ${weights.length} values`,
+      );
+    }
     const index = new Int32Array(d);
     const value = new Float64Array(d);
     const out = new Float64Array(n * R);

@@ -96,6 +96,7 @@ describe('FeatureEncoder', () => {
     const bad = ds.x.slice(0, 3 * 4);
     bad[2 * 4 + 1] = 9;
     expect(() => enc.linearScores(bad, 3, weights, bias)).toThrow(/row 2, attribute "group"/);
+    expect(() => enc.linearScores(ds.x, ds.n, weights.subarray(1), bias)).toThrow(DataError);
   });
 
   it('reuses an output buffer', () => {
