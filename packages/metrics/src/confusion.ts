@@ -8,12 +8,13 @@ export interface Confusion {
 
 /**
  * Confusion counts per group: `counts[g]`, and `total` for all rows. `yTrue` may be null (only
- * predicted-positive counts are then meaningful: tp + fp = PP, tn + fn = PN).
+ * predicted-positive counts are then meaningful: tp + fp = PP, tn + fn = PN). `codes` null puts every
+ * row in group 0.
  */
 export function confusionByGroup(
   yTrue: ArrayLike<number> | null,
   yPred: ArrayLike<number>,
-  codes: Int32Array,
+  codes: Int32Array | null,
   groups: number,
   favorable: number,
 ): { counts: Confusion[]; total: Confusion } {
@@ -49,7 +50,7 @@ const TP = 3;
 function tally(
   yTrue: ArrayLike<number> | null,
   yPred: ArrayLike<number>,
-  codes: Int32Array,
+  codes: Int32Array | null,
   groups: number,
   favorable: number,
 ): Float64Array {
@@ -57,7 +58,7 @@ function tally(
   for (let i = 0; i < yPred.length; i++) {
     const predPos = +(yPred[i] === favorable);
     const truePos = yTrue ? +(yTrue[i] === favorable) : predPos;
-    cells[4 * codes[i]! + 2 * predPos + truePos]!++;
+    cells[(codes ? 4 * codes[i]! : 0) + 2 * predPos + truePos]!++;
   }
   return cells;
 }

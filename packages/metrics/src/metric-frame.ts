@@ -1,22 +1,12 @@
 import { DataError, OptionsError } from '@fb/core';
-import { RATES } from './confusion.js';
+import { confusionByGroup, RATES } from './confusion.js';
 import type { Subgroups } from './groups.js';
 
 /** A metric on (yTrue, yPred) of a set of rows; null when undefined on those rows. */
 export type FrameMetric = (yTrue: Int32Array, yPred: Int32Array) => number | null;
 
-const confusionOf = (yTrue: Int32Array, yPred: Int32Array, positive: number) => {
-  const c = { tp: 0, fp: 0, tn: 0, fn: 0 };
-  for (let i = 0; i < yPred.length; i++) {
-    const p = yPred[i] === positive;
-    const t = yTrue[i] === positive;
-    if (p && t) c.tp++;
-    else if (p) c.fp++;
-    else if (t) c.fn++;
-    else c.tn++;
-  }
-  return c;
-};
+const confusionOf = (yTrue: Int32Array, yPred: Int32Array, positive: number) =>
+  confusionByGroup(yTrue, yPred, null, 1, positive).total;
 
 /** fairlearn's built-in metrics, for the favourable code 1. */
 export const frameMetrics = {

@@ -42,6 +42,15 @@ describe('confusionByGroup', () => {
     }
   });
 
+  it('puts every row in group 0 without codes', () => {
+    const rng = Rng.create('confusion-one-group');
+    const n = 500;
+    const yPred = Int32Array.from({ length: n }, () => rng.int(0, 1));
+    const yTrue = Int32Array.from({ length: n }, () => rng.int(0, 1));
+    const one = bruteForce(yTrue, yPred, new Int32Array(n), 1, 1);
+    expect(confusionByGroup(yTrue, yPred, null, 1, 1)).toEqual(one);
+  });
+
   it('gives an empty group zero counts', () => {
     const { counts, total } = confusionByGroup(
       Int32Array.of(1, 0),
