@@ -225,7 +225,6 @@ function populate(
     seed: o.seed,
     forks: ['rows'],
     correlation: copula.correlation,
-    sweeps: o.gibbsSweeps,
     tasks,
   };
   // Background: unconditional draws, kept when outside every subgroup; bounded effort. They need

@@ -97,3 +97,40 @@ export function nearestCorrelation(
   }
   return out;
 }
+
+/**
+ * The solution of A x = b (A n x n, row-major) by Gaussian elimination with partial pivoting, or null
+ * when A is singular to working precision. A and b are left unchanged.
+ */
+export function solveLinear(a: Float64Array, b: Float64Array, n: number): Float64Array | null {
+  const m = Float64Array.from(a);
+  const x = Float64Array.from(b);
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(m[r * n + c]!) > Math.abs(m[p * n + c]!)) p = r;
+    const pivot = m[p * n + c]!;
+    if (!(Math.abs(pivot) > 1e-300)) return null;
+    if (p !== c) {
+      for (let k = c; k < n; k++) {
+        const t = m[c * n + k]!;
+        m[c * n + k] = m[p * n + k]!;
+        m[p * n + k] = t;
+      }
+      const t = x[c]!;
+      x[c] = x[p]!;
+      x[p] = t;
+    }
+    for (let r = c + 1; r < n; r++) {
+      const f = m[r * n + c]! / pivot;
+      if (f === 0) continue;
+      for (let k = c; k < n; k++) m[r * n + k]! -= f * m[c * n + k]!;
+      x[r]! -= f * x[c]!;
+    }
+  }
+  for (let c = n - 1; c >= 0; c--) {
+    let s = x[c]!;
+    for (let k = c + 1; k < n; k++) s -= m[c * n + k]! * x[k]!;
+    x[c] = s / m[c * n + c]!;
+  }
+  return x;
+}

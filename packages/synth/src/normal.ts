@@ -51,15 +51,41 @@ export function normalCdf(x: number): number {
     b = b * ax + 440.413735824752;
     c /= b;
   } else {
-    // Mills ratio by its continued fraction (16 levels: ~4e-16 relative here), and exp(-x²/2)
-    // with x² split so that its rounding stays out of the exponent.
+    // exp(-x²/2) with x² split so that its rounding stays out of the exponent.
     const xh = Math.trunc(ax * 16) / 16;
     const e = Math.exp(-0.5 * xh * xh) * Math.exp(-0.5 * (ax - xh) * (ax + xh));
-    let b = ax;
-    for (let k = 16; k >= 1; k--) b = ax + k / b;
-    c = e / b / SQRT_2PI;
+    c = e / millsDenominator(ax) / SQRT_2PI;
   }
   return x > 0 ? 1 - c : c;
+}
+
+/**
+ * φ(x) / Φ(-x) for x >= 7: the Mills ratio's continued fraction, 16 levels (~4e-16 relative there).
+ */
+function millsDenominator(ax: number): number {
+  let b = ax;
+  for (let k = 16; k >= 1; k--) b = ax + k / b;
+  return b;
+}
+
+const LOG_SQRT_2PI = 0.9189385332046728;
+
+/** log Φ(x), with full relative precision however far into the lower tail x lies. */
+export function logNormalCdf(x: number): number {
+  if (x === Number.NEGATIVE_INFINITY) return x;
+  if (x > -7.07106781186547) return x > 0 ? Math.log1p(-normalCdf(-x)) : Math.log(normalCdf(x));
+  return -0.5 * x * x - Math.log(millsDenominator(-x)) - LOG_SQRT_2PI;
+}
+
+/** log P(a < Z < b) for a standard normal Z and a < b (either may be infinite), for any a and b. */
+export function logNormalMass(a: number, b: number): number {
+  // Work on the lower side, where Φ keeps its relative precision.
+  if (a >= 0) return logNormalMass(-b, -a);
+  if (b <= 0) {
+    const lb = logNormalCdf(b);
+    return lb + Math.log1p(-Math.exp(logNormalCdf(a) - lb));
+  }
+  return Math.log1p(-normalCdf(a) - normalCdf(-b));
 }
 
 /** Inverse standard normal CDF (Wichura 1988, AS 241, ~1e-16 relative). Returns ±Infinity at 0 and 1. */
@@ -152,9 +178,10 @@ export function sigmoid(z: number): number {
  * One draw of a standard normal truncated to [a, b] (a < b, either may be infinite). Inverse-CDF
  * on the side of the interval nearer the mode keeps full precision; intervals beyond the reach of
  * the CDF (|z| > 37) use exact rejection samplers whose acceptance stays high there (Robert 1995's
- * exponential proposal for a half-line, a uniform proposal for a narrow interval).
+ * exponential proposal for a half-line, a uniform proposal for a narrow interval). With `logMass`,
+ * log P(a < Z < b) is written to logMass[0] (from the same CDF values, at no extra cost).
  */
-export function truncatedNormal(rng: Rng, a: number, b: number): number {
+export function truncatedNormal(rng: Rng, a: number, b: number, logMass?: Float64Array): number {
   // Mirror an interval on the upper side to the lower one: probabilities come from the lower tail.
   const flip = a >= 0;
   const lo = flip ? -b : a;
@@ -162,9 +189,14 @@ export function truncatedNormal(rng: Rng, a: number, b: number): number {
   const pa = lo === Number.NEGATIVE_INFINITY ? 0 : normalCdf(lo);
   const pb = hi === Number.POSITIVE_INFINITY ? 1 : normalCdf(hi);
   let z: number;
-  if (pb - pa > 1e-280) z = Math.min(Math.max(normalQuantile(pa + (pb - pa) * rng.next()), lo), hi);
-  // Far lower tail: mirror to [-hi, -lo] with 37 < -hi, sample there, mirror back.
-  else z = -farTail(rng, -hi, -lo);
+  if (pb - pa > 1e-280) {
+    z = Math.min(Math.max(normalQuantile(pa + (pb - pa) * rng.next()), lo), hi);
+    if (logMass) logMass[0] = Math.log(pb - pa);
+  } else {
+    // Far lower tail: mirror to [-hi, -lo] with 37 < -hi, sample there, mirror back.
+    z = -farTail(rng, -hi, -lo);
+    if (logMass) logMass[0] = logNormalMass(lo, hi);
+  }
   return flip ? -z : z;
 }
 

@@ -46,7 +46,6 @@ export interface SynthOptions {
   minImbalance: number;
   maxImbalance: number;
   backgroundShare: number;
-  gibbsSweeps: number;
   minBias: number;
   maxBias: number;
   biasSign: 'negative' | 'positive' | 'random';
@@ -235,7 +234,6 @@ export const synthOptionsSchema: OptionsSchema = {
       0,
       0.99,
     ),
-    gibbsSweeps: int('Gibbs sweeps over the constrained latent coordinates per conditional row', 10, 0),
     minBias: num('lower end of the injected logit bias magnitude of S_A (S_B gets none)', 0.5, 0),
     maxBias: num('upper end of the bias magnitude', 2, 0),
     biasSign: {

@@ -24,7 +24,6 @@ export interface SamplingJob extends SharedProgress {
   readonly seed: number | string;
   readonly forks: readonly string[];
   readonly correlation: Float64Array;
-  readonly sweeps: number;
   readonly tasks: readonly SamplingTask[];
   readonly out: Float64Array;
 }
@@ -45,7 +44,7 @@ export function runTasks(job: SamplingJob): void {
   const { control, tasks } = job;
   for (let t = Atomics.add(control, 0, 1); t < tasks.length; t = Atomics.add(control, 0, 1)) {
     const task = tasks[t]!;
-    sampleConditionalLatent(job, task, task.size, job.sweeps, base.fork(task.label), job.out, task.row);
+    sampleConditionalLatent(job, task, task.size, base.fork(task.label), job.out, task.row);
     Atomics.add(control, 1, 1);
     Atomics.notify(control, 1);
   }

@@ -21,7 +21,6 @@ function run(order: readonly SamplingTask[], out: Float64Array): void {
     seed: 11,
     forks: ['rows'],
     correlation,
-    sweeps: 5,
     tasks: order,
     out,
     control: new Int32Array(3),
