@@ -372,14 +372,17 @@ export class BiasIndex {
     const live = new Int32Array(this.words);
     const { bitId, bias, biased, comboStart, comboIds } = this;
     const dense = this.combos <= DENSE_COMBOS;
+    let dirty = false;
     for (let i = 0; i < n; i++) {
       const off = i * d;
       const mark = i + 1;
       const nLive = this.candidates(x, off, cell, bits, live);
       const own = this.comboOf(x, off);
       // Subgroups with zero bias leave every sum unchanged, so only the biased ones are added.
-      // Few combinations: clear them all; many: track the ones touched.
-      if (dense) acc.fill(0);
+      // Few combinations: clear them all (when the last row left any sum nonzero); many: track the
+      // ones touched.
+      if (dense && dirty) acc.fill(0);
+      dirty = false;
       let nt = 0;
       for (let q = 0; q < nLive; q++) {
         const w = live[q]!;
@@ -396,6 +399,7 @@ export class BiasIndex {
             }
             acc[c]! += b;
           }
+          dirty = true;
         }
       }
       // Extremes over all combinations (untouched ones have bias 0), ties to the lowest index.
@@ -403,7 +407,9 @@ export class BiasIndex {
       let minC = 0;
       let maxB = 0;
       let maxC = 0;
-      if (dense) {
+      if (dense && !dirty) {
+        // Every sum is 0: the extremes are combination 0's.
+      } else if (dense) {
         minB = maxB = acc[0]!;
         for (let c = 1; c < acc.length; c++) {
           const v = acc[c]!;

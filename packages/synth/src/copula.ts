@@ -291,11 +291,15 @@ export function checkCorrelation(r: Float64Array, d: number): void {
   }
 }
 
-/** Draw n latent rows z ~ N(0, R) into a new n x d array. */
-export function sampleLatent(copula: GaussianCopula, n: number, rng: Rng): Float64Array {
+/** Draw n latent rows z ~ N(0, R) into the first n rows of `z` (a new n x d array by default). */
+export function sampleLatent(
+  copula: GaussianCopula,
+  n: number,
+  rng: Rng,
+  z: Float64Array = new Float64Array(n * copula.marginals.length),
+): Float64Array {
   const d = copula.marginals.length;
   const l = copula.cholesky;
-  const z = new Float64Array(n * d);
   const e = new Float64Array(d);
   for (let i = 0; i < n; i++) {
     for (let k = 0; k < d; k++) e[k] = rng.normal();
@@ -318,7 +322,12 @@ export function latentToValues(copula: GaussianCopula, z: Float64Array): Float64
   return z;
 }
 
-/** n rows drawn from the copula. */
-export function sampleCopula(copula: GaussianCopula, n: number, rng: Rng): Float64Array {
-  return latentToValues(copula, sampleLatent(copula, n, rng));
+/**
+ * n rows drawn from the copula (into the first n rows of `out` when given, which is returned whole).
+ * Rows are drawn one after the other from `rng`, so n rows drawn in several calls are the same rows.
+ */
+export function sampleCopula(copula: GaussianCopula, n: number, rng: Rng, out?: Float64Array): Float64Array {
+  const z = sampleLatent(copula, n, rng, out);
+  latentToValues(copula, z.subarray(0, n * copula.marginals.length));
+  return z;
 }

@@ -13,8 +13,8 @@ import {
   type Schema,
 } from '@fb/core';
 import { threadCount } from '@fb/core/threads';
-import { BiasIndex, type BiasScan } from './bias-index.js';
-import { type GaussianCopula, latentToValues, sampleCopula } from './copula.js';
+import { BiasIndex } from './bias-index.js';
+import { type GaussianCopula, sampleCopula } from './copula.js';
 import { subgroupKey } from './keys.js';
 import { sigmoid } from './normal.js';
 import { type SynthOptions, synthOptionsSchema } from './options.js';
@@ -23,20 +23,34 @@ import {
   declaredOutcome,
   fitEnsemble,
   fitOutcome,
-  logitsOf,
   type OutcomeModel,
   randomOutcome,
 } from './outcome-model.js';
+import {
+  BLOCK_SUMS,
+  counterfactualPick,
+  drawOutcomes,
+  type OutcomeSetup,
+  outcomeArrays,
+  pickedCombo,
+} from './outcomes.js';
 import { phaseOneCopula } from './prescriptive.js';
 import { generateReferenceCompat } from './reference-compat.js';
-import { type SamplingTask, sampleSubgroups } from './sampling-threads.js';
+import {
+  type Placement,
+  placeRows,
+  populateSubgroups,
+  rowBlock,
+  type SamplingTask,
+  streamOf,
+  usesHelpers,
+} from './sampling-threads.js';
 import {
   constraintCondition,
   constraintLatent,
   definePairs,
   type PairDef,
   type SubgroupDef,
-  satisfies,
 } from './subgroups.js';
 
 export interface SubgroupTruth {
@@ -170,38 +184,39 @@ function checkTableSize(subgroups: number, d: number, o: SynthOptions): void {
 }
 
 /**
- * The counterfactual of input i (see GroundTruth): 0 = the minimum-bias combination, 1 = the
- * maximum-bias one, 2 = the lowest other combination (all equal); +4 when it flips the decision.
+ * Phases 3 and 4 of every row: fresh conditional rows per subgroup and their outcomes (on `threads`
+ * threads), then background rows outside every subgroup and theirs (on the calling thread, while the
+ * helpers sample). Row r drawn (subgroup rows in subgroup order, then background) lands at row
+ * position[r] (null: at r).
  */
-function counterfactualPick(eta: number, s: BiasScan, i: number, tau: number): number {
-  const beta = s.beta[i]!;
-  const dec = eta + beta >= tau;
-  if (dec && eta + s.minBeta[i]! < tau) return 4;
-  if (!dec && eta + s.maxBeta[i]! >= tau) return 5;
-  const dMin = Math.abs(s.minBeta[i]! - beta);
-  const dMax = Math.abs(s.maxBeta[i]! - beta);
-  if (dMin === 0 && dMax === 0) return 2;
-  return dMin > dMax || (dMin === dMax && s.minCombo[i]! < s.maxCombo[i]!) ? 0 : 1;
-}
-
-const pickedBeta = (s: BiasScan, i: number, pick: number) =>
-  (pick & 3) === 0 ? s.minBeta[i]! : (pick & 3) === 1 ? s.maxBeta[i]! : s.beta[i]!;
-const pickedCombo = (s: BiasScan, i: number, pick: number) =>
-  (pick & 3) === 0 ? s.minCombo[i]! : (pick & 3) === 1 ? s.maxCombo[i]! : s.otherCombo[i]!;
-
-/** Phase 3: fresh conditional rows per subgroup, then background rows outside every subgroup. */
 function populate(
   copula: GaussianCopula,
   subgroups: readonly SubgroupDef[],
   index: BiasIndex,
+  setup: OutcomeSetup,
   o: SynthOptions,
-  rng: Rng,
+  perm: Int32Array | null,
 ) {
   const d = copula.schema.attributes.length;
   const nSub = subgroups.reduce((s, g) => s + g.size, 0);
-  const nBg = Math.round((nSub * o.backgroundShare) / (1 - o.backgroundShare));
-  const n = nSub + nBg;
-  const x = new Float64Array(n * d);
+  const n = rowsOf(subgroups, o);
+  const nBg = n - nSub;
+  const threads = threadCount(o.threads);
+  const shared = usesHelpers(nSub, threads);
+  const memory = (bytes: number) => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
+  let position: Int32Array | null = null;
+  if (perm) {
+    position = new Int32Array(memory(4 * n));
+    for (let i = 0; i < n; i++) position[perm[i]!] = i;
+  }
+  const sums = new Float64Array(memory(8 * BLOCK_SUMS * subgroups.length));
+  const backgroundSums = new Float64Array(BLOCK_SUMS);
+  // With helpers, every thread places its rows straight into the arrays returned, in shared memory.
+  const to: Placement = {
+    position,
+    x: new Float64Array(memory(8 * n * d)),
+    outcomes: outcomeArrays(n, shared),
+  };
   const owner = new Int32Array(n).fill(-1);
   let row = 0;
   const tasks = subgroups.map((g): SamplingTask => {
@@ -218,54 +233,59 @@ function populate(
       task.index[k] = c.attr;
       [task.lo[k]!, task.hi[k]!] = constraintLatent(copula, c);
     });
+    for (let r = row; r < row + g.size; r++) owner[position ? position[r]! : r] = g.id;
     row += g.size;
     return task;
   });
-  const job = {
-    seed: o.seed,
-    forks: ['rows'],
-    correlation: copula.correlation,
-    tasks,
-  };
   // Background: unconditional draws, kept when outside every subgroup; bounded effort. They need
   // no subgroup row, so the calling thread draws them while helper threads start sampling.
   const background = () => {
-    const brng = rng.fork('background');
+    const brng = streamOf(o.seed, 'rows').fork('background');
+    const block = rowBlock(nBg, d);
+    // Candidates in chunks of one reused array (the same rows as one long draw).
+    const cand = new Float64Array(BACKGROUND_CHUNK * d);
+    let kept = 0;
     let drawn = 0;
     const limit = 50 * nBg + 10_000;
-    while (row < n) {
-      const want = n - row;
-      const batch = Math.min(Math.max(2 * want, 256), limit - drawn);
+    while (kept < nBg) {
+      const batch = Math.min(BACKGROUND_CHUNK, limit - drawn);
       if (batch <= 0) {
         throw new OptionsError(
           'OPTIONS_INVALID',
-          `the subgroups cover nearly the whole population: only ${row - nSub} of ${nBg} background rows found in ${drawn} draws; lower backgroundShare or use more specific subgroups`,
+          `the subgroups cover nearly the whole population: only ${kept} of ${nBg} background rows found in ${drawn} draws; lower backgroundShare or use more specific subgroups`,
           { option: '/backgroundShare' },
         );
       }
-      const cand = sampleCopula(copula, batch, brng);
+      sampleCopula(copula, batch, brng, cand);
       drawn += batch;
       const first = index.firstOf(cand, batch);
-      for (let i = 0; i < batch && row < n; i++) {
+      for (let i = 0; i < batch && kept < nBg; i++) {
         if (first[i] !== -1) continue;
-        for (let j = 0; j < d; j++) x[row * d + j] = cand[i * d + j]!;
-        row++;
+        for (let j = 0; j < d; j++) block.x[kept * d + j] = cand[i * d + j]!;
+        kept++;
       }
     }
+    const orng = streamOf(o.seed, 'outcome').fork('background');
+    drawOutcomes(setup, index, block.x, 0, nBg, null, orng, block.outcomes, backgroundSums, 0);
+    placeRows(block, nBg, nSub, d, to);
   };
-  sampleSubgroups(job, x.subarray(0, nSub * d), threadCount(o.threads), background);
-  latentToValues(copula, x.subarray(0, nSub * d));
-  for (const [t, g] of subgroups.entries()) {
-    for (let i = tasks[t]!.row; i < tasks[t]!.row + g.size; i++) {
-      owner[i] = g.id;
-      // The latent draw lies in the cell; write the value exactly against floating-point edges.
-      for (const c of g.constraints) {
-        const at = i * d + c.attr;
-        if (!satisfies(c, x[at]!)) x[at] = c.lo;
-      }
-    }
-  }
-  return { x, owner, n };
+  populateSubgroups(
+    { seed: o.seed, copula, subgroups, maxCombinations: o.maxProtectedCombinations, setup, tasks, sums },
+    index,
+    threads,
+    to,
+    background,
+  );
+  return { x: to.x, outcomes: to.outcomes, owner, n, sums, backgroundSums };
+}
+
+/** Background candidates drawn at a time. */
+const BACKGROUND_CHUNK = 8192;
+
+/** Rows of the data set: the subgroups' and the background's. */
+function rowsOf(subgroups: readonly SubgroupDef[], o: SynthOptions): number {
+  const nSub = subgroups.reduce((s, g) => s + g.size, 0);
+  return nSub + Math.round((nSub * o.backgroundShare) / (1 - o.backgroundShare));
 }
 
 /** Output schema: the copula's attributes and a binary outcome (the source's when it is binary). */
@@ -332,76 +352,36 @@ export function generate(options: Partial<SynthOptions> = {}): SynthResult {
   checkTableSize(subgroups.length, d, o);
   const index = new BiasIndex(copula, subgroups, o.maxProtectedCombinations);
 
-  // Phase 3 re-derives this stream from the seed in every thread (see SamplingJob).
-  const pop = populate(copula, subgroups, index, o, rng.fork('rows'));
-  const n = pop.n;
-  let x = pop.x;
-  let subgroupOf = pop.owner;
-  if (o.shuffle) {
-    const perm = rng.fork('shuffle').shuffle(Int32Array.from({ length: n }, (_, i) => i));
-    const xs = new Float64Array(n * d);
-    const owners = new Int32Array(n);
-    for (let i = 0; i < n; i++) {
-      const from = perm[i]! * d;
-      for (let j = 0; j < d; j++) xs[i * d + j] = x[from + j]!;
-      owners[i] = subgroupOf[perm[i]!]!;
-    }
-    x = xs;
-    subgroupOf = owners;
-  }
-
-  // Phase 4.
+  // Phase 4's models first: each block of rows draws its outcomes as soon as it is sampled.
   const model = outcomeModel(copula, o, rng);
-  const tau = logit(o.threshold);
   const members = o.ensembleSize > 0 ? ensemble(copula, model, o, rng.fork('ensemble')) : [];
-  const [eta, ...memberLogits] = logitsOf(schema, [model, ...members], x, n) as [
-    Float64Array,
-    ...Float64Array[],
-  ];
-  const scan = index.scan(x, n);
-  const orng = rng.fork('outcome');
-  const aleatoricSigma = new Float64Array(n);
-  const aleatoricNoise = new Float64Array(n);
-  const probability = new Float64Array(n);
-  const cfProbability = new Float64Array(n);
-  const cfLabel = new Int32Array(n);
-  const y = new Int32Array(n);
-  const subAleatoric = Float64Array.from(subgroups, (g) => g.aleatoric);
-  let noisyLabels = 0;
-  for (let i = 0; i < n; i++) {
-    const g = subgroupOf[i]!;
-    const sa = g >= 0 ? subAleatoric[g]! : orng.uniform(o.minAleatoric, o.maxAleatoric);
-    const eps = orng.normal(0, sa);
-    const u = orng.next();
-    aleatoricSigma[i] = sa;
-    aleatoricNoise[i] = eps;
-    const p = sigmoid(eta[i]! + scan.beta[i]! + eps);
-    const pc = sigmoid(eta[i]! + pickedBeta(scan, i, counterfactualPick(eta[i]!, scan, i, tau)) + eps);
-    probability[i] = p;
-    cfProbability[i] = pc;
-    y[i] = o.labels === 'bernoulli' ? (u < p ? 1 : 0) : p >= o.threshold ? 1 : 0;
-    const clean = sigmoid(eta[i]! + scan.beta[i]!);
-    if (y[i] !== (o.labels === 'bernoulli' ? (u < clean ? 1 : 0) : clean >= o.threshold ? 1 : 0))
-      noisyLabels++;
-    cfLabel[i] = o.labels === 'bernoulli' ? (u < pc ? 1 : 0) : pc >= o.threshold ? 1 : 0;
+  const tau = logit(o.threshold);
+  const setup: OutcomeSetup = {
+    schema,
+    models: [model, ...members],
+    tau,
+    threshold: o.threshold,
+    bernoulli: o.labels === 'bernoulli',
+    minAleatoric: o.minAleatoric,
+    maxAleatoric: o.maxAleatoric,
+  };
+  // Phases 3 and 4 (streams seed/rows/... and seed/outcome/..., see PopulationJob), rows placed
+  // in the shuffled order.
+  const nRows = rowsOf(subgroups, o);
+  let perm: Int32Array | null = null;
+  if (o.shuffle) {
+    perm = new Int32Array(nRows);
+    for (let i = 0; i < nRows; i++) perm[i] = i;
+    rng.fork('shuffle').shuffle(perm);
   }
-  const epistemicSigma = new Float64Array(n);
-  const k = memberLogits.length;
-  for (let i = 0; k > 0 && i < n; i++) {
-    let sum = 0;
-    let sq = 0;
-    for (const l of memberLogits) {
-      const p = sigmoid(l[i]!);
-      sum += p;
-      sq += p * p;
-    }
-    const mean = sum / k;
-    epistemicSigma[i] = Math.sqrt(Math.max(sq / k - mean * mean, 0) * (k / Math.max(k - 1, 1)));
-  }
+  const pop = populate(copula, subgroups, index, setup, o, perm);
+  const { x, owner: subgroupOf, outcomes, n } = pop;
+  let noisyLabels = pop.backgroundSums[4]!;
+  for (let t = 0; t < subgroups.length; t++) noisyLabels += pop.sums[t * BLOCK_SUMS + 4]!;
 
-  const dataset = createDataset({ schema, x, y, name: `synth(seed=${o.seed})` });
+  const dataset = createDataset({ schema, x, y: outcomes.y, name: `synth(seed=${o.seed})` });
   const truthFns = truthFunctions(schema, model, index, tau);
-  const subgroupTruth = summarise(schema, copula, pairs, subgroupOf, eta, scan.beta, y, epistemicSigma);
+  const subgroupTruth = summarise(schema, copula, pairs, subgroups, pop.sums);
   return {
     dataset,
     copula,
@@ -409,13 +389,13 @@ export function generate(options: Partial<SynthOptions> = {}): SynthResult {
     truth: {
       ...subgroupTruth,
       subgroupOf,
-      bias: scan.beta,
-      epistemicSigma,
-      aleatoricSigma,
-      aleatoricNoise,
-      probability,
-      counterfactualProbability: cfProbability,
-      counterfactualLabel: cfLabel,
+      bias: outcomes.bias,
+      epistemicSigma: outcomes.epistemicSigma,
+      aleatoricSigma: outcomes.aleatoricSigma,
+      aleatoricNoise: outcomes.aleatoricNoise,
+      probability: outcomes.probability,
+      counterfactualProbability: outcomes.counterfactualProbability,
+      counterfactualLabel: outcomes.counterfactualLabel,
       threshold: o.threshold,
       labelNoiseShare: n ? noisyLabels / n : 0,
       model,
@@ -461,25 +441,21 @@ function summarise(
   schema: Schema,
   copula: GaussianCopula,
   pairs: readonly PairDef[],
-  subgroupOf: Int32Array,
-  eta: Float64Array,
-  beta: Float64Array,
-  y: Int32Array,
-  epistemic: Float64Array,
+  defs: readonly SubgroupDef[],
+  sums: Float64Array,
 ): { pairs: PairTruth[]; subgroups: SubgroupTruth[] } {
-  const G = pairs.length * 2;
+  // Per subgroup id: its rows, Σ σ(η + β), Σ y and Σ epistemic sigma (the sums of its block).
+  const G = defs.length;
   const size = new Float64Array(G);
   const prob = new Float64Array(G);
   const fav = new Float64Array(G);
   const epi = new Float64Array(G);
-  for (let i = 0; i < subgroupOf.length; i++) {
-    const g = subgroupOf[i]!;
-    if (g < 0) continue;
-    size[g]!++;
-    prob[g]! += sigmoid(eta[i]! + beta[i]!);
-    fav[g]! += y[i]!;
-    epi[g]! += epistemic[i]!;
-  }
+  defs.forEach((g, t) => {
+    size[g.id] = sums[t * BLOCK_SUMS]!;
+    prob[g.id] = sums[t * BLOCK_SUMS + 1]!;
+    fav[g.id] = sums[t * BLOCK_SUMS + 2]!;
+    epi[g.id] = sums[t * BLOCK_SUMS + 3]!;
+  });
   const sub = (g: SubgroupDef): SubgroupTruth => {
     const k = size[g.id]! || 1;
     return {

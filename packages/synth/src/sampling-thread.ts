@@ -1,11 +1,11 @@
-// Helper thread of `sampleSubgroups`: runs sampling jobs posted by the calling thread.
+// Helper thread of `populateSubgroups`: runs population jobs posted by the calling thread.
 import { parentPort } from 'node:worker_threads';
 import { reportFailure } from '@fb/core/threads';
-import { runTasks, type SamplingJob } from './sampling-threads.js';
+import { type Placement, type PopulationJob, runHelperJob } from './sampling-threads.js';
 
-parentPort?.on('message', (job: SamplingJob) => {
+parentPort?.on('message', ({ job, to }: { job: PopulationJob; to: Placement }) => {
   try {
-    runTasks(job);
+    runHelperJob(job, to);
   } catch (error) {
     reportFailure(job, error);
   }

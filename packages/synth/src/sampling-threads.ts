@@ -3,9 +3,19 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { createRng, type Rng } from '@fb/core';
 import { HelperPool, type SharedProgress, sharedProgress, waitForItems } from '@fb/core/threads';
+import { BiasIndex } from './bias-index.js';
 import { sampleConditionalLatent } from './conditional.js';
+import { type GaussianCopula, latentToValues } from './copula.js';
+import {
+  BLOCK_SUMS,
+  drawOutcomes,
+  type OutcomeArrays,
+  type OutcomeSetup,
+  outcomeArrays,
+} from './outcomes.js';
+import { type SubgroupDef, satisfies } from './subgroups.js';
 
-/** One subgroup's rows: latent box, row count, first row, and the label of its random stream. */
+/** One subgroup's rows: latent box, row count, first row, and the label of its random streams. */
 export interface SamplingTask {
   readonly index: Int32Array;
   readonly lo: Float64Array;
@@ -16,69 +26,136 @@ export interface SamplingTask {
 }
 
 /**
- * Conditional sampling of every subgroup into `out` (latent rows, row-major). Task t draws from
- * the stream `createRng(seed).fork(forks[0])...fork(tasks[t].label)`, so its rows depend on nothing
- * else: not on the order the tasks run in, nor on the thread that runs them.
+ * Phases 3 and 4 for every subgroup: task t draws subgroup t's rows (values) and their outcomes into a
+ * block of rows, and its sums into sums[t * BLOCK_SUMS...]. Its rows come from the stream
+ * `createRng(seed).fork('rows').fork(label)` and its outcomes from `...fork('outcome').fork(label)`, so
+ * they depend on nothing else: not on the order the tasks run in, nor on the thread that runs them.
  */
-export interface SamplingJob extends SharedProgress {
+export interface PopulationJob extends SharedProgress {
   readonly seed: number | string;
-  readonly forks: readonly string[];
-  readonly correlation: Float64Array;
+  readonly copula: GaussianCopula;
+  /** Task t is subgroups[t]'s. */
+  readonly subgroups: readonly SubgroupDef[];
+  readonly maxCombinations: number;
+  readonly setup: OutcomeSetup;
   readonly tasks: readonly SamplingTask[];
-  readonly out: Float64Array;
+  readonly sums: Float64Array;
+}
+
+/**
+ * Where rows go: row `task.row + i` to row position[task.row + i] of x and of the outcome arrays (the
+ * final, shuffled order; null keeps the order). Every thread places the rows it made, so with helper
+ * threads these arrays are in shared memory.
+ */
+export interface Placement {
+  readonly position: Int32Array | null;
+  readonly x: Float64Array;
+  readonly outcomes: OutcomeArrays;
+}
+
+/** A block of rows in the making, in the order drawn: values and outcomes. */
+export interface RowBlock {
+  readonly x: Float64Array;
+  readonly outcomes: OutcomeArrays;
 }
 
 /** Sampled rows below which the job stays on the calling thread (thread start-up would dominate). */
 const PARALLEL_ROWS = 100_000;
 const pool = new HelperPool(() => new Worker(new URL('./sampling-thread.js', import.meta.url)));
 
-function streamOf(job: SamplingJob): Rng {
-  let rng = createRng(job.seed);
-  for (const label of job.forks) rng = rng.fork(label);
-  return rng;
+/** The stream `createRng(seed).fork(label)`: the base of the rows' or the outcomes' streams. */
+export function streamOf(seed: number | string, label: string): Rng {
+  return createRng(seed).fork(label);
 }
 
-/** Claim tasks from the shared counter and run them until none is left (any thread). */
-export function runTasks(job: SamplingJob): void {
-  const base = streamOf(job);
-  const { control, tasks } = job;
+/** A block of `rows` rows of width d, in ordinary memory. */
+export function rowBlock(rows: number, d: number): RowBlock {
+  return { x: new Float64Array(rows * d), outcomes: outcomeArrays(rows, false) };
+}
+
+/** Write the block's first `size` rows, drawn as rows first..first+size-1, to their places. */
+export function placeRows(block: RowBlock, size: number, first: number, d: number, to: Placement): void {
+  const { position, x, outcomes } = to;
+  const from = block.outcomes;
+  for (let i = 0; i < size; i++) {
+    const p = position ? position[first + i]! : first + i;
+    for (let j = 0; j < d; j++) x[p * d + j] = block.x[i * d + j]!;
+    outcomes.bias[p] = from.bias[i]!;
+    outcomes.epistemicSigma[p] = from.epistemicSigma[i]!;
+    outcomes.aleatoricSigma[p] = from.aleatoricSigma[i]!;
+    outcomes.aleatoricNoise[p] = from.aleatoricNoise[i]!;
+    outcomes.probability[p] = from.probability[i]!;
+    outcomes.counterfactualProbability[p] = from.counterfactualProbability[i]!;
+    outcomes.y[p] = from.y[i]!;
+    outcomes.counterfactualLabel[p] = from.counterfactualLabel[i]!;
+  }
+}
+
+/**
+ * Claim tasks from the shared counter and run them until none is left (any thread): each task's rows
+ * are made in a block of the thread's own, then placed. `index` is the bias index of the job's
+ * subgroups (each thread builds its own).
+ */
+export function runTasks(job: PopulationJob, index: BiasIndex, to: Placement): void {
+  const rows = streamOf(job.seed, 'rows');
+  const outcomes = streamOf(job.seed, 'outcome');
+  const { control, tasks, copula, setup, sums } = job;
+  const d = copula.marginals.length;
+  const block = rowBlock(
+    tasks.reduce((s, t) => Math.max(s, t.size), 0),
+    d,
+  );
   for (let t = Atomics.add(control, 0, 1); t < tasks.length; t = Atomics.add(control, 0, 1)) {
     const task = tasks[t]!;
-    sampleConditionalLatent(job, task, task.size, base.fork(task.label), job.out, task.row);
+    const g = job.subgroups[t]!;
+    const size = task.size;
+    sampleConditionalLatent(copula, task, size, rows.fork(task.label), block.x, 0);
+    latentToValues(copula, block.x.subarray(0, size * d));
+    for (let i = 0; i < size; i++) {
+      // The latent draw lies in the cell; write the value exactly against floating-point edges.
+      for (const c of g.constraints) {
+        const at = i * d + c.attr;
+        if (!satisfies(c, block.x[at]!)) block.x[at] = c.lo;
+      }
+    }
+    const orng = outcomes.fork(task.label);
+    drawOutcomes(setup, index, block.x, 0, size, g.aleatoric, orng, block.outcomes, sums, t * BLOCK_SUMS);
+    placeRows(block, size, task.row, d, to);
     Atomics.add(control, 1, 1);
     Atomics.notify(control, 1);
   }
 }
 
+/** A helper thread's job: the bias index is rebuilt from the job's subgroups; rows go to `to` (shared). */
+export function runHelperJob(job: PopulationJob, to: Placement): void {
+  runTasks(job, new BiasIndex(job.copula, job.subgroups, job.maxCombinations), to);
+}
+
+/** Whether `rows` subgroup rows on `threads` threads go to helper threads (else all on the calling one). */
+export function usesHelpers(rows: number, threads: number): boolean {
+  const file = new URL('./sampling-thread.js', import.meta.url);
+  return threads > 1 && rows >= PARALLEL_ROWS && file.protocol === 'file:' && existsSync(fileURLToPath(file));
+}
+
 /**
- * Run the tasks on the calling thread and up to `threads - 1` helper threads, which claim tasks
- * from a shared counter; the calling thread first runs `meanwhile` (work of its own), then claims
- * tasks too, and blocks until every task is done, so `generate` stays synchronous. Small jobs, and
- * sources without the built helper script, stay on the calling thread.
+ * Run the tasks on the calling thread and `threads - 1` helper threads, which claim tasks from a shared
+ * counter; the calling thread first runs `meanwhile` (work of its own), then claims tasks too, and
+ * blocks until every task is done, so `generate` stays synchronous. Every thread places its own rows;
+ * with helpers, the sums and the placement's arrays must be in shared memory (see `usesHelpers`).
  */
-export function sampleSubgroups(
-  job: Omit<SamplingJob, 'out' | 'control' | 'errorText'>,
-  out: Float64Array,
+export function populateSubgroups(
+  job: Omit<PopulationJob, 'control' | 'errorText'>,
+  index: BiasIndex,
   threads: number,
+  to: Placement,
   meanwhile: () => void,
 ): void {
   const rows = job.tasks.reduce((s, t) => s + t.size, 0);
-  const file = new URL('./sampling-thread.js', import.meta.url);
   const progress = sharedProgress();
-  if (threads <= 1 || rows < PARALLEL_ROWS || file.protocol !== 'file:' || !existsSync(fileURLToPath(file))) {
-    meanwhile();
-    runTasks({ ...job, out, ...progress });
-    return;
-  }
-  const shared = new Float64Array(new SharedArrayBuffer(out.byteLength));
-  const full: SamplingJob = { ...job, out: shared, ...progress };
-  for (const worker of pool.take(threads - 1)) worker.postMessage(full);
+  const full: PopulationJob = { ...job, ...progress };
+  if (usesHelpers(rows, threads))
+    for (const worker of pool.take(threads - 1)) worker.postMessage({ job: full, to });
   meanwhile();
-  runTasks(full);
-  waitForItems(
-    progress,
-    job.tasks.length,
-    (problem) => new Error(`conditional sampling: ${problem}; set threads to 1`),
-  );
-  out.set(shared);
+  runTasks(full, index, to);
+  waitForItems(progress, job.tasks.length, (problem) => new Error(`generate: ${problem}; set threads to 1`));
 }
