@@ -46,11 +46,14 @@ export async function acquireZ3(): Promise<Lease> {
 const INTERRUPT_WAIT_MS = 10_000;
 
 /**
- * End a run's use of Z3: its solver is released and its context goes back to the pool, at once, or
- * once `abandoned` (a check the run stopped waiting for and interrupted) has answered, which
- * normally takes milliseconds. A check still running INTERRUPT_WAIT_MS later ignored its interrupt
- * and would keep the process alive: the module's threads are ended and the module is dropped (its
- * memory may now hold a lock), so the next run loads a fresh one.
+ * End a run's use of Z3: its solver is released and its context goes back to the pool. A run that
+ * interrupted a check (`abandoned`: the check it stopped waiting for) gives its context up instead,
+ * once that check has answered (normally within milliseconds): an interrupt that lands after the
+ * check ended stays pending in the context and cancels a later call half-way, so that a reused
+ * context answered `sat` with a model that breaks the constraints (test/z3-interrupt.test.ts). A
+ * check still running INTERRUPT_WAIT_MS later ignored its interrupt and would keep the process alive:
+ * the module's threads are ended and the module is dropped (its memory may now hold a lock), so the
+ * next run loads a fresh one.
  */
 export function releaseZ3(
   lease: Promise<Lease>,
@@ -59,15 +62,17 @@ export function releaseZ3(
 ): void {
   lease.then(
     ({ pool, ctx }) => {
-      const giveBack = () => {
+      if (!abandoned) {
         if (current !== pool) return;
         solver?.release();
         pool.idle.push(ctx);
-      };
-      if (!abandoned) {
-        giveBack();
         return;
       }
+      // Interrupted: the solver is released once its check answered, and the context is dropped
+      // (freed when the garbage collector finalises it).
+      const giveUp = () => {
+        if (current === pool) solver?.release();
+      };
       let answered = false;
       const timer = setTimeout(() => {
         if (answered) return;
@@ -80,7 +85,7 @@ export function releaseZ3(
         .then(() => {
           answered = true;
           clearTimeout(timer);
-          giveBack();
+          giveUp();
         });
     },
     () => undefined,
