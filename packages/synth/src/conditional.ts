@@ -1,5 +1,5 @@
 import type { Rng } from '@fb/core';
-import { cholesky } from './linalg.js';
+import { cholesky, inverseFromCholesky } from './linalg.js';
 import { truncatedNormal } from './normal.js';
 import { tilt, tiltingOrder } from './tilting.js';
 
@@ -52,12 +52,13 @@ export function sampleConditionalLatent(
   const lp = cholesky(rp, d)!;
   const lcc = new Float64Array(m * m);
   for (let a = 0; a < m; a++) for (let b = 0; b <= a; b++) lcc[a * m + b] = lp[a * d + b]!;
-  const t = tilt(
-    lcc,
-    Float64Array.from(perm, (k) => box.lo[k]!),
-    Float64Array.from(perm, (k) => box.hi[k]!),
-    m,
-  );
+  const boxLo = Float64Array.from(perm, (k) => box.lo[k]!);
+  const boxHi = Float64Array.from(perm, (k) => box.hi[k]!);
+  const t = tilt(lcc, boxLo, boxHi, m);
+  if (!t) {
+    sampleByGibbs(lp, d, m, boxLo, boxHi, n, rng, out, rowOffset, order);
+    return n;
+  }
   const { l, lo, hi, mu, psiStar } = t;
   // The part of log p that does not depend on the draws.
   let logpBase = 0;
@@ -94,4 +95,73 @@ export function sampleConditionalLatent(
     }
   }
   return proposals;
+}
+
+/** Gibbs sweeps after the sequential start, in `sampleByGibbs`. */
+const GIBBS_SWEEPS = 10;
+
+/**
+ * The fallback for boxes the tilting cannot solve (see `tilt`): each row starts from a sequential
+ * draw along the factor (every step a univariate truncated normal, so it never stalls) and runs
+ * GIBBS_SWEEPS Gibbs sweeps whose full conditionals are univariate truncated normals. The rows stay
+ * in the box; their law is that of the chain after those sweeps, close to but not exactly the
+ * truncated law. `lp` is the factor of R in `order` (constrained first), the box in the same order;
+ * the free coordinates are drawn given z_C as in the tilted path.
+ */
+function sampleByGibbs(
+  lp: Float64Array,
+  d: number,
+  m: number,
+  lo: Float64Array,
+  hi: Float64Array,
+  n: number,
+  rng: Rng,
+  out: Float64Array,
+  rowOffset: number,
+  order: Int32Array,
+): void {
+  const lcc = new Float64Array(m * m);
+  for (let a = 0; a < m; a++) for (let b = 0; b <= a; b++) lcc[a * m + b] = lp[a * d + b]!;
+  const q = inverseFromCholesky(lcc, m);
+  // Full conditional of z_a: mean Σ_b coef[a][b] z_b (coef[a][a] = 0), sd 1 / sqrt(q_aa).
+  const coef = new Float64Array(m * m);
+  const invSd = new Float64Array(m);
+  for (let a = 0; a < m; a++) {
+    for (let b = 0; b < m; b++) if (b !== a) coef[a * m + b] = -q[a * m + b]! / q[a * m + a]!;
+    invSd[a] = Math.sqrt(q[a * m + a]!);
+  }
+  const zc = new Float64Array(m);
+  const innovations = new Float64Array(d);
+  for (let row = 0; row < n; row++) {
+    for (let a = 0; a < m; a++) {
+      let partial = 0;
+      for (let b = 0; b < a; b++) partial += lcc[a * m + b]! * innovations[b]!;
+      const da = lcc[a * m + a]!;
+      const e = truncatedNormal(rng, (lo[a]! - partial) / da, (hi[a]! - partial) / da);
+      innovations[a] = e;
+      zc[a] = partial + da * e;
+    }
+    for (let s = 0; s < GIBBS_SWEEPS && m > 1; s++) {
+      for (let a = 0; a < m; a++) {
+        let mean = 0;
+        for (let b = 0; b < m; b++) mean += coef[a * m + b]! * zc[b]!;
+        const w = invSd[a]!;
+        zc[a] = mean + truncatedNormal(rng, (lo[a]! - mean) * w, (hi[a]! - mean) * w) / w;
+      }
+    }
+    // The innovations of z_C (forward substitution), then z = L [Z; ε] as in the tilted path.
+    for (let a = 0; a < m; a++) {
+      let s = zc[a]!;
+      for (let b = 0; b < a; b++) s -= lcc[a * m + b]! * innovations[b]!;
+      innovations[a] = s / lcc[a * m + a]!;
+    }
+    for (let u = m; u < d; u++) innovations[u] = rng.normal();
+    const off = (rowOffset + row) * d;
+    for (let a = 0; a < m; a++) out[off + order[a]!] = zc[a]!;
+    for (let a = m; a < d; a++) {
+      let s = 0;
+      for (let b = 0; b <= a; b++) s += lp[a * d + b]! * innovations[b]!;
+      out[off + order[a]!] = s;
+    }
+  }
 }
