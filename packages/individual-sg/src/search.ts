@@ -62,8 +62,9 @@ export async function symbolicGeneration({
   };
   const timings = { z3InitSeconds: 0, explainSeconds: 0, solveSeconds: 0 };
   const paths = new Set<string>();
-  // A check the run stopped waiting for: its context is reused only once it has answered.
+  // A check the run stopped waiting for (see `releaseZ3`).
   let abandoned: Promise<unknown> | null = null;
+  let failed = true;
   try {
     const queue = new RowPriorityQueue(d);
     for (const i of seedOrder(dataset, options.clusters, options.seeds, ctl.rng.fork('kmeans')))
@@ -137,7 +138,6 @@ export async function symbolicGeneration({
         const solving = solver.solve(set.constraints, row);
         const sat = await unlessStopped(solving, ctl);
         if (sat === null) {
-          solver.interrupt();
           abandoned = solving;
           break;
         }
@@ -148,8 +148,9 @@ export async function symbolicGeneration({
       if (ctl.shouldStop()) break;
     }
     stats.queueLeft = queue.length;
+    failed = false;
   } finally {
-    releaseZ3(z3, solver, abandoned);
+    releaseZ3(z3, { solver, abandoned, failed });
   }
   return { ...stats, solverChecks: solver?.checks ?? 0, paths: paths.size, timings };
 }

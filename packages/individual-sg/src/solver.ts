@@ -12,10 +12,15 @@ type Z3 = Awaited<ReturnType<typeof init>>;
  *   could reach its 2 GB limit and abort (bench/many-runs.mjs);
  * - idle Z3 threads do not keep the process alive, while ending a thread that is still inside Z3
  *   can leave a lock in the module's memory held, so that a later call waits forever.
+ * A context that must not be used again is retired: kept referenced for the module's life, never
+ * let go. `z3-solver` frees a context and each of its terms by separate finalisers, in no set order,
+ * so a context let go with its terms can be freed before them; the terms' finalisers then write into
+ * freed memory of the module, which other contexts reuse.
  */
 interface Pool {
   readonly module: Promise<Z3>;
   readonly idle: Context<'sg'>[];
+  readonly retired: Context<'sg'>[];
 }
 let current: Pool | null = null;
 
@@ -30,7 +35,7 @@ export interface Lease {
  * forgotten, so that the next run loads it again instead of failing the same way.
  */
 export async function acquireZ3(): Promise<Lease> {
-  current ??= { module: init(), idle: [] };
+  current ??= { module: init(), idle: [], retired: [] };
   const pool = current;
   let module: Z3;
   try {
@@ -42,50 +47,73 @@ export async function acquireZ3(): Promise<Lease> {
   return { pool, ctx: pool.idle.pop() ?? new module.Context('sg') };
 }
 
+/** How long a check the run stopped waiting for may go on before it is interrupted. */
+const GRACE_MS = 500;
 /** How long an interrupted check may take to answer before its module is given up. */
 const INTERRUPT_WAIT_MS = 10_000;
 
+/** What a run leaves of its Z3 use: its solver (if it made one) and how the run ended. */
+export interface RunEnd {
+  solver: { release(): void; interrupt(): void } | null;
+  /** The check the run stopped waiting for, if a budget stopped it mid-check. */
+  abandoned: Promise<unknown> | null;
+  /** The run ended by an error: the module may be left in any state. */
+  failed: boolean;
+}
+
 /**
- * End a run's use of Z3: its solver is released and its context goes back to the pool. A run that
- * interrupted a check (`abandoned`: the check it stopped waiting for) gives its context up instead,
- * once that check has answered (normally within milliseconds): an interrupt that lands after the
- * check ended stays pending in the context and cancels a later call half-way, so that a reused
- * context answered `sat` with a model that breaks the constraints (test/z3-interrupt.test.ts). A
- * check still running INTERRUPT_WAIT_MS later ignored its interrupt and would keep the process alive:
- * the module's threads are ended and the module is dropped (its memory may now hold a lock), so the
- * next run loads a fresh one.
+ * End a run's use of Z3: its solver is released and its context goes back to the pool. After a run
+ * that failed, the module is given up and the next run loads a fresh one: in the article study, from
+ * one failed run on, every SG run of that worker failed at once on a pooled context, with a sort
+ * mismatch in terms built right after the context was leased. A check the run stopped waiting for (`abandoned`) is left
+ * to answer: it normally does within milliseconds, and its context then goes back to the pool. One
+ * still running GRACE_MS later is interrupted, and its context retired once it has answered: an
+ * interrupt that lands after its check has ended stays pending in the context and cuts a later call
+ * short, so that a reused context answered `sat` with a model that breaks the constraints
+ * (test/z3-interrupt.test.ts). A check still running INTERRUPT_WAIT_MS after its interrupt ignored it
+ * and would keep the process alive: the module's threads are ended and the module is dropped (its
+ * memory may now hold a lock), so the next run loads a fresh one.
  */
-export function releaseZ3(
-  lease: Promise<Lease>,
-  solver: { release(): void } | null,
-  abandoned: Promise<unknown> | null,
-): void {
+export function releaseZ3(lease: Promise<Lease>, end: RunEnd): void {
+  const { solver, abandoned, failed } = end;
   lease.then(
     ({ pool, ctx }) => {
-      if (!abandoned) {
+      // Nothing more is asked of a module that was given up.
+      const done = (reuse: boolean) => {
         if (current !== pool) return;
         solver?.release();
-        pool.idle.push(ctx);
+        (reuse ? pool.idle : pool.retired).push(ctx);
+      };
+      if (failed) {
+        if (current === pool) current = null;
         return;
       }
-      // Interrupted: the solver is released once its check answered, and the context is dropped
-      // (freed when the garbage collector finalises it).
-      const giveUp = () => {
-        if (current === pool) solver?.release();
-      };
+      if (!abandoned) {
+        done(true);
+        return;
+      }
       let answered = false;
-      const timer = setTimeout(() => {
+      let interrupted = false;
+      let giveUp: NodeJS.Timeout | undefined;
+      const grace = setTimeout(() => {
         if (answered) return;
-        if (current === pool) current = null;
-        pool.module.then((module) => killThreads(module.em)).catch(() => undefined);
-      }, INTERRUPT_WAIT_MS);
-      timer.unref();
+        interrupted = true;
+        solver?.interrupt();
+        giveUp = setTimeout(() => {
+          if (answered) return;
+          if (current === pool) current = null;
+          pool.module.then((module) => killThreads(module.em)).catch(() => undefined);
+        }, INTERRUPT_WAIT_MS);
+        giveUp.unref();
+      }, GRACE_MS);
+      grace.unref();
       abandoned
         .catch(() => undefined)
         .then(() => {
           answered = true;
-          clearTimeout(timer);
-          giveUp();
+          clearTimeout(grace);
+          clearTimeout(giveUp);
+          done(!interrupted);
         });
     },
     () => undefined,

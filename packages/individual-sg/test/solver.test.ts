@@ -28,11 +28,23 @@ type Ctx = { module: number; id: number };
 const ctxOf = async (lease: ReturnType<typeof acquireZ3>) => (await lease).ctx as unknown as Ctx;
 const solver = () => ({
   released: 0,
+  interrupted: 0,
   release() {
     this.released++;
   },
+  interrupt() {
+    this.interrupted++;
+  },
 });
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+const pending = () => {
+  let answer!: (v: string) => void;
+  const check = new Promise<string>((resolve) => {
+    answer = resolve;
+  });
+  return { check, answer };
+};
+const finished = { abandoned: null, failed: false };
 
 describe('Z3 across runs', () => {
   beforeEach(() => {
@@ -50,31 +62,47 @@ describe('Z3 across runs', () => {
     const b = await ctxOf(second);
     expect(b.id).not.toBe(a.id);
     const s = solver();
-    releaseZ3(first, s, null);
+    releaseZ3(first, { ...finished, solver: s });
     await flush();
     expect(s.released).toBe(1);
     expect(await ctxOf(acquireZ3())).toBe(a);
-    releaseZ3(second, null, null);
+    releaseZ3(second, { ...finished, solver: null });
     await flush();
     expect(await ctxOf(acquireZ3())).toBe(b);
     expect(z3.modules).toBe(1);
     expect(z3.contexts).toBe(2);
   });
 
-  it('never reuses a context that interrupted a check; releases its solver once the check answered', async () => {
+  it('leaves a check the run stopped waiting for to answer, and reuses its context when it does within 500 ms', async () => {
     const lease = acquireZ3();
     const ctx = await ctxOf(lease);
-    let answer!: (v: string) => void;
-    const check = new Promise<string>((resolve) => {
-      answer = resolve;
-    });
+    const { check, answer } = pending();
     const s = solver();
-    releaseZ3(lease, s, check);
+    releaseZ3(lease, { solver: s, abandoned: check, failed: false });
     await flush();
     // Still checking: the next run gets another context, and the solver is not released yet.
     const other = acquireZ3();
-    const second = await ctxOf(other);
-    expect(second.id).not.toBe(ctx.id);
+    expect((await ctxOf(other)).id).not.toBe(ctx.id);
+    await vi.advanceTimersByTimeAsync(499);
+    answer('sat');
+    await flush();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(s.interrupted).toBe(0);
+    expect(s.released).toBe(1);
+    expect(await ctxOf(acquireZ3())).toBe(ctx);
+    expect(z3.killed).toEqual([]);
+  });
+
+  it('interrupts a check still running 500 ms later, and never reuses its context', async () => {
+    const lease = acquireZ3();
+    const ctx = await ctxOf(lease);
+    const { check, answer } = pending();
+    const s = solver();
+    releaseZ3(lease, { solver: s, abandoned: check, failed: false });
+    await vi.advanceTimersByTimeAsync(499);
+    expect(s.interrupted).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(s.interrupted).toBe(1);
     expect(s.released).toBe(0);
     await vi.advanceTimersByTimeAsync(9_000);
     answer('unknown');
@@ -82,26 +110,46 @@ describe('Z3 across runs', () => {
     expect(s.released).toBe(1);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(z3.killed).toEqual([]);
-    // Answered or not, the interrupted context never comes back; a finished run's context does.
-    releaseZ3(other, null, null);
+    expect(s.interrupted).toBe(1);
+    // The interrupted context never comes back; a finished run's context does.
+    const other = acquireZ3();
+    const second = await ctxOf(other);
+    expect(second.id).not.toBe(ctx.id);
+    releaseZ3(other, { ...finished, solver: null });
     await flush();
     expect(await ctxOf(acquireZ3())).toBe(second);
-    const next = await ctxOf(acquireZ3());
-    expect(next.id).not.toBe(ctx.id);
+    expect((await ctxOf(acquireZ3())).id).not.toBe(ctx.id);
     // A check that failed counts as answered too.
     const failing = acquireZ3();
-    releaseZ3(failing, null, Promise.reject(new Error('lost')));
+    const f = solver();
+    releaseZ3(failing, { solver: f, abandoned: Promise.reject(new Error('lost')), failed: false });
     await flush();
     await vi.advanceTimersByTimeAsync(60_000);
+    expect(f.interrupted).toBe(0);
+    expect(f.released).toBe(1);
     expect(z3.killed).toEqual([]);
+  });
+
+  it('gives the module up after a run that failed: the next run loads a fresh one', async () => {
+    const lease = acquireZ3();
+    const before = await ctxOf(lease);
+    const s = solver();
+    releaseZ3(lease, { solver: s, abandoned: null, failed: true });
+    await flush();
+    // Nothing more is asked of the given-up module; its threads are idle, and left so.
+    expect(s.released).toBe(0);
+    expect(z3.killed).toEqual([]);
+    const after = await ctxOf(acquireZ3());
+    expect(after.module).toBe(before.module + 1);
   });
 
   it('gives the module up when an interrupted check has not answered 10 s later', async () => {
     const lease = acquireZ3();
     const before = await ctxOf(lease);
     const s = solver();
-    releaseZ3(lease, s, new Promise(() => undefined));
-    await vi.advanceTimersByTimeAsync(9_999);
+    releaseZ3(lease, { solver: s, abandoned: new Promise(() => undefined), failed: false });
+    await vi.advanceTimersByTimeAsync(500 + 9_999);
+    expect(s.interrupted).toBe(1);
     expect(z3.killed).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     await flush();
