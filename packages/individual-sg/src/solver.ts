@@ -44,7 +44,20 @@ export async function acquireZ3(): Promise<Lease> {
     if (current === pool) current = null;
     throw e;
   }
-  return { pool, ctx: pool.idle.pop() ?? new module.Context('sg') };
+  return { pool, ctx: pool.idle.pop() ?? newContext(module) };
+}
+
+/**
+ * A context whose reference-count decrements are queued and applied by its next call from this
+ * thread. `z3-solver` decrements a term's count from a finaliser, on this thread, whenever the garbage
+ * collector gets to it, also while a check of the same context runs on a Z3 thread: applied at once,
+ * the decrement frees terms and edits the context's term table under the running check. Z3 provides
+ * this mode for garbage-collected bindings.
+ */
+function newContext(module: Z3): Context<'sg'> {
+  const ctx = new module.Context('sg');
+  module.Z3.enable_concurrent_dec_ref(ctx.ptr);
+  return ctx;
 }
 
 /** How long a check the run stopped waiting for may go on before it is interrupted. */

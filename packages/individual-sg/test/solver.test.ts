@@ -2,7 +2,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 // Z3 replaced by counters: what is under test is when modules and contexts are made, reused and
 // given up, and when solvers are released.
-const z3 = vi.hoisted(() => ({ modules: 0, contexts: 0, killed: [] as number[], failNextInit: false }));
+const z3 = vi.hoisted(() => ({
+  modules: 0,
+  contexts: 0,
+  killed: [] as number[],
+  failNextInit: false,
+  concurrent: [] as number[],
+}));
 vi.mock('z3-solver', () => ({
   init: async () => {
     if (z3.failNextInit) {
@@ -12,9 +18,15 @@ vi.mock('z3-solver', () => ({
     const module = ++z3.modules;
     return {
       em: { module },
+      Z3: {
+        enable_concurrent_dec_ref: (ptr: number) => {
+          z3.concurrent.push(ptr);
+        },
+      },
       Context: class {
         readonly module = module;
         readonly id = ++z3.contexts;
+        readonly ptr = this.id;
       },
     };
   },
@@ -71,6 +83,8 @@ describe('Z3 across runs', () => {
     expect(await ctxOf(acquireZ3())).toBe(b);
     expect(z3.modules).toBe(1);
     expect(z3.contexts).toBe(2);
+    // Each new context queues its reference-count decrements (see newContext).
+    expect(z3.concurrent).toEqual([a.id, b.id]);
   });
 
   it('leaves a check the run stopped waiting for to answer, and reuses its context when it does within 500 ms', async () => {
