@@ -122,14 +122,24 @@ export function runChunks(
     const lo = c * chunkRows;
     const rows = Math.min(chunkRows, n - lo);
     const from = own && c === 0 ? own : x;
-    // Encode 256 rows (28 KB of values at 14 features) at a time, feature by feature: the rows stay in
-    // cache from one feature to the next instead of being read from memory once per feature.
-    for (let r = 0; r < rows; r += 256) {
-      const tile = Math.min(256, rows - r);
-      for (let j = 0; j < d; j++)
-        encodeColumn(cutIndex[j]!, from, d, j, lo + r, tile, s.codes, r, layout.featureBits);
+    // A walk's first chunk in this thread starts with 260 rows of their own (enough to be reordered, and
+    // not a multiple of the eight walked together): they run the reordering, the votes and a remainder
+    // of rows once before V8 optimises the walk on the rest of the chunk, so that the optimised code is
+    // not thrown away on reaching one of them (see `walkChunk`). Rows are independent: the sums and labels are the same either way.
+    let walks = 0;
+    for (let a = 0; a < rows; ) {
+      const b = walk.primed ? rows : Math.min(rows, 260);
+      walk.primed = true;
+      // Encode 256 rows (28 KB of values at 14 features) at a time, feature by feature: the rows stay in
+      // cache from one feature to the next instead of being read from memory once per feature.
+      for (let r = 0; r < b - a; r += 256) {
+        const tile = Math.min(256, b - a - r);
+        for (let j = 0; j < d; j++)
+          encodeColumn(cutIndex[j]!, from, d, j, lo + a + r, tile, s.codes, r, layout.featureBits);
+      }
+      walks += walkChunk(job, walk, s, b - a, lo + a);
+      a = b;
     }
-    const walks = walkChunk(job, walk, s, rows, lo);
     if (vote) vote.walks[c] = walks;
     if (control) {
       Atomics.add(control, 1, 1);
@@ -162,9 +172,14 @@ export function keepScratch(s: ChunkScratch): ChunkScratch | null {
  * leading class is ahead of every other by more than the trees left can add, and drops it. Every row's
  * sum still grows in tree order from 0, so sums and labels are those of the plain walk, bit for bit.
  * Returns the row-tree walks done.
+ * Each phase (walking, deciding, reordering, writing out) is a function of its own, so that V8
+ * optimises each loop apart: as one function, optimised while the first tree was walked, it was thrown
+ * back to the interpreter each time a later phase first ran (six times in a process's first large
+ * batch, counted with `node --trace-deopt`), and the next batch ran slow again. Self-contained, as are
+ * its phases: prediction threads run their source text.
  */
 export function walkChunk(job: TreeJob, walk: Walk, s: ChunkScratch, rows: number, lo: number): number {
-  const { nodes, values, layout, d, K, out, vote, every } = job;
+  const { nodes, values, layout, d, K, vote, every } = job;
   const T = nodes.length;
   // Covers the rounding of the sums and of the bounds (both far below 1e-9 of their size).
   const slack = vote ? 1e-9 * (vote.bound[0]! + 1) : 0;
@@ -188,95 +203,145 @@ export function walkChunk(job: TreeJob, walk: Walk, s: ChunkScratch, rows: numbe
     // Fewer than eight rows walk eight trees at a time each (see `walkSource`).
     const step = active < 8 && t + 8 <= T ? 8 : 1;
     const walked = t + step;
+    if (step === 8) walkTrees8(walk, nodes, values, t, K, s.codes, d, s.sums, active);
+    else walk.rows(nodes[t]!, values[t]!, K, s.codes, active, s.sums, 0, sort ? s.leaves : null);
+    walks += active * step;
+    t = walked;
     // No row can be decided while the trees walked could add less than the trees left.
-    const check =
+    if (
       vote !== null &&
       walked < T &&
       walked >= nextCheck &&
-      vote.bound[0]! - vote.bound[walked]! >= vote.bound[walked]!;
-    if (check) nextCheck = walked + every;
-    const { codes, sums, ids, leaves, counts } = s;
-    if (step === 8)
-      for (let i = 0; i < active; i++) walk.trees8(nodes, values, t, K, codes, i * d, sums, i * K);
-    else walk.rows(nodes[t]!, values[t]!, K, codes, active, sums, 0, sort ? leaves : null);
-    walks += active * step;
-    t = walked;
-    if (check) {
-      const needed = vote!.bound[walked]! + slack;
-      for (let i = 0; i < active; ) {
-        const o = i * K;
-        // The first largest sum and its lead over the others; without a branch for two classes, whose
-        // leader no branch predictor can guess.
-        let best = 0;
-        let lead: number;
-        if (K === 2) {
-          const diff = sums[o + 1]! - sums[o]!;
-          best = +(diff > 0);
-          lead = Math.abs(diff);
-        } else {
-          let top = sums[o]!;
-          let second = Number.NEGATIVE_INFINITY;
-          for (let k = 1; k < K; k++) {
-            const v = sums[o + k]!;
-            if (v > top) {
-              second = top;
-              top = v;
-              best = k;
-            } else if (v > second) second = v;
-          }
-          lead = top - second;
-        }
-        if (lead <= needed) {
-          i++;
-          continue;
-        }
-        vote!.labels[lo + ids[i]!] = best;
-        // The last row fills the decided row's place (checked next): one row moves per decided row,
-        // where keeping the order would move every row behind it.
-        const last = --active;
-        if (i === last) break;
-        for (let j = 0; j < d; j++) codes[i * d + j] = codes[last * d + j]!;
-        for (let k = 0; k < K; k++) sums[o + k] = sums[last * K + k]!;
-        ids[i] = ids[last]!;
-        leaves[i] = leaves[last]!;
-      }
+      vote.bound[0]! - vote.bound[walked]! >= vote.bound[walked]!
+    ) {
+      nextCheck = walked + every;
+      active = decideRows(s, active, d, K, vote.labels, lo, vote.bound[walked]! + slack);
     }
-    if (!sort) continue;
-    counts.fill(0);
-    for (let i = 0; i < active; i++) counts[leaves[i]!]!++;
-    for (let q = 0, start = 0; q < counts.length; q++) {
-      const size = counts[q]!;
-      counts[q] = start;
-      start += size;
-    }
-    const { spareCodes, spareSums, spareIds } = s;
-    for (let i = 0; i < active; i++) {
-      const m = counts[leaves[i]!]!++;
-      // Plain loops: a typed-array method call costs more than moving a few values.
-      for (let j = 0; j < d; j++) spareCodes[m * d + j] = codes[i * d + j]!;
-      for (let k = 0; k < K; k++) spareSums[m * K + k] = sums[i * K + k]!;
-      spareIds[m] = ids[i]!;
-    }
-    s.codes = spareCodes;
-    s.sums = spareSums;
-    s.ids = spareIds;
-    s.spareCodes = codes;
-    s.spareSums = sums;
-    s.spareIds = ids;
+    if (sort) reorderByLeaf(s, active, d, K);
   }
-  const { sums, ids } = s;
-  for (let i = 0; i < active; i++) {
+  writeRows(job, s, active, lo);
+  return walks;
+}
+
+/** Walk each of `active` rows through trees t..t+7 (see `Walk.trees8`). Self-contained. */
+export function walkTrees8(
+  walk: Walk,
+  nodes: readonly Int32Array[],
+  values: readonly Float64Array[],
+  t: number,
+  K: number,
+  codes: Int32Array,
+  d: number,
+  sums: Float64Array,
+  active: number,
+): void {
+  for (let i = 0; i < active; i++) walk.trees8(nodes, values, t, K, codes, i * d, sums, i * K);
+}
+
+/**
+ * Label each of the first `active` rows of s whose leading class is ahead of every other by more than
+ * `needed`, and drop it; returns the rows left. Self-contained.
+ */
+export function decideRows(
+  s: ChunkScratch,
+  active: number,
+  d: number,
+  K: number,
+  labels: Int32Array,
+  lo: number,
+  needed: number,
+): number {
+  const { codes, sums, ids, leaves } = s;
+  for (let i = 0; i < active; ) {
     const o = i * K;
-    if (vote) {
-      let best = 0;
-      for (let k = 1; k < K; k++) if (sums[o + k]! * vote.scale > sums[o + best]! * vote.scale) best = k;
-      vote.labels[lo + ids[i]!] = best;
+    // The first largest sum and its lead over the others; without a branch for two classes, whose
+    // leader no branch predictor can guess.
+    let best = 0;
+    let lead: number;
+    if (K === 2) {
+      const diff = sums[o + 1]! - sums[o]!;
+      best = +(diff > 0);
+      lead = Math.abs(diff);
     } else {
+      let top = sums[o]!;
+      let second = Number.NEGATIVE_INFINITY;
+      for (let k = 1; k < K; k++) {
+        const v = sums[o + k]!;
+        if (v > top) {
+          second = top;
+          top = v;
+          best = k;
+        } else if (v > second) second = v;
+      }
+      lead = top - second;
+    }
+    if (lead <= needed) {
+      i++;
+      continue;
+    }
+    labels[lo + ids[i]!] = best;
+    // The last row fills the decided row's place (checked next): one row moves per decided row,
+    // where keeping the order would move every row behind it.
+    const last = --active;
+    if (i === last) break;
+    for (let j = 0; j < d; j++) codes[i * d + j] = codes[last * d + j]!;
+    for (let k = 0; k < K; k++) sums[o + k] = sums[last * K + k]!;
+    ids[i] = ids[last]!;
+    leaves[i] = leaves[last]!;
+  }
+  return active;
+}
+
+/**
+ * Reorder the first `active` rows of s by the leaf they reached (a counting sort into the spare arrays,
+ * which then swap with the current ones). Self-contained.
+ */
+export function reorderByLeaf(s: ChunkScratch, active: number, d: number, K: number): void {
+  const { codes, sums, ids, leaves, counts, spareCodes, spareSums, spareIds } = s;
+  counts.fill(0);
+  for (let i = 0; i < active; i++) counts[leaves[i]!]!++;
+  for (let q = 0, start = 0; q < counts.length; q++) {
+    const size = counts[q]!;
+    counts[q] = start;
+    start += size;
+  }
+  for (let i = 0; i < active; i++) {
+    const m = counts[leaves[i]!]!++;
+    // Plain loops: a typed-array method call costs more than moving a few values.
+    for (let j = 0; j < d; j++) spareCodes[m * d + j] = codes[i * d + j]!;
+    for (let k = 0; k < K; k++) spareSums[m * K + k] = sums[i * K + k]!;
+    spareIds[m] = ids[i]!;
+  }
+  s.codes = spareCodes;
+  s.sums = spareSums;
+  s.ids = spareIds;
+  s.spareCodes = codes;
+  s.spareSums = sums;
+  s.spareIds = ids;
+}
+
+/**
+ * Write the sums of the `active` rows still in s: with a vote, each row's label (the argmax of its
+ * scaled sums), else the sums to the job's out. Self-contained.
+ */
+export function writeRows(job: TreeJob, s: ChunkScratch, active: number, lo: number): void {
+  const { K, out, vote } = job;
+  const { sums, ids } = s;
+  if (vote) {
+    const { scale, labels } = vote;
+    for (let i = 0; i < active; i++) {
+      const o = i * K;
+      let best = 0;
+      for (let k = 1; k < K; k++) if (sums[o + k]! * scale > sums[o + best]! * scale) best = k;
+      labels[lo + ids[i]!] = best;
+    }
+  } else {
+    for (let i = 0; i < active; i++) {
+      const o = i * K;
       const r = (lo + ids[i]!) * K;
       for (let k = 0; k < K; k++) out[r + k] = sums[o + k]!;
     }
   }
-  return walks;
 }
 
 /**
@@ -397,6 +462,8 @@ export function addLeaves8(
 
 /** Tree walks compiled for one layout and row width: see `walkSource`. */
 export interface Walk {
+  /** Whether this thread has walked a first small piece with it (see `runChunks`). */
+  primed?: boolean;
   /** Add, for each of `rows` rows, the leaf values it reaches in one tree (eight rows at a time). */
   rows(
     nd: Int32Array,

@@ -5,13 +5,17 @@ import {
   addLeaves8,
   type ChunkScratch,
   compiledWalk,
+  decideRows,
   encodeColumn,
   keepScratch,
   rankOf,
+  reorderByLeaf,
   runChunks,
   type TreeJob,
   type Walk,
   walkChunk,
+  walkTrees8,
+  writeRows,
 } from './tree-kernels.js';
 
 /** Row-tree walks below which a batch stays on the calling thread (thread start-up would dominate). */
@@ -51,7 +55,7 @@ export function shared<T extends Int32Array | Float64Array>(
 // arrays for the next job, and reports a failure through the job's shared progress.
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
-${[rankOf, encodeColumn, addLeaves8, compiledWalk, walkChunk, runChunks, keepScratch, reportFailure].map((f) => f.toString()).join('\n')}
+${[rankOf, encodeColumn, addLeaves8, compiledWalk, walkTrees8, decideRows, reorderByLeaf, writeRows, walkChunk, runChunks, keepScratch, reportFailure].map((f) => f.toString()).join('\n')}
 let kept = null;
 const walks = new Map();
 parentPort.on('message', (job) => {

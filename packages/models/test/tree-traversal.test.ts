@@ -4,7 +4,16 @@ import { encodeArray } from '../src/codec.js';
 import { buildCutIndex, lowerBound } from '../src/cut-index.js';
 import { DecisionTree, fitDecisionTree } from '../src/decision-tree.js';
 import { fitRandomForest } from '../src/random-forest.js';
-import { compiledWalk, encodeColumn, rankOf, type Walk, walkSource } from '../src/tree-kernels.js';
+import {
+  compiledWalk,
+  encodeColumn,
+  rankOf,
+  runChunks,
+  type TreeJob,
+  type VotePlan,
+  type Walk,
+  walkSource,
+} from '../src/tree-kernels.js';
 import { predictionThreads, setPredictionThreads } from '../src/tree-threads.js';
 import { CodedTrees } from '../src/tree-traversal.js';
 import { mixedData, threeClassData } from './fixtures.js';
@@ -265,6 +274,56 @@ describe('coded batch prediction', () => {
     // The block holds 2^20 codes: 262,144 rows of width 4.
     const x = probeRows(forest.estimators, 262_144 + 21, 'coded-probe-3');
     expect(forest.predictProba(x)).toEqual(referenceProba(forest.estimators, x));
+  });
+
+  it("a walk's first chunk in a thread, walked as a small piece then the rest, gives the sums and labels of a later one", () => {
+    const forest = fitRandomForest(train, { nEstimators: 40, seed: 9 });
+    const { nFeatures: d, nClasses: K } = forest;
+    const coded = new CodedTrees(forest.estimators, d, K);
+    const n = 1203;
+    const x = probeRows(forest.estimators, n, 'coded-primed');
+    const ref = referenceProba(forest.estimators, x);
+    // The job CodedTrees builds for one thread, on a walk compiled afresh (not yet primed).
+    const job = (vote: VotePlan | null): TreeJob => ({
+      nodes: coded['nodes'],
+      values: coded['values'],
+      cutIndex: coded['cutIndex'],
+      walkSource: coded['walkSource'],
+      layout: coded.layout,
+      d,
+      K,
+      x,
+      n,
+      out: new Float64Array(n * K),
+      control: null,
+      chunkRows: n,
+      every: 2,
+      vote,
+    });
+    const plan = (): VotePlan => ({
+      labels: new Int32Array(n),
+      bound: coded['bound'],
+      scale: 1 / 40,
+      walks: new Float64Array(1),
+    });
+    for (const vote of [false, true]) {
+      const walk = compiledWalk(new Map(), coded['walkSource']);
+      expect(walk.primed).toBeUndefined();
+      const first = job(vote ? plan() : null);
+      runChunks(first, walk, null);
+      expect(walk.primed).toBe(true);
+      const later = job(vote ? plan() : null);
+      runChunks(later, walk, null);
+      if (vote) {
+        const labels = Array.from({ length: n }, (_, i) => (ref[2 * i + 1]! > ref[2 * i]! ? 1 : 0));
+        expect(Array.from(first.vote!.labels)).toEqual(labels);
+        expect(Array.from(later.vote!.labels)).toEqual(labels);
+      } else {
+        // Class sums: the forest's probabilities times the number of trees (as predictProba scales them).
+        expect(first.out).toEqual(later.out);
+        expect(first.out.map((v) => v * (1 / 40))).toEqual(ref);
+      }
+    }
   });
 
   it('compiles a walk once per layout and row width', () => {
