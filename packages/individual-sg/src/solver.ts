@@ -77,10 +77,11 @@ export interface RunEnd {
 /**
  * End a run's use of Z3: its solver is released and its context goes back to the pool. After a run
  * that failed, the module is given up and the next run loads a fresh one: in the article study, from
- * one failed run on, every SG run of that worker failed at once on a pooled context, with a sort
- * mismatch in terms built right after the context was leased. A check the run stopped waiting for (`abandoned`) is left
- * to answer: it normally does within milliseconds, and its context then goes back to the pool. One
- * still running GRACE_MS later is interrupted, and its context retired once it has answered: an
+ * one failed run on, the SG runs of that worker kept failing at once on a pooled context, with a sort
+ * mismatch in terms built right after the context was leased (Z3's memory is corrupted now and then;
+ * see the README). A check the run stopped waiting for (`abandoned`) is left to answer: it normally
+ * does within milliseconds, and its context then goes back to the pool. One still running GRACE_MS
+ * later is interrupted, and its context retired once it has answered: an
  * interrupt that lands after its check has ended stays pending in the context and cuts a later call
  * short, so that a reused context answered `sat` with a model that breaks the constraints
  * (test/z3-interrupt.test.ts). A check still running INTERRUPT_WAIT_MS after its interrupt ignored it

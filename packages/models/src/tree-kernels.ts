@@ -125,7 +125,8 @@ export function runChunks(
     // A walk's first chunk in this thread starts with 260 rows of their own (enough to be reordered, and
     // not a multiple of the eight walked together): they run the reordering, the votes and a remainder
     // of rows once before V8 optimises the walk on the rest of the chunk, so that the optimised code is
-    // not thrown away on reaching one of them (see `walkChunk`). Rows are independent: the sums and labels are the same either way.
+    // not thrown away on reaching one of them (see `walkChunk`). Rows are independent: the sums and
+    // labels are the same either way.
     let walks = 0;
     for (let a = 0; a < rows; ) {
       const b = walk.primed ? rows : Math.min(rows, 260);
