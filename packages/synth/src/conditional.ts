@@ -56,7 +56,7 @@ export function sampleConditionalLatent(
   const boxHi = Float64Array.from(perm, (k) => box.hi[k]!);
   const t = tilt(lcc, boxLo, boxHi, m);
   if (!t) {
-    sampleByGibbs(lp, d, m, boxLo, boxHi, n, rng, out, rowOffset, order);
+    sampleByGibbs(lp, lcc, d, m, boxLo, boxHi, n, rng, out, rowOffset, order);
     return n;
   }
   const { l, lo, hi, mu, psiStar } = t;
@@ -105,11 +105,12 @@ const GIBBS_SWEEPS = 10;
  * draw along the factor (every step a univariate truncated normal, so it never stalls) and runs
  * GIBBS_SWEEPS Gibbs sweeps whose full conditionals are univariate truncated normals. The rows stay
  * in the box; their law is that of the chain after those sweeps, close to but not exactly the
- * truncated law. `lp` is the factor of R in `order` (constrained first), the box in the same order;
- * the free coordinates are drawn given z_C as in the tilted path.
+ * truncated law. `lp` is the factor of R in `order` (constrained first) and `lcc` its constrained
+ * block, the box in the same order; the free coordinates are drawn given z_C as in the tilted path.
  */
 function sampleByGibbs(
   lp: Float64Array,
+  lcc: Float64Array,
   d: number,
   m: number,
   lo: Float64Array,
@@ -120,8 +121,6 @@ function sampleByGibbs(
   rowOffset: number,
   order: Int32Array,
 ): void {
-  const lcc = new Float64Array(m * m);
-  for (let a = 0; a < m; a++) for (let b = 0; b <= a; b++) lcc[a * m + b] = lp[a * d + b]!;
   const q = inverseFromCholesky(lcc, m);
   // Full conditional of z_a: mean Σ_b coef[a][b] z_b (coef[a][a] = 0), sd 1 / sqrt(q_aa).
   const coef = new Float64Array(m * m);
