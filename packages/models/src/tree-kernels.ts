@@ -463,8 +463,11 @@ export function addLeaves8(
 
 /** Tree walks compiled for one layout and row width: see `walkSource`. */
 export interface Walk {
-  /** Whether this thread has walked a first small piece with it (see `runChunks`). */
-  primed?: boolean;
+  /**
+   * Whether this thread has walked a first small piece with it (see `runChunks`); in the compiled
+   * object from the start, so that setting it does not change the object's shape.
+   */
+  primed: boolean;
   /** Add, for each of `rows` rows, the leaf values it reaches in one tree (eight rows at a time). */
   rows(
     nd: Int32Array,
@@ -555,7 +558,7 @@ function trees8(nodes, values, t, K, codes, b, out, o) {
     out[o + k] = sum;
   }
 }
-return { rows, trees8 };
+return { rows, trees8, primed: false };
 })()`;
 }
 

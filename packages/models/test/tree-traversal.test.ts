@@ -308,7 +308,7 @@ describe('coded batch prediction', () => {
     });
     for (const vote of [false, true]) {
       const walk = compiledWalk(new Map(), coded['walkSource']);
-      expect(walk.primed).toBeUndefined();
+      expect(walk.primed).toBe(false);
       const first = job(vote ? plan() : null);
       runChunks(first, walk, null);
       expect(walk.primed).toBe(true);
