@@ -1,10 +1,12 @@
 // `pnpm check:packages`: packs every published package as a user receives it and runs
 // `publint --strict` and `attw` (arethetypeswrong, all resolution modes: node10, node16 from CJS and
 // ESM, bundler) on each tarball. A package whose exports have no `require` condition is ESM only by
-// design (the command line); for it, CommonJS resolving to ESM is expected and not reported. Exits
-// non-zero when any package has a problem.
+// design (the command line); for it, CommonJS resolving to ESM is expected and not reported. It also
+// fails a package still carrying the text `pnpm new:method` scaffolds for its author to replace (the
+// description in package.json, the Scaffold and Placeholder notes of the README). Exits non-zero when
+// any package has a problem.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packInto, publishedPackages, root, workspacePackages } from './pack.mjs';
@@ -14,6 +16,21 @@ const names = only.length ? only : publishedPackages();
 const work = mkdtempSync(join(tmpdir(), 'fairbench-check-'));
 const bin = (name) => join(root, 'node_modules/.bin', name);
 const failed = [];
+// The scaffold's own markers (tools/create-method/templates): none may reach a published package.
+const SCAFFOLD_TEXT = [/^Placeholder description/, /^> \*\*(Scaffold\.|Placeholder:)\*\*/m];
+for (const name of names) {
+  const { dir, manifest } = workspacePackages().get(name);
+  const readme = join(dir, 'README.md');
+  const texts = [
+    ['package.json description', manifest.description ?? ''],
+    ['README.md', existsSync(readme) ? readFileSync(readme, 'utf8') : ''],
+  ];
+  for (const [where, text] of texts) {
+    if (!SCAFFOLD_TEXT.some((re) => re.test(text))) continue;
+    failed.push(`${name} (scaffold text)`);
+    console.log(`${name}: the ${where} still holds the scaffold's placeholder text`);
+  }
+}
 try {
   const tarballs = packInto(work, names);
   const all = workspacePackages();
