@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Budget } from '@fb/core';
@@ -83,12 +83,44 @@ const benchPackage = JSON.parse(readFileSync(new URL('../package.json', import.m
   dependencies: Record<string, string>;
 };
 
+interface Manifest {
+  version: string;
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+}
+
+/** The installed version of `dep` as found from `dir` (Node's lookup), else its declared range. */
+function installedVersion(dep: string, dir: string, declared: string): string {
+  for (let d = dir; ; d = dirname(d)) {
+    const file = join(d, 'node_modules', dep, 'package.json');
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as Manifest).version;
+    if (dirname(d) === d) return declared;
+  }
+}
+
 /**
- * Version and a hash of the built code of a package, so a code change invalidates its cells.
+ * Version and a hash of the code a package runs, so that a code change invalidates its cells: its own
+ * build, the code versions of the workspace packages it depends on (dependencies and peers,
+ * transitively: a detector's cells follow a change in a shared scan or model package), and the
+ * installed versions of its other dependencies. `from` resolves the package (the bench's own require
+ * by default).
  */
-export function codeVersion(pkg: string): string {
-  const { version } = require(`${pkg}/package.json`) as { version: string };
-  return `${version}+${builtCodeHash(dirname(require.resolve(pkg)))}`;
+export function codeVersion(pkg: string, from: NodeJS.Require = require, path: string[] = []): string {
+  if (path.includes(pkg)) throw new Error(`workspace dependency cycle: ${[...path, pkg].join(' -> ')}`);
+  const manifestPath = from.resolve(`${pkg}/package.json`);
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
+  const own = builtCodeHash(dirname(from.resolve(pkg)));
+  const deps = { ...manifest.dependencies, ...manifest.peerDependencies };
+  if (Object.keys(deps).length === 0) return `${manifest.version}+${own}`;
+  const ownRequire = createRequire(manifestPath);
+  const hash = createHash('sha256').update(own);
+  for (const dep of Object.keys(deps).sort()) {
+    const version = dep.startsWith('@fb/')
+      ? codeVersion(dep, ownRequire, [...path, pkg])
+      : installedVersion(dep, dirname(manifestPath), deps[dep]!);
+    hash.update(`\u0000${dep}@${version}`);
+  }
+  return `${manifest.version}+${hash.digest('hex').slice(0, 12)}`;
 }
 
 /**
