@@ -24,6 +24,8 @@ async function estimate(
     outDir,
     select: (matching) => matching.filter((c) => keys.has(c.key)),
     ...(workers !== undefined ? { workers } : {}),
+    // A sampled cell's time is its one run's.
+    retries: 0,
     report: false,
     signal,
   });
@@ -43,13 +45,15 @@ async function estimate(
 }
 
 const usage = `usage: fairbench-study [--study <name|file>] [--out <dir>] [--resume | --fresh] [--retry-failed]
-                       [--only method=<id>[,<id>...]] [--workers <n>] [--estimate <k>]
+                       [--retries <n>] [--only method=<id>[,<id>...]] [--workers <n>] [--estimate <k>]
 
   --study         a study in studies/ (default, smoke, full) or a JSON/YAML file (default: default)
   --out           result directory (default: results/<study name>)
   --resume        continue a stopped run: stored cells are skipped (the default)
   --fresh         discard the stored cells and run everything again
   --retry-failed  run again the cells stored as failed
+  --retries       run a cell that fails in this run up to n more times, by fresh workers once the
+                  other cells are done (default 1; 0: never)
   --only          run only matching cells: method=, label=, dataset= or model= (repeatable)
   --workers       worker threads (default: the study's, else one per core)
   --estimate      run k sampled cells of every method plan and kind of data (planted bias, no
@@ -64,6 +68,7 @@ async function main(): Promise<void> {
       fresh: { type: 'boolean', default: false },
       resume: { type: 'boolean', default: false },
       'retry-failed': { type: 'boolean', default: false },
+      retries: { type: 'string', default: '1' },
       only: { type: 'string', multiple: true, default: [] },
       workers: { type: 'string' },
       estimate: { type: 'string' },
@@ -79,6 +84,10 @@ async function main(): Promise<void> {
   const workers = values.workers === undefined ? undefined : Number(values.workers);
   if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) {
     throw new Error(`--workers must be a positive integer, got ${values.workers}`);
+  }
+  const retries = Number(values.retries);
+  if (!(Number.isInteger(retries) && retries >= 0)) {
+    throw new Error(`--retries must be a whole number of at least 0, got ${values.retries}`);
   }
   const controller = new AbortController();
   process.once('SIGINT', () => {
@@ -98,6 +107,7 @@ async function main(): Promise<void> {
     outDir,
     fresh: values.fresh!,
     retryFailed: values['retry-failed']!,
+    retries,
     only: parseOnly(values.only!),
     ...(workers !== undefined ? { workers } : {}),
     signal: controller.signal,

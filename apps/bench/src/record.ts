@@ -37,6 +37,22 @@ export interface CellRecord {
   chance: { scenario: string; score: AuditScore }[];
   /** Protected attribute values the method points at (`attribute=value`), for agreement between methods. */
   implicated: string[];
+  /** The errors of earlier attempts in the run that stored this record (absent when it ran once). */
+  retriedAfter?: string[];
+}
+
+/**
+ * The toolkit's typed errors (`@fb/core`'s SchemaError, DataError, OptionsError, ...) name bad input or
+ * a broken contract, which every run repeats; the worker stores them as `Name: message`.
+ */
+const REPEATED_ERROR = /^(Schema|Data|Options|Model|Result|Interop|Rng)Error: /;
+
+/**
+ * Whether running a failed cell again may end otherwise: its worker crashed, it overran, or it threw
+ * something other than one of the toolkit's typed errors.
+ */
+export function mayPassAgain(record: CellRecord): boolean {
+  return record.status === 'failed' && !REPEATED_ERROR.test(record.error ?? '');
 }
 
 /** The record of a cell that threw or overran. */

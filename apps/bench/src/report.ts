@@ -708,6 +708,24 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
     'per subgroup method, the protected values in its five top-ranked subgroups.',
   );
 
+  const retried = parts.done.filter((r) => r.retriedAfter?.length);
+  if (retried.length > 0) {
+    heading(2, 'Cells that failed, then passed when run again');
+    addTable({
+      name: 'retried',
+      caption: 'Cells whose first run failed (the error shown) and a later run in the same study run passed',
+      headers: ['method', 'block', 'earlier error'],
+      align: ['l', 'l', 'l'],
+      rows: retried.map((r) => [r.plan.label, r.blockLabel, r.retriedAfter!.join('; ')]),
+      cells: retried.map((r) => ({
+        method: r.plan.label,
+        dataset: r.dataset.label,
+        question: r.question,
+        model: r.model,
+      })),
+    });
+  }
+
   if (parts.failed.length > 0) {
     heading(2, 'Failed cells');
     addTable({

@@ -4,7 +4,7 @@ import { type Cell, expandCells } from './cells.js';
 import type { Study } from './config.js';
 import { type PoolEvents, type PoolOptions, runPool } from './pool.js';
 import { StudyProgress } from './progress.js';
-import type { CellRecord } from './record.js';
+import { type CellRecord, mayPassAgain } from './record.js';
 import { writeReport } from './report.js';
 import { ResultStore } from './store.js';
 
@@ -14,6 +14,13 @@ export interface RunStudyOptions {
   fresh?: boolean;
   /** Run again the cells stored as failed. */
   retryFailed?: boolean;
+  /**
+   * How many more times a cell that fails in this run is run, by fresh workers once the others are
+   * done (default 1). A failure that a second run does not repeat (a worker crash, an overrun under
+   * load) then leaves no hole; the record keeps the earlier errors (`retriedAfter`). The toolkit's
+   * typed errors (bad input, a broken contract) are not run again: every run repeats them.
+   */
+  retries?: number;
   /** Run only cells matching every filter: `method`, `label`, `dataset` or `model` -> accepted values. */
   only?: Partial<Record<'method' | 'label' | 'dataset' | 'model', string[]>>;
   /** Run only the cells this picks from the matching ones (e.g. a sample for a time estimate). */
@@ -81,7 +88,6 @@ export async function runStudy(study: Study, opts: RunStudyOptions): Promise<Stu
       return s === undefined || (s === 'failed' && opts.retryFailed);
     });
     const workers = opts.workers ?? study.workers ?? availableParallelism();
-    const progress = new StudyProgress(todo.length, workers, opts.progress);
     const write = opts.progress?.write ?? ((t: string) => process.stderr.write(t));
     write(
       `study "${study.name}": ${cells.length} cells, ${selected.length} selected, ${selected.length - todo.length} already stored, ${todo.length} to run ${opts.executor ? 'by the given executor' : `on ${Math.min(workers, Math.max(1, todo.length))} workers`}\n`,
@@ -89,35 +95,58 @@ export async function runStudy(study: Study, opts: RunStudyOptions): Promise<Stu
     let failed = 0;
     let ran = 0;
     const execute = opts.executor ?? runPool;
+    const retries = opts.retries ?? 1;
     const started = performance.now();
-    await execute(
-      todo,
-      {
-        workers,
-        // Node timers hold at most 2^31 - 1 ms; a longer timeout would fire at once (every cell an overrun).
-        cellTimeoutSeconds: Math.min(study.cellTimeoutSeconds, MAX_TIMER_SECONDS),
-        workerUrl: opts.workerUrl ?? new URL('./worker.js', import.meta.url),
-        ...(opts.signal ? { signal: opts.signal } : {}),
-      },
-      {
-        onStart: (cell) => progress.start(cell),
-        onEnd: (cell) => progress.end(cell),
-        onProgress: (cell, p) =>
-          progress.progress(
-            cell,
-            `${p.phase}${p.share !== null ? ` ${Math.round(100 * p.share)}%` : ''} tested=${p.tested} ${p.elapsedSeconds.toFixed(1)}s`,
-          ),
-        onFinish: async (record) => {
-          await store.put(record);
-          ran++;
-          if (record.status === 'failed') failed++;
-          progress.finish(record);
-          opts.onStored?.(record);
+    // Errors of earlier attempts in this run, by cell key.
+    const earlier = new Map<string, string[]>();
+    let pass = todo;
+    for (let attempt = 0; pass.length > 0; attempt++) {
+      const again: Cell[] = [];
+      const progress = new StudyProgress(pass.length, workers, opts.progress);
+      await execute(
+        pass,
+        {
+          workers,
+          // Node timers hold at most 2^31 - 1 ms; a longer timeout would fire at once (every cell an overrun).
+          cellTimeoutSeconds: Math.min(study.cellTimeoutSeconds, MAX_TIMER_SECONDS),
+          workerUrl: opts.workerUrl ?? new URL('./worker.js', import.meta.url),
+          ...(opts.signal ? { signal: opts.signal } : {}),
         },
-      },
-    );
+        {
+          onStart: (cell) => progress.start(cell),
+          onEnd: (cell) => progress.end(cell),
+          onProgress: (cell, p) =>
+            progress.progress(
+              cell,
+              `${p.phase}${p.share !== null ? ` ${Math.round(100 * p.share)}%` : ''} tested=${p.tested} ${p.elapsedSeconds.toFixed(1)}s`,
+            ),
+          onFinish: async (record, cell) => {
+            const before = earlier.get(record.key);
+            const stored = before ? { ...record, retriedAfter: before } : record;
+            // Stored even when it will run again, so that an interrupted run loses nothing.
+            await store.put(stored);
+            progress.finish(stored);
+            if (mayPassAgain(record) && attempt < retries) {
+              earlier.set(record.key, [...(before ?? []), record.error ?? 'failed']);
+              again.push(cell);
+              return;
+            }
+            ran++;
+            if (record.status === 'failed') failed++;
+            opts.onStored?.(stored);
+          },
+        },
+      );
+      progress.close();
+      if (opts.signal?.aborted) break;
+      if (again.length > 0) {
+        write(
+          `${again.length} failed cell${again.length === 1 ? '' : 's'}: running ${again.length === 1 ? 'it' : 'them'} again on fresh workers (attempt ${attempt + 2} of ${retries + 1})\n`,
+        );
+      }
+      pass = again;
+    }
     const runSeconds = (performance.now() - started) / 1000;
-    progress.close();
     let reportPath: string | null = null;
     if (opts.report ?? true) {
       const current = new Set(cells.map((c) => c.key));
