@@ -708,40 +708,47 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
     'per subgroup method, the protected values in its five top-ranked subgroups.',
   );
 
-  const retried = parts.done.filter((r) => r.retriedAfter?.length);
-  if (retried.length > 0) {
-    heading(2, 'Cells that failed, then passed when run again');
+  /** A table of cells with one error column, each row linked to its cell. */
+  const errorTable = (
+    name: string,
+    title: string,
+    caption: string,
+    rows: CellRecord[],
+    error: string,
+    errorOf: (r: CellRecord) => string,
+  ) => {
+    if (rows.length === 0) return;
+    heading(2, title);
     addTable({
-      name: 'retried',
-      caption: 'Cells whose first run failed (the error shown) and a later run in the same study run passed',
-      headers: ['method', 'block', 'earlier error'],
+      name,
+      caption,
+      headers: ['method', 'block', error],
       align: ['l', 'l', 'l'],
-      rows: retried.map((r) => [r.plan.label, r.blockLabel, r.retriedAfter!.join('; ')]),
-      cells: retried.map((r) => ({
+      rows: rows.map((r) => [r.plan.label, r.blockLabel, errorOf(r)]),
+      cells: rows.map((r) => ({
         method: r.plan.label,
         dataset: r.dataset.label,
         question: r.question,
         model: r.model,
       })),
     });
-  }
-
-  if (parts.failed.length > 0) {
-    heading(2, 'Failed cells');
-    addTable({
-      name: 'failed',
-      caption: 'Cells that threw or overran',
-      headers: ['method', 'block', 'error'],
-      align: ['l', 'l', 'l'],
-      rows: parts.failed.map((r) => [r.plan.label, r.blockLabel, r.error ?? '']),
-      cells: parts.failed.map((r) => ({
-        method: r.plan.label,
-        dataset: r.dataset.label,
-        question: r.question,
-        model: r.model,
-      })),
-    });
-  }
+  };
+  errorTable(
+    'retried',
+    'Cells that failed, then passed when run again',
+    'Cells whose first run failed (the error shown) and a later run in the same study run passed',
+    parts.done.filter((r) => r.retriedAfter?.length),
+    'earlier error',
+    (r) => r.retriedAfter!.join('; '),
+  );
+  errorTable(
+    'failed',
+    'Failed cells',
+    'Cells that threw or overran',
+    parts.failed,
+    'error',
+    (r) => r.error ?? '',
+  );
   return { title, blocks, markdown: toMarkdown(blocks), tables, figures, records };
 }
 
