@@ -18,8 +18,9 @@ const bin = (name) => join(root, 'node_modules/.bin', name);
 const failed = [];
 // The scaffold's own markers (tools/create-method/templates): none may reach a published package.
 const SCAFFOLD_TEXT = [/^Placeholder description/, /^> \*\*(Scaffold\.|Placeholder:)\*\*/m];
+const all = workspacePackages();
 for (const name of names) {
-  const { dir, manifest } = workspacePackages().get(name);
+  const { dir, manifest } = all.get(name);
   const readme = join(dir, 'README.md');
   const texts = [
     ['package.json description', manifest.description ?? ''],
@@ -33,7 +34,6 @@ for (const name of names) {
 }
 try {
   const tarballs = packInto(work, names);
-  const all = workspacePackages();
   const esmOnly = (name) => !JSON.stringify(all.get(name).manifest.exports ?? {}).includes('"require"');
   for (const [name, tarball] of tarballs) {
     for (const [tool, args] of [
