@@ -71,8 +71,7 @@ export class FeatureBinner {
     const lower: Float64Array[] = [];
     const upper: Float64Array[] = [];
     const exact: boolean[] = [];
-    const rows: number[] = [];
-    for (let i = 0; i < n; i++) if (!weight || weight[i]! > 0) rows.push(i);
+    const rows = weightedRows(n, weight);
     const column = new Float64Array(rows.length);
     for (let j = 0; j < d; j++) {
       const a = schema.attributes[j]!;
@@ -86,7 +85,7 @@ export class FeatureBinner {
         exact.push(true);
         continue;
       }
-      for (let r = 0; r < rows.length; r++) column[r] = x[rows[r]! * d + j]!;
+      gatherColumn(x, d, j, rows, column);
       column.sort();
       const { lo, hi } = quantileBins(column, maxBins);
       const e = new Float64Array(lo.length - 1);
@@ -115,25 +114,8 @@ export class FeatureBinner {
     const d = this.nFeatures;
     const out = new Uint8Array(d * n);
     for (let j = 0; j < d; j++) {
-      const base = j * n;
-      if (this.exact[j]) {
-        for (let i = 0; i < n; i++) out[base + i] = Math.round(x[i * d + j]!);
-        continue;
-      }
-      const e = this.edges[j]!;
-      const last = e.length;
-      for (let i = 0; i < n; i++) {
-        const v = x[i * d + j]!;
-        // First edge >= v by binary search; past every edge means the last bin.
-        let lo = 0;
-        let hi = last;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if (e[mid]! < v) lo = mid + 1;
-          else hi = mid;
-        }
-        out[base + i] = lo;
-      }
+      if (this.exact[j]) exactCodes(x, n, d, j, out);
+      else searchCodes(x, n, d, j, this.edges[j]!, out);
     }
     return out;
   }
@@ -150,10 +132,54 @@ function midpoint(a: number, b: number): number {
   return m >= b || m < a ? a : m;
 }
 
-/**
- * The number of distinct values of a sorted array. A function of its own: code after a long loop, not
- * yet run when the loop's optimised code is made, sends the rest of its function back to the interpreter.
- */
+// The loops below are functions of their own: code after a long loop, not yet run when V8 optimises the
+// loop, sends the rest of its function back to the interpreter when first reached.
+
+/** Indices of the rows of positive weight (all n rows without weights). */
+function weightedRows(n: number, weight: Float64Array | undefined): Int32Array {
+  const rows = new Int32Array(n);
+  let m = 0;
+  for (let i = 0; i < n; i++) if (!weight || weight[i]! > 0) rows[m++] = i;
+  return rows.subarray(0, m);
+}
+
+/** Feature j of the given rows of row-major x (width d), into column. */
+function gatherColumn(x: Float64Array, d: number, j: number, rows: Int32Array, column: Float64Array): void {
+  for (let r = 0; r < rows.length; r++) column[r] = x[rows[r]! * d + j]!;
+}
+
+/** Bin codes of feature j when its bins are its exact (categorical) codes, into out from j * n. */
+function exactCodes(x: Float64Array, n: number, d: number, j: number, out: Uint8Array): void {
+  const base = j * n;
+  for (let i = 0; i < n; i++) out[base + i] = Math.round(x[i * d + j]!);
+}
+
+/** Bin codes of feature j against its upper bin edges e, into out from j * n. */
+function searchCodes(
+  x: Float64Array,
+  n: number,
+  d: number,
+  j: number,
+  e: Float64Array,
+  out: Uint8Array,
+): void {
+  const base = j * n;
+  const last = e.length;
+  for (let i = 0; i < n; i++) {
+    const v = x[i * d + j]!;
+    // First edge >= v by binary search; past every edge means the last bin.
+    let lo = 0;
+    let hi = last;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (e[mid]! < v) lo = mid + 1;
+      else hi = mid;
+    }
+    out[base + i] = lo;
+  }
+}
+
+/** The number of distinct values of a sorted array. */
 function distinctCount(sorted: Float64Array): number {
   let distinct = 0;
   for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) distinct++;
@@ -166,30 +192,38 @@ function distinctCount(sorted: Float64Array): number {
  * heavily repeated value thus gets a bin of its own). Returns each bin's smallest and largest value.
  */
 function quantileBins(sorted: Float64Array, maxBins: number): { lo: Float64Array; hi: Float64Array } {
-  const n = sorted.length;
   const distinct = distinctCount(sorted);
-  const lo: number[] = [];
-  const hi: number[] = [];
-  if (distinct <= maxBins) {
-    for (let i = 0; i < n; i++) {
-      if (i === 0 || sorted[i] !== sorted[i - 1]) {
-        lo.push(sorted[i]!);
-        hi.push(sorted[i]!);
-      }
-    }
-    return { lo: Float64Array.from(lo), hi: Float64Array.from(hi) };
-  }
+  if (distinct > maxBins) return greedyBins(sorted, maxBins);
+  const lo = distinctBins(sorted, distinct);
+  return { lo, hi: lo.slice() };
+}
+
+/** The distinct values of a sorted array with `distinct` of them. */
+function distinctBins(sorted: Float64Array, distinct: number): Float64Array {
+  const lo = new Float64Array(distinct);
+  let m = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) lo[m++] = sorted[i]!;
+  return lo;
+}
+
+/** Greedy quantile bins (see `quantileBins`), at most maxBins of them. */
+function greedyBins(sorted: Float64Array, maxBins: number): { lo: Float64Array; hi: Float64Array } {
+  const n = sorted.length;
+  const lo = new Float64Array(maxBins);
+  const hi = new Float64Array(maxBins);
   const step = n / maxBins;
+  let m = 0;
   let start = 0;
   for (let i = 0; i < n; ) {
     let end = i + 1;
     while (end < n && sorted[end] === sorted[i]) end++;
-    if (end === n || (maxBins - lo.length > 1 && end >= (lo.length + 1) * step)) {
-      lo.push(sorted[start]!);
-      hi.push(sorted[end - 1]!);
+    if (end === n || (maxBins - m > 1 && end >= (m + 1) * step)) {
+      lo[m] = sorted[start]!;
+      hi[m] = sorted[end - 1]!;
+      m++;
       start = end;
     }
     i = end;
   }
-  return { lo: Float64Array.from(lo), hi: Float64Array.from(hi) };
+  return { lo: lo.slice(0, m), hi: hi.slice(0, m) };
 }

@@ -66,6 +66,8 @@ export class TreeBuilder {
   private readonly cum: Float64Array;
   private readonly bestLeft: Float64Array;
   private readonly tmpK: Float64Array;
+  // The best split score so far in a bestSplit call.
+  private readonly best = new Float64Array(1);
   private cap = 0;
   private feature = new Int32Array(0);
   private threshold = new Float64Array(0);
@@ -93,7 +95,8 @@ export class TreeBuilder {
     this.hc = new Int32Array(maxBins);
     this.touched = new Int32Array(maxBins);
     this.order = new Int32Array(this.d);
-    this.cum = new Float64Array(this.K);
+    // The running left class weights, then (from K) those of the best split of the feature scanned.
+    this.cum = new Float64Array(2 * this.K);
     this.bestLeft = new Float64Array(this.K);
     this.tmpK = new Float64Array(this.K);
   }
@@ -103,29 +106,12 @@ export class TreeBuilder {
    * draw counts times the sample weights). `rng` orders the candidate features at each node.
    */
   grow(rowWeight: Float64Array, params: GrowParams, rng: Rng): TreeArrays {
-    const { y } = this.data;
     const K = this.K;
-    let m = 0;
-    for (let i = 0; i < rowWeight.length; i++) {
-      const w = rowWeight[i]!;
-      if (w > 0) {
-        this.idx[m] = i;
-        this.wv[m] = w;
-        this.yv[m] = y[i]!;
-        m++;
-      }
-    }
+    const m = collectRows(rowWeight, this.data.y, this.idx, this.wv, this.yv);
     this.reserve(Math.max(1, 2 * m - 1));
     const importance = new Float64Array(this.d);
     let nodes = 1;
-    const rootValue = this.value;
-    rootValue.fill(0, 0, K);
-    let rootWeight = 0;
-    for (let i = 0; i < m; i++) {
-      rootValue[this.yv[i]!]! += this.wv[i]!;
-      rootWeight += this.wv[i]!;
-    }
-    this.initNode(0, m, rootWeight, params.criterion);
+    this.initNode(0, m, classSums(this.yv, this.wv, m, K, this.value), params.criterion);
     // Depth-first: each entry is (node, start, end, depth).
     const stack: number[] = [0, 0, m, 0];
     let deepest = 0;
@@ -174,6 +160,12 @@ export class TreeBuilder {
         this.weight[r]! * this.impurity[r]!;
       stack.push(r, mid, end, depth + 1, l, start, mid, depth + 1);
     }
+    return this.finish(nodes, importance, deepest);
+  }
+
+  /** The grown tree's arrays: class weights as distributions, importances normalised. */
+  private finish(nodes: number, importance: Float64Array, deepest: number): TreeArrays {
+    const K = this.K;
     let total = 0;
     for (let j = 0; j < this.d; j++) total += importance[j]!;
     if (total > 0) for (let j = 0; j < this.d; j++) importance[j] = importance[j]! / total;
@@ -242,9 +234,10 @@ export class TreeBuilder {
     const count = end - start;
     const minLeaf = params.minSamplesLeaf;
     const gini = params.criterion === 'gini';
+    const best = this.best;
+    best[0] = Number.NEGATIVE_INFINITY;
     for (let j = 0; j < d; j++) order[j] = j;
     let visited = 0;
-    let bestScore = Number.NEGATIVE_INFINITY;
     let bestFeature = -1;
     this.splitFeature = -1;
     for (let t = 0; t < d && visited < params.maxFeatures; t++) {
@@ -255,78 +248,23 @@ export class TreeBuilder {
       const nb = binner.nBins[f]!;
       const col = f * n;
       // Sparse mode (fewer rows than bins): remember the touched bins and scan only those, in order.
-      const sparse = count < nb;
-      let occupied = 0;
-      if (sparse) {
-        for (let i = start; i < end; i++) {
-          const b = bins[col + idx[i]!]!;
-          if (hc[b]++ === 0) touched[occupied++] = b;
-          hw[b * K + yv[i]!]! += wv[i]!;
-        }
-        if (occupied > 1) touched.subarray(0, occupied).sort();
-      } else {
-        for (let i = start; i < end; i++) {
-          const b = bins[col + idx[i]!]!;
-          hc[b]!++;
-          hw[b * K + yv[i]!]! += wv[i]!;
-        }
-        for (let b = 0; b < nb; b++) if (hc[b]! > 0) touched[occupied++] = b;
-      }
+      const occupied =
+        count < nb
+          ? sparseHistogram(bins, col, idx, yv, wv, start, end, K, hc, hw, touched)
+          : denseHistogram(bins, col, idx, yv, wv, start, end, K, hc, hw, nb, touched);
       if (occupied > 1) {
         visited++;
-        cum.fill(0);
-        let cl = 0;
-        let wl = 0;
-        for (let s = 0; s < occupied - 1; s++) {
-          const b = touched[s]!;
-          cl += hc[b]!;
-          for (let k = 0; k < K; k++) {
-            const v = hw[b * K + k]!;
-            cum[k]! += v;
-            wl += v;
-          }
-          if (cl < minLeaf) continue;
-          if (count - cl < minLeaf) break;
-          const wr = W - wl;
-          if (!(wl > 0 && wr > 0)) continue;
-          let score = 0;
-          if (gini) {
-            let sl = 0;
-            let sr = 0;
-            for (let k = 0; k < K; k++) {
-              const a = cum[k]!;
-              const c = parent[k]! - a;
-              sl += a * a;
-              sr += c * c;
-            }
-            score = sl / wl + sr / wr;
-          } else {
-            for (let k = 0; k < K; k++) {
-              const a = cum[k]!;
-              const c = parent[k]! - a;
-              if (a > 0) score += a * Math.log(a);
-              if (c > 0) score += c * Math.log(c);
-            }
-            score -= wl * Math.log(wl) + wr * Math.log(wr);
-          }
-          if (score > bestScore) {
-            bestScore = score;
-            bestFeature = f;
-            this.splitFeature = f;
-            this.splitBin = b;
-            this.splitThreshold = binner.threshold(f, b, touched[s + 1]!);
-            this.bestLeft.set(cum);
-          }
+        const s = scanSplits(touched, occupied, hc, hw, K, parent, W, count, minLeaf, gini, cum, best);
+        if (s >= 0) {
+          bestFeature = f;
+          this.splitFeature = f;
+          this.splitBin = touched[s]!;
+          this.splitThreshold = binner.threshold(f, touched[s]!, touched[s + 1]!);
+          this.bestLeft.set(cum.subarray(K));
         }
       }
-      for (let s = 0; s < occupied; s++) {
-        const b = touched[s]!;
-        hc[b] = 0;
-        for (let k = 0; k < K; k++) hw[b * K + k] = 0;
-      }
+      clearHistogram(touched, occupied, K, hc, hw);
     }
-    // A local, not a field compared: the first call's search is optimised while it runs, before this
-    // line has run, and code here that needs type feedback would leave the optimised code on every call.
     return bestFeature;
   }
 
@@ -379,4 +317,197 @@ export function nodeImpurity(
     if (p > 0) s -= p * Math.log2(p);
   }
   return Math.max(0, s);
+}
+
+/**
+ * Gather the rows of positive weight into idx, with their weight in wv and class in yv; returns how many.
+ */
+function collectRows(
+  rowWeight: Float64Array,
+  y: Int32Array,
+  idx: Int32Array,
+  wv: Float64Array,
+  yv: Int32Array,
+): number {
+  let m = 0;
+  for (let i = 0; i < rowWeight.length; i++) {
+    const w = rowWeight[i]!;
+    if (w > 0) {
+      idx[m] = i;
+      wv[m] = w;
+      yv[m] = y[i]!;
+      m++;
+    }
+  }
+  return m;
+}
+
+/** The class weights of the first m rows into value[0..K); returns their total. */
+function classSums(yv: Int32Array, wv: Float64Array, m: number, K: number, value: Float64Array): number {
+  value.fill(0, 0, K);
+  let total = 0;
+  for (let i = 0; i < m; i++) {
+    value[yv[i]!]! += wv[i]!;
+    total += wv[i]!;
+  }
+  return total;
+}
+
+// The phases of the split search, each a function of its own: V8 optimises each loop apart, so that the
+// first run of a phase reached late (the sparse histograms of small nodes, a first improving split) does
+// not throw away the optimised code of the others.
+
+/** Histogram of feature column `col` over rows start..end-1 when the node has fewer rows than bins:
+ * rows and weight per bin, the occupied bins listed in touched in increasing order. Returns their count. */
+function sparseHistogram(
+  bins: Uint8Array,
+  col: number,
+  idx: Int32Array,
+  yv: Int32Array,
+  wv: Float64Array,
+  start: number,
+  end: number,
+  K: number,
+  hc: Int32Array,
+  hw: Float64Array,
+  touched: Int32Array,
+): number {
+  let occupied = 0;
+  for (let i = start; i < end; i++) {
+    const b = bins[col + idx[i]!]!;
+    if (hc[b]++ === 0) touched[occupied++] = b;
+    hw[b * K + yv[i]!]! += wv[i]!;
+  }
+  if (occupied > 1) touched.subarray(0, occupied).sort();
+  return occupied;
+}
+
+/** The same histogram over all `nb` bins of the feature. */
+function denseHistogram(
+  bins: Uint8Array,
+  col: number,
+  idx: Int32Array,
+  yv: Int32Array,
+  wv: Float64Array,
+  start: number,
+  end: number,
+  K: number,
+  hc: Int32Array,
+  hw: Float64Array,
+  nb: number,
+  touched: Int32Array,
+): number {
+  addRows(bins, col, idx, yv, wv, start, end, K, hc, hw);
+  return occupiedBins(hc, nb, touched);
+}
+
+/** Add rows start..end-1 to the histogram. */
+function addRows(
+  bins: Uint8Array,
+  col: number,
+  idx: Int32Array,
+  yv: Int32Array,
+  wv: Float64Array,
+  start: number,
+  end: number,
+  K: number,
+  hc: Int32Array,
+  hw: Float64Array,
+): void {
+  for (let i = start; i < end; i++) {
+    const b = bins[col + idx[i]!]!;
+    hc[b]!++;
+    hw[b * K + yv[i]!]! += wv[i]!;
+  }
+}
+
+/** List the bins below nb holding rows in touched, in increasing order; returns how many. */
+function occupiedBins(hc: Int32Array, nb: number, touched: Int32Array): number {
+  let occupied = 0;
+  for (let b = 0; b < nb; b++) if (hc[b]! > 0) touched[occupied++] = b;
+  return occupied;
+}
+
+/** Zero the histogram's occupied bins. */
+function clearHistogram(
+  touched: Int32Array,
+  occupied: number,
+  K: number,
+  hc: Int32Array,
+  hw: Float64Array,
+): void {
+  for (let s = 0; s < occupied; s++) {
+    const b = touched[s]!;
+    hc[b] = 0;
+    for (let k = 0; k < K; k++) hw[b * K + k] = 0;
+  }
+}
+
+/**
+ * Scan the splits between consecutive occupied bins of one feature's histogram (score, larger is better:
+ * Gini, the sum of squared class weights over the weight, per side; entropy, minus the weighted entropy
+ * of the two sides, in nats). A split better than best[0] updates best[0] and copies its left class
+ * weights to cum[K..2K); returns the position in touched of the last bin going left of the best such
+ * split, or -1 when none beat best[0].
+ */
+function scanSplits(
+  touched: Int32Array,
+  occupied: number,
+  hc: Int32Array,
+  hw: Float64Array,
+  K: number,
+  parent: Float64Array,
+  W: number,
+  count: number,
+  minLeaf: number,
+  gini: boolean,
+  cum: Float64Array,
+  best: Float64Array,
+): number {
+  cum.fill(0, 0, K);
+  let found = -1;
+  let cl = 0;
+  let wl = 0;
+  for (let s = 0; s < occupied - 1; s++) {
+    const b = touched[s]!;
+    cl += hc[b]!;
+    for (let k = 0; k < K; k++) {
+      const v = hw[b * K + k]!;
+      cum[k]! += v;
+      wl += v;
+    }
+    if (cl < minLeaf) continue;
+    if (count - cl < minLeaf) break;
+    const wr = W - wl;
+    if (!(wl > 0 && wr > 0)) continue;
+    let score = 0;
+    if (gini) {
+      let sl = 0;
+      let sr = 0;
+      for (let k = 0; k < K; k++) {
+        const a = cum[k]!;
+        const c = parent[k]! - a;
+        sl += a * a;
+        sr += c * c;
+      }
+      score = sl / wl + sr / wr;
+    } else {
+      for (let k = 0; k < K; k++) {
+        const a = cum[k]!;
+        const c = parent[k]! - a;
+        if (a > 0) score += a * Math.log(a);
+        if (c > 0) score += c * Math.log(c);
+      }
+      score -= wl * Math.log(wl) + wr * Math.log(wr);
+    }
+    if (score > best[0]!) found = keepBest(cum, K, best, score, s);
+  }
+  return found;
+}
+
+/** Record an improving split: its score, and its left class weights in cum[K..2K). Returns s. */
+function keepBest(cum: Float64Array, K: number, best: Float64Array, score: number, s: number): number {
+  best[0] = score;
+  for (let k = 0; k < K; k++) cum[K + k] = cum[k]!;
+  return s;
 }

@@ -153,11 +153,7 @@ export function prepareTreeData(
   const K = schema.outcome.labels.length;
   const rowWeight = new Float64Array(n);
   const classTotal = new Float64Array(K);
-  for (let i = 0; i < n; i++) {
-    const w = (sampleWeight ? sampleWeight[i]! : 1) * perClass[ds.y[i]!]!;
-    rowWeight[i] = w;
-    classTotal[ds.y[i]!]! += w;
-  }
+  weighRows(ds.y, sampleWeight, perClass, rowWeight, classTotal);
   if (classTotal.filter((w) => w > 0).length < 2) {
     throw new DataError(
       'DATA_SINGLE_CLASS',
@@ -170,6 +166,25 @@ export function prepareTreeData(
   const binner = FeatureBinner.fit(schema, ds.x, n, options.maxBins, rowWeight);
   const data: BinnedData = { binner, bins: binner.transform(ds.x, n), n, y: ds.y, nClasses: K };
   return { ds, data, rowWeight };
+}
+
+/**
+ * Each row's weight (its sample weight times its class's weight) into rowWeight, summed per class into
+ * classTotal. A function of its own: code after a long loop, not yet run when V8 optimises the loop,
+ * sends the rest of its function back to the interpreter when first reached.
+ */
+function weighRows(
+  y: Int32Array,
+  sampleWeight: Float64Array | undefined,
+  perClass: Float64Array,
+  rowWeight: Float64Array,
+  classTotal: Float64Array,
+): void {
+  for (let i = 0; i < y.length; i++) {
+    const w = (sampleWeight ? sampleWeight[i]! : 1) * perClass[y[i]!]!;
+    rowWeight[i] = w;
+    classTotal[y[i]!]! += w;
+  }
 }
 
 /** A short `name(key=value,...)` description listing the options that differ from their defaults. */

@@ -1,4 +1,4 @@
-import { DataError } from '@fb/core';
+import { DataError, defineSchema } from '@fb/core';
 import { describe, expect, it } from 'vitest';
 import { batchRows } from '../src/batch.js';
 import { mixedSchema } from './fixtures.js';
@@ -12,8 +12,8 @@ describe('batchRows', () => {
   });
 
   it('names the first value that is not finite, wherever it sits in the batch', () => {
-    // 1001 rows: the scan runs four values at a time, so place bad values in every position of four and
-    // in the remainder after the last whole group.
+    // The scan runs four values at a time after the values that do not fill a group of four: place bad
+    // values in every position of four, in that head, and last.
     const n = 1001;
     for (const at of [0, 1, 2, 3, 2001, n * d - 1]) {
       for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
@@ -33,6 +33,31 @@ describe('batchRows', () => {
           details: { row: Math.floor(at / d), attribute: mixedSchema.attributes[at % d]!.name },
         });
       }
+    }
+  });
+
+  it('checks the head of a batch whose length is not a multiple of four', () => {
+    // Width 3, 5 rows: 15 values, of which the first three come before the groups of four.
+    const schema = defineSchema({
+      attributes: ['a', 'b', 'c'].map((name) => ({
+        name,
+        kind: 'continuous' as const,
+        protected: name === 'a',
+        min: 0,
+        max: 1,
+      })),
+      outcome: { name: 'y', labels: ['no', 'yes'], favorable: 1 },
+    });
+    expect(batchRows(schema, new Float64Array(15).fill(0.25))).toBe(5);
+    for (let at = 0; at < 15; at++) {
+      const x = new Float64Array(15).fill(0.25);
+      x[at] = Number.NEGATIVE_INFINITY;
+      expect(() => batchRows(schema, x)).toThrow(
+        expect.objectContaining({
+          code: 'DATA_NOT_FINITE',
+          details: { row: Math.floor(at / 3), attribute: ['a', 'b', 'c'][at % 3] },
+        }),
+      );
     }
   });
 });

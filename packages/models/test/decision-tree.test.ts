@@ -347,4 +347,29 @@ describe('bad input', () => {
       expect.objectContaining({ code: 'DATA_SHAPE' }),
     );
   });
+
+  it('names the first value that is not finite, in every row and column, read by the walk or not', () => {
+    // The walk checks the values in its own pass: a depth-1 tree reads one feature per row, and a bad
+    // value anywhere else must still be found, and the first one reported.
+    const tree = fitDecisionTree(ds, { maxDepth: 1 });
+    const d = mixedSchema.attributes.length;
+    const rows = ds.x.slice(0, 5 * d);
+    expect(Array.from(tree.apply(rows))).toEqual(
+      Array.from({ length: 5 }, (_, i) => tree.leafAt(rows, i * d)),
+    );
+    for (let at = 0; at < rows.length; at++) {
+      for (const bad of [Number.NaN, Number.POSITIVE_INFINITY]) {
+        const x = rows.slice();
+        x[at] = bad;
+        x[x.length - 1] = Number.NaN;
+        const expected = expect.objectContaining({
+          code: 'DATA_NOT_FINITE',
+          details: { row: Math.floor(at / d), attribute: mixedSchema.attributes[at % d]!.name },
+        });
+        expect(() => tree.predict(x)).toThrow(expected);
+        expect(() => tree.predictProba(x)).toThrow(expected);
+        expect(() => tree.apply(x)).toThrow(expected);
+      }
+    }
+  });
 });
