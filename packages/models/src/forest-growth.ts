@@ -37,11 +37,24 @@ function growTree(job: GrowthJob, builder: TreeBuilder, weights: Float64Array, t
   const { n, rowWeight } = job;
   const rng = Rng.create(job.seed).fork('random-forest').fork(`tree-${t}`);
   if (job.bootstrap) {
-    weights.fill(0);
-    for (let i = 0; i < n; i++) weights[rng.int(0, n - 1)]!++;
-    for (let i = 0; i < n; i++) weights[i] = weights[i]! * rowWeight[i]!;
+    drawBootstrap(rng, n, weights);
+    scaleWeights(weights, rowWeight);
   } else weights.set(rowWeight);
   return builder.grow(weights, job.params, rng);
+}
+
+// The two loops of a bootstrap are functions of their own: code after a long loop, not yet run when V8
+// optimises the loop, sends the function back to the interpreter when first reached (once per tree).
+
+/** Draw n rows with replacement: counts[i] = the times row i is drawn. */
+function drawBootstrap(rng: Rng, n: number, counts: Float64Array): void {
+  counts.fill(0);
+  for (let i = 0; i < n; i++) counts[rng.int(0, n - 1)]!++;
+}
+
+/** weights[i] *= by[i]. */
+function scaleWeights(weights: Float64Array, by: Float64Array): void {
+  for (let i = 0; i < weights.length; i++) weights[i] = weights[i]! * by[i]!;
 }
 
 /**

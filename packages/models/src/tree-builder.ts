@@ -80,6 +80,8 @@ export class TreeBuilder {
   private splitFeature = -1;
   private splitBin = -1;
   private splitThreshold = Number.NaN;
+  // The depth of the deepest node of the tree being grown.
+  private deepest = 0;
 
   constructor(data: BinnedData) {
     this.data = data;
@@ -106,21 +108,32 @@ export class TreeBuilder {
    * draw counts times the sample weights). `rng` orders the candidate features at each node.
    */
   grow(rowWeight: Float64Array, params: GrowParams, rng: Rng): TreeArrays {
-    const K = this.K;
     const m = collectRows(rowWeight, this.data.y, this.idx, this.wv, this.yv);
     this.reserve(Math.max(1, 2 * m - 1));
     const importance = new Float64Array(this.d);
+    this.initNode(0, m, classSums(this.yv, this.wv, m, this.K, this.value), params.criterion);
+    const nodes = this.splitNodes(m, params, rng, importance);
+    return this.finish(nodes, importance, this.deepest);
+  }
+
+  /**
+   * Split nodes depth first from the root (rows 0..m-1) until every node is a leaf; returns the node
+   * count, with the depth of the deepest node in `deepest`. The loop ends the function: code after a
+   * long loop, not yet run when V8 optimises the loop, sends the function back to the interpreter when
+   * first reached, and did so for every tree of a forest.
+   */
+  private splitNodes(m: number, params: GrowParams, rng: Rng, importance: Float64Array): number {
+    const K = this.K;
     let nodes = 1;
-    this.initNode(0, m, classSums(this.yv, this.wv, m, K, this.value), params.criterion);
     // Depth-first: each entry is (node, start, end, depth).
     const stack: number[] = [0, 0, m, 0];
-    let deepest = 0;
+    this.deepest = 0;
     while (stack.length > 0) {
       const depth = stack.pop()!;
       const end = stack.pop()!;
       const start = stack.pop()!;
       const node = stack.pop()!;
-      deepest = Math.max(deepest, depth);
+      if (depth > this.deepest) this.deepest = depth;
       this.feature[node] = -1;
       this.threshold[node] = Number.NaN;
       this.left[node] = -1;
@@ -160,23 +173,17 @@ export class TreeBuilder {
         this.weight[r]! * this.impurity[r]!;
       stack.push(r, mid, end, depth + 1, l, start, mid, depth + 1);
     }
-    return this.finish(nodes, importance, deepest);
+    return nodes;
   }
 
   /** The grown tree's arrays: class weights as distributions, importances normalised. */
   private finish(nodes: number, importance: Float64Array, deepest: number): TreeArrays {
     const K = this.K;
-    let total = 0;
-    for (let j = 0; j < this.d; j++) total += importance[j]!;
-    if (total > 0) for (let j = 0; j < this.d; j++) importance[j] = importance[j]! / total;
+    normalise(importance);
     const value = this.value.slice(0, nodes * K);
-    for (let node = 0; node < nodes; node++) {
-      const w = this.weight[node]!;
-      for (let k = 0; k < K; k++) value[node * K + k] = value[node * K + k]! / w;
-    }
+    perWeight(value, this.weight, nodes, K);
     const left = this.left.slice(0, nodes);
-    const right = new Int32Array(nodes);
-    for (let i = 0; i < nodes; i++) right[i] = left[i]! < 0 ? -1 : left[i]! + 1;
+    const right = rightChildren(left);
     return {
       nodeCount: nodes,
       feature: this.feature.slice(0, nodes),
@@ -317,6 +324,30 @@ export function nodeImpurity(
     if (p > 0) s -= p * Math.log2(p);
   }
   return Math.max(0, s);
+}
+
+// The loops of `finish`, as functions of their own (see `splitNodes`).
+
+/** Scale non-negative values to sum 1 (left all 0 when they sum to 0). */
+function normalise(values: Float64Array): void {
+  let total = 0;
+  for (let j = 0; j < values.length; j++) total += values[j]!;
+  if (total > 0) for (let j = 0; j < values.length; j++) values[j] = values[j]! / total;
+}
+
+/** Divide each node's K class weights by the node's weight. */
+function perWeight(value: Float64Array, weight: Float64Array, nodes: number, K: number): void {
+  for (let node = 0; node < nodes; node++) {
+    const w = weight[node]!;
+    for (let k = 0; k < K; k++) value[node * K + k] = value[node * K + k]! / w;
+  }
+}
+
+/** Right child ids from left ones (right = left + 1; -1 at leaves). */
+function rightChildren(left: Int32Array): Int32Array {
+  const right = new Int32Array(left.length);
+  for (let i = 0; i < left.length; i++) right[i] = left[i]! < 0 ? -1 : left[i]! + 1;
+  return right;
 }
 
 /**
