@@ -1,8 +1,12 @@
-// First calls against later ones, in a fresh process for one kind of model (run by bench/perf.mjs, once
-// per kind; prints one JSON object): the 100-tree forest or a depth-10 tree fitted three times on Adult,
-// the first model's predict on the 100,000 benchmark rows three times, then the second model's first
-// predict (what a later model pays once the process is warm). Not a test.
+// First calls against later ones, in a fresh process for one kind of model (run by bench/perf.mjs, a
+// few times per kind; prints one JSON object): the 100-tree forest or a depth-10 tree fitted three
+// times on Adult, the first model's predict on the 100,000 benchmark rows three times, then the second
+// model's first predict (what a later model pays once the process is warm). Not a test.
+// Each call also reports the page faults it took (all threads of the process), and the process measures
+// what a page fault costs on this machine by writing to fresh memory: a first call touches working
+// memory that later calls reuse, and the price of that depends on the machine.
 // Usage: node bench/first-call.mjs <dataDir> forest|tree
+import { resourceUsage } from 'node:process';
 import { loadAdult } from '@fb/datasets';
 import { fit } from '../dist/index.js';
 import { benchRows } from './rows.mjs';
@@ -13,22 +17,49 @@ const options = {
   tree: { model: 'decision-tree', maxDepth: 10 },
 }[kind];
 if (!options) throw new Error(`usage: first-call.mjs <dataDir> forest|tree (got ${kind})`);
+
+/** Microseconds per page fault: one byte written per 4 KB page of a fresh 16 MB buffer (median of 3). */
+function faultCost() {
+  const costs = [];
+  for (let r = 0; r < 3; r++) {
+    const buffer = new Uint8Array(16 * 2 ** 20);
+    const f0 = resourceUsage().minorPageFault;
+    const t0 = performance.now();
+    for (let i = 0; i < buffer.length; i += 4096) buffer[i] = 1;
+    const us = (performance.now() - t0) * 1000;
+    costs.push(us / Math.max(1, resourceUsage().minorPageFault - f0));
+  }
+  return costs.sort((a, b) => a - b)[1];
+}
+
+/** Seconds and page faults of one call. */
+async function timed(fn) {
+  const f0 = resourceUsage().minorPageFault;
+  const t0 = performance.now();
+  const value = await fn();
+  return { seconds: (performance.now() - t0) / 1000, faults: resourceUsage().minorPageFault - f0, value };
+}
+
+const usPerFault = faultCost();
 const train = await loadAdult({ dataDir, split: 'train' });
 const test = await loadAdult({ dataDir, split: 'test' });
 const big = benchRows(train, test);
-const seconds = (fn) => {
-  const t0 = performance.now();
-  fn();
-  return (performance.now() - t0) / 1000;
-};
 const fits = [];
 const models = [];
 for (let r = 0; r < 3; r++) {
-  const t0 = performance.now();
-  models.push(await fit(train, { ...options, ...(kind === 'forest' ? { seed: r } : {}) }));
-  fits.push((performance.now() - t0) / 1000);
+  const call = await timed(() => fit(train, { ...options, ...(kind === 'forest' ? { seed: r } : {}) }));
+  fits.push(call);
+  models.push(call.value);
 }
 const predicts = [];
-for (let r = 0; r < 3; r++) predicts.push(seconds(() => models[0].predict(big)));
-const secondModelFirstPredict = seconds(() => models[1].predict(big));
-console.log(JSON.stringify({ fits, predicts, secondModelFirstPredict }));
+for (let r = 0; r < 3; r++) predicts.push(await timed(() => models[0].predict(big)));
+const second = await timed(() => models[1].predict(big));
+const strip = (calls) => ({ seconds: calls.map((c) => c.seconds), faults: calls.map((c) => c.faults) });
+console.log(
+  JSON.stringify({
+    fits: strip(fits),
+    predicts: strip(predicts),
+    secondModelFirstPredict: { seconds: second.seconds, faults: second.faults },
+    usPerFault,
+  }),
+);

@@ -1,7 +1,7 @@
 // Fit / predict figures on UCI Adult (30,162 training rows, 15,060 test rows after dropping rows with
 // missing values; 14 attributes, categorical ones as codes), side by side with scikit-learn when a
 // python3 with sklearn is available: three rounds, each timing ours then scikit-learn's (A B A B A B),
-// medians printed with the load average. Then first calls against later ones in a fresh process. Run
+// medians printed with the load average. Then first calls against later ones in fresh processes. Run
 // `pnpm build` first, then `pnpm bench`. Data: FB_DATA_DIR, else ../shared/datasets next to the
 // repository. Prints figures; not a test.
 import { execFileSync } from 'node:child_process';
@@ -181,20 +181,5 @@ if (sk.length === 0) {
 }
 console.log(`load average ${loadavg()[0].toFixed(1)} at the end`);
 
-// First calls, each kind of model in a fresh process of its own: first / median of the later ones.
-const later = (v) => median(v.slice(1));
-for (const [name, label] of [
-  ['forest', 'forest (100 trees)'],
-  ['tree', 'decision tree (depth 10)'],
-]) {
-  const { fits, predicts, secondModelFirstPredict } = JSON.parse(
-    execFileSync(process.execPath, [path.join(here, 'first-call.mjs'), dataDir, name], { encoding: 'utf8' }),
-  );
-  const ratio = (a, b) => `${(a / b).toFixed(2)}x`;
-  console.log(
-    `first call in a fresh process, ${label}: fit ${s(fits[0])} vs ${s(later(fits))} later ` +
-      `(${ratio(fits[0], later(fits))}); predict 100,000 rows ${s(predicts[0])} vs ${s(later(predicts))} later ` +
-      `(${ratio(predicts[0], later(predicts))}); a second model's first predict ${s(secondModelFirstPredict)} ` +
-      `(${ratio(secondModelFirstPredict, later(predicts))})`,
-  );
-}
+// First calls against later ones, in fresh processes.
+await import('./first-calls.mjs');

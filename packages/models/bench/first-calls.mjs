@@ -1,0 +1,59 @@
+// First calls against later ones, each kind of model in fresh processes of its own (bench/first-call.mjs,
+// FIRST_CALL_RUNS processes per kind, default 5, 0 to skip, one after the other): first / median of the
+// later calls, as the median and range over the processes. The page faults of a first predict beyond a
+// later one's are priced at what a fault cost in the same process, and shown taken off. Run by
+// bench/perf.mjs at its end, or alone: `node bench/first-calls.mjs`. Data: FB_DATA_DIR, else
+// ../shared/datasets next to the repository. Prints figures; not a test.
+import { execFileSync } from 'node:child_process';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dataDir = process.env.FB_DATA_DIR ?? path.resolve(here, '../../../../shared/datasets');
+const median = (v) => [...v].sort((a, b) => a - b)[(v.length - 1) >> 1];
+const s = (v) => `${v.toFixed(3)} s`;
+const later = (v) => median(v.slice(1));
+const runs = Number(process.env.FIRST_CALL_RUNS ?? 5);
+const range = (v) => `${Math.min(...v).toFixed(2)}-${Math.max(...v).toFixed(2)}x`;
+const ratios = (v) => `median ${median(v).toFixed(2)}x, ${range(v)}`;
+const kinds =
+  runs > 0
+    ? [
+        ['forest', 'forest (100 trees)'],
+        ['tree', 'decision tree (depth 10)'],
+      ]
+    : [];
+for (const [name, label] of kinds) {
+  const results = Array.from({ length: runs }, () =>
+    JSON.parse(
+      execFileSync(process.execPath, [path.join(here, 'first-call.mjs'), dataDir, name], {
+        encoding: 'utf8',
+      }),
+    ),
+  );
+  const fit = results.map((r) => r.fits.seconds[0] / later(r.fits.seconds));
+  const predict = results.map((r) => r.predicts.seconds[0] / later(r.predicts.seconds));
+  const second = results.map((r) => r.secondModelFirstPredict.seconds / later(r.predicts.seconds));
+  // The first predict's extra page faults at this process's price of a fault, taken off its time.
+  const faultSeconds = results.map(
+    (r) => (Math.max(0, r.predicts.faults[0] - later(r.predicts.faults)) * r.usPerFault) / 1e6,
+  );
+  const netPredict = results.map(
+    (r, i) => (r.predicts.seconds[0] - faultSeconds[i]) / later(r.predicts.seconds),
+  );
+  console.log(
+    `first call in a fresh process, ${label}, ${runs} processes: fit ${ratios(fit)} a later fit ` +
+      `(${s(median(results.map((r) => r.fits.seconds[0])))} vs ${s(median(results.map((r) => later(r.fits.seconds))))}); ` +
+      `predict 100,000 rows ${ratios(predict)} a later predict ` +
+      `(${s(median(results.map((r) => r.predicts.seconds[0])))} vs ${s(median(results.map((r) => later(r.predicts.seconds))))}); ` +
+      `a second model's first predict ${ratios(second)}`,
+  );
+  console.log(
+    `  page faults of the first predict ${median(results.map((r) => r.predicts.faults[0]))} against ` +
+      `${median(results.map((r) => later(r.predicts.faults)))} in a later one, at ` +
+      `${median(results.map((r) => r.usPerFault)).toFixed(1)} us a fault here (${s(median(faultSeconds))}); ` +
+      `first predict without them ${ratios(netPredict)} a later one`,
+  );
+}
+console.log(`load average ${loadavg()[0].toFixed(1)} after the first calls`);
