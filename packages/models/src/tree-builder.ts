@@ -388,8 +388,10 @@ function classSums(yv: Int32Array, wv: Float64Array, m: number, K: number, value
 // first run of a phase reached late (the sparse histograms of small nodes, a first improving split) does
 // not throw away the optimised code of the others.
 
-/** Histogram of feature column `col` over rows start..end-1 when the node has fewer rows than bins:
- * rows and weight per bin, the occupied bins listed in touched in increasing order. Returns their count. */
+/**
+ * Histogram of feature column `col` over rows start..end-1 when the node has fewer rows than bins: rows
+ * and weight per bin, the occupied bins listed in touched in increasing order. Returns their count.
+ */
 function sparseHistogram(
   bins: Uint8Array,
   col: number,
