@@ -205,7 +205,7 @@ export function walkChunk(job: TreeJob, walk: Walk, s: ChunkScratch, rows: numbe
     const step = active < 8 && t + 8 <= T ? 8 : 1;
     const walked = t + step;
     if (step === 8) walkTrees8(walk, nodes, values, t, K, s.codes, d, s.sums, active);
-    else walk.rows(nodes[t]!, values[t]!, K, s.codes, active, s.sums, 0, sort ? s.leaves : null);
+    else walk.rows(nodes[t]!, values[t]!, K, s.codes, active, s.sums, 0, s.leaves);
     walks += active * step;
     t = walked;
     // No row can be decided while the trees walked could add less than the trees left.
@@ -421,7 +421,7 @@ export function encodeColumn(
 
 /**
  * Add the class distributions of the leaves l0..l7 reached by eight consecutive rows to out from o, and
- * with `leaves`, record them there from `at`.
+ * record the leaves in `leaves` from `at`.
  */
 export function addLeaves8(
   out: Float64Array,
@@ -436,19 +436,17 @@ export function addLeaves8(
   l5: number,
   l6: number,
   l7: number,
-  leaves: Int32Array | null,
+  leaves: Int32Array,
   at: number,
 ): void {
-  if (leaves) {
-    leaves[at] = l0;
-    leaves[at + 1] = l1;
-    leaves[at + 2] = l2;
-    leaves[at + 3] = l3;
-    leaves[at + 4] = l4;
-    leaves[at + 5] = l5;
-    leaves[at + 6] = l6;
-    leaves[at + 7] = l7;
-  }
+  leaves[at] = l0;
+  leaves[at + 1] = l1;
+  leaves[at + 2] = l2;
+  leaves[at + 3] = l3;
+  leaves[at + 4] = l4;
+  leaves[at + 5] = l5;
+  leaves[at + 6] = l6;
+  leaves[at + 7] = l7;
   for (let k = 0; k < K; k++) {
     out[o + k]! += value[l0 * K + k]!;
     out[o + K + k]! += value[l1 * K + k]!;
@@ -468,7 +466,13 @@ export interface Walk {
    * object from the start, so that setting it does not change the object's shape.
    */
   primed: boolean;
-  /** Add, for each of `rows` rows, the leaf values it reaches in one tree (eight rows at a time). */
+  /**
+   * Add, for each of `rows` rows, the leaf values it reaches in one tree (eight rows at a time), and
+   * record the leaf in `leaves`. Only the first tree's leaves are used (to reorder the rows), but every
+   * tree records them: as a store that only the first tree's walk made, it was met by V8's optimised walk
+   * without type feedback, and the walk was thrown back to the interpreter and compiled again, in each
+   * thread's first large batch.
+   */
   rows(
     nd: Int32Array,
     value: Float64Array,
@@ -477,7 +481,7 @@ export interface Walk {
     rows: number,
     out: Float64Array,
     at: number,
-    leaves: Int32Array | null,
+    leaves: Int32Array,
   ): void;
   /** Add, for the row at code offset b, the leaf values it reaches in trees t..t+7 (all eight at once). */
   trees8(
@@ -495,7 +499,7 @@ export interface Walk {
 /**
  * The source of the walks of one layout and row width d (an expression giving a `Walk`). `rows` adds, for
  * each of `rows` rows (codes of width d from row 0), the class distribution of the leaf it reaches in one
- * tree to out from `at` (and with `leaves`, records the leaf). Eight rows walk together, one step each per
+ * tree to out from `at`, and records the leaf in `leaves`. Eight rows walk together, one step each per
  * turn of the loop, without a branch per row: a leaf loops on itself, and the loop ends when all eight sit
  * on leaves. `trees8` walks one row through eight trees together the same way, for batches of fewer than
  * eight rows: one row's walk through one tree is a chain of dependent loads, and eight trees give eight
@@ -532,7 +536,7 @@ function rows(nd, value, K, codes, rows, out, at, leaves) {
     while ((w & ${fm}) !== ${fm}) { ${step('nd', 'w', 'n', 'b')} }
     const q = ${leaf('w', 'n')};
     for (let k = 0; k < K; k++) out[at + i * K + k] += value[q * K + k];
-    if (leaves) leaves[i] = q;
+    leaves[i] = q;
   }
   for (let i = 0; i < full; i += 8) {
     const b0 = i * ${d};
