@@ -21,6 +21,13 @@ export interface Layout {
 }
 
 /**
+ * Rows' codes: 16-bit when every code fits (childShift <= 16, as for every forest fitted here on up to
+ * 255 features: at most 255 thresholds per feature), which halves the memory a chunk's codes take: a
+ * process's first large batch writes every page of it for the first time.
+ */
+export type Codes = Int32Array | Uint16Array;
+
+/**
  * Labels instead of class sums: a row's walk through the trees stops at the first check after which no
  * later tree can change its argmax.
  */
@@ -62,10 +69,10 @@ export interface ChunkScratch {
   /** The layout's field widths that the codes were written with. */
   featureBits: number;
   rankBits: number;
-  codes: Int32Array;
+  codes: Codes;
   sums: Float64Array;
   ids: Int32Array;
-  spareCodes: Int32Array;
+  spareCodes: Codes;
   spareSums: Float64Array;
   spareIds: Int32Array;
   /** The leaf each row reached in the first tree. */
@@ -107,10 +114,10 @@ export function runChunks(
       : {
           featureBits: layout.featureBits,
           rankBits: layout.rankBits,
-          codes: new Int32Array(codeSpace),
+          codes: layout.childShift <= 16 ? new Uint16Array(codeSpace) : new Int32Array(codeSpace),
           sums: new Float64Array(cap * K),
           ids: new Int32Array(cap),
-          spareCodes: new Int32Array(codeSpace),
+          spareCodes: layout.childShift <= 16 ? new Uint16Array(codeSpace) : new Int32Array(codeSpace),
           spareSums: new Float64Array(cap * K),
           spareIds: new Int32Array(cap),
           leaves: new Int32Array(cap),
@@ -231,7 +238,7 @@ export function walkTrees8(
   values: readonly Float64Array[],
   t: number,
   K: number,
-  codes: Int32Array,
+  codes: Codes,
   d: number,
   sums: Float64Array,
   active: number,
@@ -386,7 +393,7 @@ export function encodeColumn(
   j: number,
   from: number,
   rows: number,
-  codes: Int32Array,
+  codes: Codes,
   at: number,
   shift: number,
 ): void {
@@ -477,7 +484,7 @@ export interface Walk {
     nd: Int32Array,
     value: Float64Array,
     K: number,
-    codes: Int32Array,
+    codes: Codes,
     rows: number,
     out: Float64Array,
     at: number,
@@ -489,7 +496,7 @@ export interface Walk {
     values: readonly Float64Array[],
     t: number,
     K: number,
-    codes: Int32Array,
+    codes: Codes,
     b: number,
     out: Float64Array,
     o: number,
