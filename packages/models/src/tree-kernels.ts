@@ -21,13 +21,6 @@ export interface Layout {
 }
 
 /**
- * Rows' codes: 16-bit when every code fits (childShift <= 16, as for every forest fitted here on up to
- * 255 features: at most 255 thresholds per feature), which halves the memory a chunk's codes take: a
- * process's first large batch writes every page of it for the first time.
- */
-export type Codes = Int32Array | Uint16Array;
-
-/**
  * Labels instead of class sums: a row's walk through the trees stops at the first check after which no
  * later tree can change its argmax.
  */
@@ -69,10 +62,10 @@ export interface ChunkScratch {
   /** The layout's field widths that the codes were written with. */
   featureBits: number;
   rankBits: number;
-  codes: Codes;
+  codes: Int32Array;
   sums: Float64Array;
   ids: Int32Array;
-  spareCodes: Codes;
+  spareCodes: Int32Array;
   spareSums: Float64Array;
   spareIds: Int32Array;
   /** The leaf each row reached in the first tree. */
@@ -114,10 +107,10 @@ export function runChunks(
       : {
           featureBits: layout.featureBits,
           rankBits: layout.rankBits,
-          codes: layout.childShift <= 16 ? new Uint16Array(codeSpace) : new Int32Array(codeSpace),
+          codes: new Int32Array(codeSpace),
           sums: new Float64Array(cap * K),
           ids: new Int32Array(cap),
-          spareCodes: layout.childShift <= 16 ? new Uint16Array(codeSpace) : new Int32Array(codeSpace),
+          spareCodes: new Int32Array(codeSpace),
           spareSums: new Float64Array(cap * K),
           spareIds: new Int32Array(cap),
           leaves: new Int32Array(cap),
@@ -238,7 +231,7 @@ export function walkTrees8(
   values: readonly Float64Array[],
   t: number,
   K: number,
-  codes: Codes,
+  codes: Int32Array,
   d: number,
   sums: Float64Array,
   active: number,
@@ -393,7 +386,7 @@ export function encodeColumn(
   j: number,
   from: number,
   rows: number,
-  codes: Codes,
+  codes: Int32Array,
   at: number,
   shift: number,
 ): void {
@@ -484,7 +477,7 @@ export interface Walk {
     nd: Int32Array,
     value: Float64Array,
     K: number,
-    codes: Codes,
+    codes: Int32Array,
     rows: number,
     out: Float64Array,
     at: number,
@@ -496,7 +489,7 @@ export interface Walk {
     values: readonly Float64Array[],
     t: number,
     K: number,
-    codes: Codes,
+    codes: Int32Array,
     b: number,
     out: Float64Array,
     o: number,

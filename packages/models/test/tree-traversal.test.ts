@@ -269,40 +269,6 @@ describe('coded batch prediction', () => {
     for (let c = 0; c < ref.length; c++) expect(a[c]! / 12).toBeCloseTo(ref[c]!, 14);
   });
 
-  it('codes of more than 16 bits (32-bit codes) give the sums of the raw walk, on one thread and two', () => {
-    // 9,000 stumps on feature 0 with distinct thresholds i + 0.5: 14 bits of rank and 3 of feature, so the
-    // codes do not fit 16 bits. A row with x0 = v goes left (class 0) in the stumps with v <= i + 0.5.
-    const stumps = Array.from({ length: 9000 }, (_, i) => ({
-      feature: Int32Array.from([0, -1, -1]),
-      threshold: Float64Array.from([i + 0.5, Number.NaN, Number.NaN]),
-      left: Int32Array.from([1, -1, -1]),
-      right: Int32Array.from([2, -1, -1]),
-      value: Float64Array.from([0.5, 0.5, 1, 0, 0, 1]),
-    }));
-    const coded = new CodedTrees(stumps, 4, 2);
-    expect(coded.layout.childShift).toBeGreaterThan(16);
-    const rng = Rng.create('wide-codes');
-    const n = 300;
-    const x = Float64Array.from({ length: n * 4 }, (_, c) =>
-      c % 4 === 0 ? rng.int(-5, 9005) : rng.uniform(),
-    );
-    const expected = new Float64Array(n * 2);
-    for (let i = 0; i < n; i++) {
-      const v = x[i * 4]!;
-      let left = 0;
-      for (let t = 0; t < 9000; t++) if (v <= t + 0.5) left++;
-      expected[2 * i] = left;
-      expected[2 * i + 1] = 9000 - left;
-    }
-    for (const threads of [1, 2]) {
-      setPredictionThreads(threads);
-      const out = new Float64Array(n * 2);
-      coded.addLeafValues(x, n, out);
-      expect(out).toEqual(expected);
-    }
-    setPredictionThreads('auto');
-  });
-
   it('three classes, and a batch larger than one block', () => {
     const forest = fitRandomForest(threeClassData(1500, 'coded-3'), { nEstimators: 4, seed: 1 });
     // The block holds 2^20 codes: 262,144 rows of width 4.
