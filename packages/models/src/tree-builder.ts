@@ -255,10 +255,12 @@ export class TreeBuilder {
       const nb = binner.nBins[f]!;
       const col = f * n;
       // Sparse mode (fewer rows than bins): remember the touched bins and scan only those, in order.
-      const occupied =
-        count < nb
-          ? sparseHistogram(bins, col, idx, yv, wv, start, end, K, hc, hw, touched)
-          : denseHistogram(bins, col, idx, yv, wv, start, end, K, hc, hw, nb, touched);
+      let occupied: number;
+      if (count < nb) occupied = sparseHistogram(bins, col, idx, yv, wv, start, end, K, hc, hw, touched);
+      else {
+        addRows(bins, col, idx, yv, wv, start, end, K, hc, hw);
+        occupied = occupiedBins(hc, nb, touched);
+      }
       if (occupied > 1) {
         visited++;
         const s = scanSplits(touched, occupied, hc, hw, K, parent, W, count, minLeaf, gini, cum, best);
@@ -415,26 +417,7 @@ function sparseHistogram(
   return occupied;
 }
 
-/** The same histogram over all `nb` bins of the feature. */
-function denseHistogram(
-  bins: Uint8Array,
-  col: number,
-  idx: Int32Array,
-  yv: Int32Array,
-  wv: Float64Array,
-  start: number,
-  end: number,
-  K: number,
-  hc: Int32Array,
-  hw: Float64Array,
-  nb: number,
-  touched: Int32Array,
-): number {
-  addRows(bins, col, idx, yv, wv, start, end, K, hc, hw);
-  return occupiedBins(hc, nb, touched);
-}
-
-/** Add rows start..end-1 to the histogram. */
+/** Add rows start..end-1 to the histogram of feature column `col` (every bin: dense mode). */
 function addRows(
   bins: Uint8Array,
   col: number,
