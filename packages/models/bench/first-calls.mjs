@@ -1,6 +1,6 @@
 // First calls against later ones, each kind of model in fresh processes of its own (bench/first-call.mjs,
-// FIRST_CALL_RUNS processes per kind, default 5, 0 to skip, one after the other): first / median of the
-// later calls, as the median and range over the processes. The page faults of a first predict beyond a
+// FIRST_CALL_RUNS processes per kind, default 5, 0 to skip, one after the other): first / the faster of
+// the two later calls, as the median and range over the processes. The page faults of a first predict beyond a
 // later one's are priced at what a fault cost in the same process, and shown taken off. Run by
 // bench/perf.mjs at its end, or alone: `node bench/first-calls.mjs`. Data: FB_DATA_DIR, else
 // ../shared/datasets next to the repository. Prints figures; not a test.
@@ -13,6 +13,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const dataDir = process.env.FB_DATA_DIR ?? path.resolve(here, '../../../../shared/datasets');
 const median = (v) => [...v].sort((a, b) => a - b)[(v.length - 1) >> 1];
 const s = (v) => `${v.toFixed(3)} s`;
+// The faster of the later calls (the lower middle of two).
 const later = (v) => median(v.slice(1));
 const runs = Number(process.env.FIRST_CALL_RUNS ?? 5);
 const range = (v) => `${Math.min(...v).toFixed(2)}-${Math.max(...v).toFixed(2)}x`;
