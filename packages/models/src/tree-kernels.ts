@@ -57,21 +57,22 @@ export interface TreeJob {
   vote: VotePlan | null;
 }
 
-/** Per-thread working arrays for one chunk of rows, each in two copies that swap on every reordering. */
+/** Per-thread working arrays for one chunk of rows. */
 export interface ChunkScratch {
   /** The layout's field widths that the codes were written with. */
   featureBits: number;
   rankBits: number;
   codes: Int32Array;
   sums: Float64Array;
+  /** Each row's place in the chunk (rows move when reordered or decided). */
   ids: Int32Array;
-  spareCodes: Int32Array;
-  spareSums: Float64Array;
-  spareIds: Int32Array;
-  /** The leaf each row reached in the first tree. */
+  /** The leaf each row reached in the last tree walked. */
   leaves: Int32Array;
   /** Counting-sort buckets, one per node of the largest tree (allocated on the first reordering). */
   counts: Int32Array;
+  /** A row's codes and sums, carried while rows move into leaf order (see `moveRows`). */
+  carry: Int32Array;
+  carrySums: Float64Array;
 }
 
 /**
@@ -102,7 +103,9 @@ export function runChunks(
     kept.rankBits === layout.rankBits &&
     kept.codes.length >= codeSpace &&
     kept.sums.length >= cap * K &&
-    kept.ids.length >= cap
+    kept.ids.length >= cap &&
+    kept.carry.length === d &&
+    kept.carrySums.length === K
       ? kept
       : {
           featureBits: layout.featureBits,
@@ -110,11 +113,10 @@ export function runChunks(
           codes: new Int32Array(codeSpace),
           sums: new Float64Array(cap * K),
           ids: new Int32Array(cap),
-          spareCodes: new Int32Array(codeSpace),
-          spareSums: new Float64Array(cap * K),
-          spareIds: new Int32Array(cap),
           leaves: new Int32Array(cap),
           counts: new Int32Array(0),
+          carry: new Int32Array(d),
+          carrySums: new Float64Array(K),
         };
   const chunks = Math.ceil(n / chunkRows);
   const claim = () => (control ? Atomics.add(control, 0, 1) : 0);
@@ -157,9 +159,7 @@ export function runChunks(
  */
 export function keepScratch(s: ChunkScratch): ChunkScratch | null {
   const bytes =
-    2 * (s.codes.byteLength + s.sums.byteLength + s.ids.byteLength) +
-    s.leaves.byteLength +
-    s.counts.byteLength;
+    s.codes.byteLength + s.sums.byteLength + s.ids.byteLength + s.leaves.byteLength + s.counts.byteLength;
   return bytes <= 64 * 2 ** 20 ? s : null;
 }
 
@@ -218,7 +218,10 @@ export function walkChunk(job: TreeJob, walk: Walk, s: ChunkScratch, rows: numbe
       nextCheck = walked + every;
       active = decideRows(s, active, d, K, vote.labels, lo, vote.bound[walked]! + slack);
     }
-    if (sort) reorderByLeaf(s, active, d, K);
+    if (sort) {
+      leafStarts(s, active);
+      moveRows(s, active, d, K);
+    }
   }
   writeRows(job, s, active, lo);
   return walks;
@@ -294,11 +297,11 @@ export function decideRows(
 }
 
 /**
- * Reorder the first `active` rows of s by the leaf they reached (a counting sort into the spare arrays,
- * which then swap with the current ones). Self-contained.
+ * Count the first `active` rows of s per leaf (s.leaves), and turn the counts into each leaf's first
+ * place in leaf order (see `moveRows`). Self-contained.
  */
-export function reorderByLeaf(s: ChunkScratch, active: number, d: number, K: number): void {
-  const { codes, sums, ids, leaves, counts, spareCodes, spareSums, spareIds } = s;
+export function leafStarts(s: ChunkScratch, active: number): void {
+  const { leaves, counts } = s;
   counts.fill(0);
   for (let i = 0; i < active; i++) counts[leaves[i]!]!++;
   for (let q = 0, start = 0; q < counts.length; q++) {
@@ -306,19 +309,47 @@ export function reorderByLeaf(s: ChunkScratch, active: number, d: number, K: num
     counts[q] = start;
     start += size;
   }
-  for (let i = 0; i < active; i++) {
-    const m = counts[leaves[i]!]!++;
-    // Plain loops: a typed-array method call costs more than moving a few values.
-    for (let j = 0; j < d; j++) spareCodes[m * d + j] = codes[i * d + j]!;
-    for (let k = 0; k < K; k++) spareSums[m * K + k] = sums[i * K + k]!;
-    spareIds[m] = ids[i]!;
+}
+
+/**
+ * Move the first `active` rows of s (codes, sums, ids) into leaf order, in place: a row takes the next
+ * free place of its leaf (from `leafStarts`) when it is first moved, and swaps with the row there, which
+ * moves on in turn, until a row lands on the place the chain started from. Each row moves once, and a
+ * place filled is marked by setting its leaf to -1. In place, where a counting sort into second copies of
+ * the arrays would double a chunk's working memory. Self-contained.
+ */
+export function moveRows(s: ChunkScratch, active: number, d: number, K: number): void {
+  const { codes, sums, ids, leaves, counts, carry, carrySums } = s;
+  for (let start = 0; start < active; start++) {
+    if (leaves[start]! < 0) continue;
+    // The row on the move, in carry and carrySums.
+    for (let j = 0; j < d; j++) carry[j] = codes[start * d + j]!;
+    for (let k = 0; k < K; k++) carrySums[k] = sums[start * K + k]!;
+    let id = ids[start]!;
+    let to = counts[leaves[start]!]!++;
+    while (to !== start) {
+      const next = counts[leaves[to]!]!++;
+      leaves[to] = -1;
+      for (let j = 0; j < d; j++) {
+        const v = codes[to * d + j]!;
+        codes[to * d + j] = carry[j]!;
+        carry[j] = v;
+      }
+      for (let k = 0; k < K; k++) {
+        const v = sums[to * K + k]!;
+        sums[to * K + k] = carrySums[k]!;
+        carrySums[k] = v;
+      }
+      const pushed = ids[to]!;
+      ids[to] = id;
+      id = pushed;
+      to = next;
+    }
+    for (let j = 0; j < d; j++) codes[start * d + j] = carry[j]!;
+    for (let k = 0; k < K; k++) sums[start * K + k] = carrySums[k]!;
+    ids[start] = id;
+    leaves[start] = -1;
   }
-  s.codes = spareCodes;
-  s.sums = spareSums;
-  s.ids = spareIds;
-  s.spareCodes = codes;
-  s.spareSums = sums;
-  s.spareIds = ids;
 }
 
 /**

@@ -8,8 +8,9 @@ import {
   decideRows,
   encodeColumn,
   keepScratch,
+  leafStarts,
+  moveRows,
   rankOf,
-  reorderByLeaf,
   runChunks,
   type TreeJob,
   type Walk,
@@ -55,7 +56,7 @@ export function shared<T extends Int32Array | Float64Array>(
 // arrays for the next job, and reports a failure through the job's shared progress.
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
-${[rankOf, encodeColumn, addLeaves8, compiledWalk, walkTrees8, decideRows, reorderByLeaf, writeRows, walkChunk, runChunks, keepScratch, reportFailure].map((f) => f.toString()).join('\n')}
+${[rankOf, encodeColumn, addLeaves8, compiledWalk, walkTrees8, decideRows, leafStarts, moveRows, writeRows, walkChunk, runChunks, keepScratch, reportFailure].map((f) => f.toString()).join('\n')}
 let kept = null;
 const walks = new Map();
 parentPort.on('message', (job) => {

@@ -7,6 +7,8 @@ import { fitRandomForest } from '../src/random-forest.js';
 import {
   compiledWalk,
   encodeColumn,
+  leafStarts,
+  moveRows,
   rankOf,
   runChunks,
   type TreeJob,
@@ -150,6 +152,37 @@ describe('threshold search', () => {
       ...Array.from({ length: 123 }, (_, i) => 4 * (i + 1)),
     ]);
     expect(buildCutIndex(clustered).window).toBe(8);
+  });
+});
+
+describe('leaf order', () => {
+  it('moves every row, its codes, sums and id together, into blocks of equal leaves in leaf order', () => {
+    const rng = Rng.create('leaf-order');
+    const [d, K, n, nodes] = [3, 2, 500, 40];
+    // Leaves skewed towards low numbers, some never reached: long chains, empty buckets and fixed points.
+    const leafOf = Int32Array.from({ length: n }, () => Math.floor(rng.uniform() ** 2 * nodes));
+    const s = {
+      featureBits: 0,
+      rankBits: 0,
+      codes: Int32Array.from({ length: n * d }, (_, i) => 1000 * Math.floor(i / d) + (i % d)),
+      sums: Float64Array.from({ length: n * K }, (_, i) => Math.floor(i / K) + 0.25 * (i % K)),
+      ids: Int32Array.from({ length: n }, (_, i) => i),
+      leaves: leafOf.slice(),
+      counts: new Int32Array(nodes),
+      carry: new Int32Array(d),
+      carrySums: new Float64Array(K),
+    };
+    leafStarts(s, n);
+    moveRows(s, n, d, K);
+    const seen = new Set<number>();
+    for (let p = 0; p < n; p++) {
+      const row = s.ids[p]!;
+      seen.add(row);
+      if (p > 0) expect(leafOf[row]).toBeGreaterThanOrEqual(leafOf[s.ids[p - 1]!]!);
+      for (let j = 0; j < d; j++) expect(s.codes[p * d + j]).toBe(1000 * row + j);
+      for (let k = 0; k < K; k++) expect(s.sums[p * K + k]).toBe(row + 0.25 * k);
+    }
+    expect(seen.size).toBe(n);
   });
 });
 
