@@ -269,7 +269,8 @@ export class TreeBuilder {
           this.splitFeature = f;
           this.splitBin = touched[s]!;
           this.splitThreshold = binner.threshold(f, touched[s]!, touched[s + 1]!);
-          this.bestLeft.set(cum.subarray(K));
+          // A plain loop: a subarray is an object per improving split (about 600,000 per forest fit).
+          for (let k = 0; k < K; k++) this.bestLeft[k] = cum[K + k]!;
         }
       }
       clearHistogram(touched, occupied, K, hc, hw);
@@ -413,8 +414,21 @@ function sparseHistogram(
     if (hc[b]++ === 0) touched[occupied++] = b;
     hw[b * K + yv[i]!]! += wv[i]!;
   }
-  if (occupied > 1) touched.subarray(0, occupied).sort();
+  sortFew(touched, occupied);
   return occupied;
+}
+
+/**
+ * Sort a[0..m-1] ascending by insertion: a sparse node's occupied bins are few (6.5 on average in a
+ * forest fit on Adult), and a typed-array sort of a subarray made an object per node and feature.
+ */
+function sortFew(a: Int32Array, m: number): void {
+  for (let i = 1; i < m; i++) {
+    const v = a[i]!;
+    let j = i - 1;
+    for (; j >= 0 && a[j]! > v; j--) a[j + 1] = a[j]!;
+    a[j + 1] = v;
+  }
 }
 
 /** Add rows start..end-1 to the histogram of feature column `col` (every bin: dense mode). */
