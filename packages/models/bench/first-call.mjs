@@ -5,18 +5,18 @@
 // Each call also reports the page faults it took (all threads of the process), and the process measures
 // what a page fault costs on this machine by writing to fresh memory: a first call touches working
 // memory that later calls reuse, and the price of that depends on the machine.
-// Usage: node bench/first-call.mjs <dataDir> forest|tree
+// `forest-1` is the forest with prediction on the calling thread alone (`setPredictionThreads(1)`).
+// Usage: node bench/first-call.mjs <dataDir> forest|forest-1|tree
 import { resourceUsage } from 'node:process';
 import { loadAdult } from '@fb/datasets';
-import { fit } from '../dist/index.js';
+import { fit, setPredictionThreads } from '../dist/index.js';
 import { benchRows } from './rows.mjs';
 
 const [dataDir, kind] = process.argv.slice(2);
-const options = {
-  forest: { model: 'random-forest', nEstimators: 100, seed: 0 },
-  tree: { model: 'decision-tree', maxDepth: 10 },
-}[kind];
-if (!options) throw new Error(`usage: first-call.mjs <dataDir> forest|tree (got ${kind})`);
+const forest = { model: 'random-forest', nEstimators: 100, seed: 0 };
+const options = { forest, 'forest-1': forest, tree: { model: 'decision-tree', maxDepth: 10 } }[kind];
+if (!options) throw new Error(`usage: first-call.mjs <dataDir> forest|forest-1|tree (got ${kind})`);
+if (kind === 'forest-1') setPredictionThreads(1);
 
 /** Microseconds per page fault: one byte written per 4 KB page of a fresh 16 MB buffer (median of 3). */
 function faultCost() {
@@ -47,7 +47,7 @@ const big = benchRows(train, test);
 const fits = [];
 const models = [];
 for (let r = 0; r < 3; r++) {
-  const call = await timed(() => fit(train, { ...options, ...(kind === 'forest' ? { seed: r } : {}) }));
+  const call = await timed(() => fit(train, { ...options, ...(options === forest ? { seed: r } : {}) }));
   fits.push(call);
   models.push(call.value);
 }
