@@ -350,7 +350,8 @@ describe('bad input', () => {
 
   it('names the first value that is not finite, in every row and column, read by the walk or not', () => {
     // The walk checks the values in its own pass: a depth-1 tree reads one feature per row, and a bad
-    // value anywhere else must still be found, and the first one reported.
+    // value anywhere else must still be found, alone or before another, and the first one reported.
+    // Five rows: a group of four walked together and one row on its own.
     const tree = fitDecisionTree(ds, { maxDepth: 1 });
     const d = mixedSchema.attributes.length;
     const rows = ds.x.slice(0, 5 * d);
@@ -358,10 +359,15 @@ describe('bad input', () => {
       Array.from({ length: 5 }, (_, i) => tree.leafAt(rows, i * d)),
     );
     for (let at = 0; at < rows.length; at++) {
-      for (const bad of [Number.NaN, Number.POSITIVE_INFINITY]) {
+      for (const [bad, alone] of [
+        [Number.NaN, true],
+        [Number.POSITIVE_INFINITY, true],
+        [Number.NaN, false],
+        [Number.NEGATIVE_INFINITY, false],
+      ] as const) {
         const x = rows.slice();
         x[at] = bad;
-        x[x.length - 1] = Number.NaN;
+        if (!alone) x[x.length - 1] = Number.NaN;
         const expected = expect.objectContaining({
           code: 'DATA_NOT_FINITE',
           details: { row: Math.floor(at / d), attribute: mixedSchema.attributes[at % d]!.name },
