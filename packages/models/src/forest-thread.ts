@@ -5,20 +5,10 @@ import { type GrowthJob, growClaimed } from './forest-growth.js';
 
 parentPort?.on('message', ({ job, port }: { job: GrowthJob; port: MessagePort }) => {
   try {
-    growClaimed(job, (t, tree) => {
-      const buffers = [
-        tree.feature,
-        tree.threshold,
-        tree.left,
-        tree.right,
-        tree.value,
-        tree.nodeSamples,
-        tree.nodeWeight,
-        tree.impurity,
-        tree.featureImportances,
-      ].map((a) => a.buffer as ArrayBuffer);
-      port.postMessage({ t, tree }, buffers);
-    });
+    // Posted as copies, not transferred: detaching a buffer invalidates V8's ArrayBufferDetaching
+    // protector in this thread, which throws away all of its optimised tree-building code (in the
+    // process's first fit) and adds a detach check to every typed-array access compiled after.
+    growClaimed(job, (t, tree) => port.postMessage({ t, tree }));
   } catch (error) {
     reportFailure(job, error);
   }
