@@ -245,9 +245,9 @@ let walkPrepared = false;
  * group-of-four and the one-by-one paths, with and without a label per leaf. That is enough for V8 to
  * optimise the walk, on a background thread while the fit or load goes on, so that the first `predict`
  * does not run it unoptimised for its first few milliseconds (a first `predict` of 100,000 Adult rows
- * took about twice a later one without this). Costs under a millisecond. The walk takes the node arrays
- * as arguments, not in an object: V8 threw away code optimised on the stump's object when the first
- * real tree's reached it.
+ * took two to three times a later one without this). Costs under a millisecond. The walk takes the node
+ * arrays as arguments, not in an object: V8 threw away the code optimised on the stump's object when the
+ * first real tree's object reached it.
  */
 function prepareWalk(): void {
   walkPrepared = true;
