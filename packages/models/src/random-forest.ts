@@ -89,6 +89,7 @@ export class RandomForest implements Classifier {
     this.description = describeOptions('random-forest', options, randomForestOptionsSchema.properties);
     this.coded = new CodedTrees(this.estimators, this.nFeatures, this.nClasses);
     startPredictionThreads();
+    this.coded.prepare();
   }
 
   predictProba(x: Float64Array): Float64Array {

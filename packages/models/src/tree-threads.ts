@@ -59,7 +59,23 @@ const { parentPort } = require('node:worker_threads');
 ${[rankOf, encodeColumn, addLeaves8, compiledWalk, walkTrees8, decideRows, leafStarts, moveRows, writeRows, walkChunk, runChunks, keepScratch, reportFailure].map((f) => f.toString()).join('\n')}
 let kept = null;
 const walks = new Map();
+// Made-up jobs to run a number of times, before any real one (see prepareHelpers); their scratch is
+// made anew for the first two runs, as on the calling thread (see CodedTrees.prepare).
+function prepare({ runs, jobs }) {
+  try {
+    for (let r = 0; r < runs; r++) {
+      const job = jobs[r % jobs.length];
+      job.control[0] = 0;
+      const walk = ${compiledWalk.name}(walks, job.walkSource);
+      kept = ${keepScratch.name}(${runChunks.name}(job, walk, r < 2 ? null : kept));
+    }
+  } catch {
+    // Nothing depends on a preparation: a fault in the kernels shows in the first real job.
+    kept = null;
+  }
+}
 parentPort.on('message', (job) => {
+  if (job.prepare) return prepare(job.prepare);
   try {
     const walk = ${compiledWalk.name}(walks, job.walkSource);
     kept = ${keepScratch.name}(${runChunks.name}(job, walk, kept));
@@ -115,14 +131,38 @@ export function runHere(job: TreeJob): void {
 
 /**
  * Drop every staging buffer and the kept working arrays (after a failed batch, whose helpers may still
- * write to the buffers).
+ * write to the buffers, and to prepare a walk: see `CodedTrees.prepare`).
  */
-function forgetStaging(): void {
+export function forgetWorkingMemory(): void {
   kept = null;
   staging.x = new Float64Array(0);
   staging.out = new Float64Array(0);
   staging.labels = new Int32Array(0);
   staging.walks = new Float64Array(0);
+}
+
+/**
+ * Post each helper the made-up `jobs` (see `CodedTrees.prepare`) to run `runs` times, in turn, in the
+ * background: on copies in shared memory of their own, laid out as the jobs `runInThreads` posts, so that
+ * the code V8 optimises on them is the code the first real job runs. The calling thread does not wait:
+ * a helper takes a real job after its preparation.
+ */
+export function prepareHelpers(jobs: readonly TreeJob[], runs: number): void {
+  for (const worker of pool.take(predictionThreads() - 1)) {
+    const copies = jobs.map((job) => {
+      const x = shared(Float64Array, job.x.length);
+      x.set(job.x);
+      const progress = sharedProgress();
+      const vote = job.vote && {
+        ...job.vote,
+        labels: shared(Int32Array, job.vote.labels.length),
+        walks: shared(Float64Array, job.vote.walks.length),
+      };
+      const out = shared(Float64Array, job.out.length);
+      return { ...job, x, out, control: progress.control, vote, errorText: progress.errorText };
+    });
+    worker.postMessage({ prepare: { runs, jobs: copies } });
+  }
 }
 
 /**
@@ -162,7 +202,7 @@ export function runInThreads(job: TreeJob, threads: number): void {
       (problem) => new ModelError('MODEL_OUTPUT', `tree prediction: ${problem}`),
     );
   } catch (e) {
-    forgetStaging();
+    forgetWorkingMemory();
     throw e;
   }
   out.set(sout);

@@ -1,7 +1,15 @@
 import { ModelError } from '@fb/core';
 import { buildCutIndex, lowerBound } from './cut-index.js';
 import { type CutIndex, type Layout, type TreeJob, type VotePlan, walkSource } from './tree-kernels.js';
-import { PARALLEL_WORK, predictionThreads, runHere, runInThreads, shared } from './tree-threads.js';
+import {
+  forgetWorkingMemory,
+  PARALLEL_WORK,
+  predictionThreads,
+  prepareHelpers,
+  runHere,
+  runInThreads,
+  shared,
+} from './tree-threads.js';
 
 /** The node arrays a coded walk needs (see `TreeArrays`). */
 export interface SplitNodes {
@@ -22,6 +30,19 @@ const BLOCK_CODES = 1 << 21;
 // 100 trees, rows walk 62.4 trees on average with a check after every tree, 62.9 with one every 2 and
 // 64.4 every 8; a row's check costs about a fifth of its walk through one tree.
 const VOTE_EVERY = 2;
+
+/** Rows per chunk of a preparation, and its runs (see `CodedTrees.prepare`). */
+const PREPARE_ROWS = 260;
+const PREPARE_RUNS = 64;
+const PREPARE_TREES = 16;
+/** Walk sources prepared in this process. */
+const prepared = new Set<string>();
+
+/**
+ * How a batch runs: 'auto' decides by its size and the prediction threads; 'here' on the calling thread
+ * alone; 'shared' through the helpers' path, on the calling thread alone (preparation only).
+ */
+type Path = 'auto' | 'here' | 'shared';
 
 const bitsFor = (values: number) => Math.max(1, Math.ceil(Math.log2(values)));
 
@@ -132,8 +153,8 @@ export class CodedTrees {
    * batches are shared with prediction threads (see `setPredictionThreads`); each row's sum runs in tree
    * order in one thread, so the result is the same bit for bit whatever the number of threads.
    */
-  addLeafValues(x: Float64Array, n: number, out: Float64Array): void {
-    this.run(x, n, out, null);
+  addLeafValues(x: Float64Array, n: number, out: Float64Array, path: Path = 'auto'): void {
+    this.run(x, n, out, null, path);
   }
 
   /**
@@ -141,24 +162,95 @@ export class CodedTrees {
    * `addLeafValues`, but a row stops walking once the trees left cannot change its label (see
    * `walkChunk`). Also returns the row-tree walks done, at most n x trees.
    */
-  vote(x: Float64Array, n: number, scale: number): { labels: Int32Array; walks: number } {
+  vote(
+    x: Float64Array,
+    n: number,
+    scale: number,
+    path: Path = 'auto',
+  ): { labels: Int32Array; walks: number } {
     const plan: VotePlan = {
       labels: new Int32Array(n),
       bound: this.bound,
       scale,
       walks: new Float64Array(0),
     };
-    this.run(x, n, new Float64Array(0), plan);
+    this.run(x, n, new Float64Array(0), plan, path);
     let walks = 0;
     for (const w of plan.walks) walks += w;
     return { labels: plan.labels, walks };
   }
 
-  private run(x: Float64Array, n: number, out: Float64Array, vote: VotePlan | null): void {
-    const { d, K, nodes, values, layout, cutIndex, walkSource } = this;
+  /**
+   * Prepare this thread and the prediction threads for this forest's walk, once per process and walk
+   * source (row width and node layout), so that V8 has optimised the kernels before the first real
+   * batch: unprepared, a first `predict` of 100,000 Adult rows ran them unoptimised for its first tens
+   * of milliseconds on both threads at once, and took about twice a later one. Made-up batches of 260
+   * rows (each row a threshold of every feature, or above the largest) through the first 16 trees run 64
+   * times in all, in turn through each path a batch can take (sums or a vote; here alone or through the
+   * helpers' path), on this thread, and in the background on each helper, whose first real job waits for its
+   * preparation to end. The scratch of the first two runs is made anew: code V8 optimised before the
+   * object literal that makes the scratch had run twice was thrown away when it ran the second time, at
+   * the first real batch (`--trace-deopt`: "code dependencies", on the kernels of both threads); the
+   * literals of jobs and votes run on every batch, so twice early on. Costs this thread 50-80 ms for a
+   * process's first walk and 35-45 ms for each later one on 2 threads, 29 ms and 17-19 ms with
+   * `setPredictionThreads(1)` (Adult's forest, 2 cores).
+   */
+  prepare(): void {
+    if (prepared.has(this.walkSource)) return;
+    prepared.add(this.walkSource);
+    const head = this.head(Math.min(PREPARE_TREES, this.nodes.length));
+    const { d, K, cuts } = this;
     const threads = predictionThreads();
-    const blockRows = Math.max(8, Math.floor(BLOCK_CODES / d));
-    const job: TreeJob = {
+    // Enough rows for a chunk of PREPARE_ROWS per thread on the shared path.
+    const n = PREPARE_ROWS * threads;
+    const x = new Float64Array(n * d);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < d; j++) {
+        const c = cuts[j]!;
+        const k = (i * 7 + j * 13) % (c.length + 1);
+        x[i * d + j] = c.length === 0 ? 0 : k < c.length ? c[k]! : c[c.length - 1]! + 1;
+      }
+    }
+    const scale = 1 / head.nodes.length;
+    const out = new Float64Array(n * K);
+    const paths: Path[] = threads > 1 ? ['here', 'shared'] : ['here'];
+    const runs = paths.flatMap((path) => {
+      const rows = path === 'here' ? PREPARE_ROWS : n;
+      return [() => head.addLeafValues(x, rows, out, path), () => head.vote(x, rows, scale, path)];
+    });
+    if (threads > 1) {
+      const vote: VotePlan = {
+        labels: new Int32Array(PREPARE_ROWS),
+        bound: head.bound,
+        scale,
+        walks: new Float64Array(1),
+      };
+      prepareHelpers(
+        [head.job(x, PREPARE_ROWS, out, null), head.job(x, PREPARE_ROWS, new Float64Array(0), vote)],
+        PREPARE_RUNS,
+      );
+    }
+    for (let r = 0; r < PREPARE_RUNS; r++) {
+      if (r < 2) forgetWorkingMemory();
+      runs[r % runs.length]!();
+    }
+  }
+
+  /**
+   * The first k trees, on the thresholds, layout and walk of all of them (for `prepare`); their bounds
+   * are those of all the trees less the bound of the trees after them.
+   */
+  private head(k: number): CodedTrees {
+    const rest = this.bound[k]!;
+    const bound = this.bound.slice(0, k + 1).map((b) => (Number.isFinite(rest) ? b - rest : b));
+    const fields = { nodes: this.nodes.slice(0, k), values: this.values.slice(0, k), bound };
+    return Object.assign(Object.create(CodedTrees.prototype) as CodedTrees, this, fields);
+  }
+
+  /** The job of walking n rows of x, for `runChunks`: the only place jobs are made (see `prepare`). */
+  private job(x: Float64Array, n: number, out: Float64Array, vote: VotePlan | null): TreeJob {
+    const { d, K, nodes, values, layout, cutIndex, walkSource } = this;
+    return {
       nodes,
       values,
       cutIndex,
@@ -170,16 +262,22 @@ export class CodedTrees {
       n,
       out,
       control: null,
-      chunkRows: blockRows,
+      chunkRows: Math.max(8, Math.floor(BLOCK_CODES / d)),
       every: VOTE_EVERY,
       vote,
     };
-    const parallel = threads > 1 && n * nodes.length >= PARALLEL_WORK && n >= 64;
+  }
+
+  private run(x: Float64Array, n: number, out: Float64Array, vote: VotePlan | null, path: Path): void {
+    const threads = predictionThreads();
+    const job = this.job(x, n, out, vote);
+    const parallel =
+      path === 'auto' ? threads > 1 && n * this.nodes.length >= PARALLEL_WORK && n >= 64 : path === 'shared';
     // One chunk per thread when a block allows: rows cost about the same wherever they sit in a batch,
     // and smaller chunks, though they even out the threads' finishing times, fetch every tree more often.
-    if (parallel) job.chunkRows = Math.max(8, Math.min(blockRows, Math.ceil(n / threads)));
+    if (parallel) job.chunkRows = Math.max(8, Math.min(job.chunkRows, Math.ceil(n / threads)));
     if (vote) vote.walks = new Float64Array(Math.ceil(n / job.chunkRows));
-    if (parallel) runInThreads(job, threads);
+    if (parallel) runInThreads(job, path === 'shared' ? 1 : threads);
     else runHere(job);
   }
 }

@@ -485,6 +485,57 @@ describe('coded batch prediction', () => {
       expect(Array.from(out)).toEqual(classOne.flatMap((c) => (c ? [0, 1] : [1, 0])));
     });
 
+    it('a batch right after a preparation, while the helpers still prepare, gives its own sums and labels', () => {
+      const forest = fitRandomForest(train, { nEstimators: 40, seed: 9 });
+      // One column more than the trees use: a row width, so a walk, that no other forest here has,
+      // prepared for the first time below.
+      const d = forest.nFeatures + 1;
+      const n = 30_011;
+      const narrow = probeRows(forest.estimators, n, 'coded-prepare');
+      const x = new Float64Array(n * d);
+      for (let i = 0; i < n; i++) x.set(narrow.subarray(i * 4, i * 4 + 4), i * d);
+      setPredictionThreads(2);
+      const coded = new CodedTrees(forest.estimators, d, 2);
+      coded.prepare();
+      const sums = new Float64Array(n * 2);
+      coded.addLeafValues(x, n, sums);
+      const ref = referenceProba(forest.estimators, narrow);
+      expect(sums.map((v) => v * (1 / 40))).toEqual(ref);
+      expect(Array.from(coded.vote(x, n, 1 / 40).labels)).toEqual(
+        Array.from({ length: n }, (_, i) => (ref[2 * i + 1]! > ref[2 * i]! ? 1 : 0)),
+      );
+      // Prepared once per walk: a second preparation costs nothing and changes nothing.
+      new CodedTrees(forest.estimators, d, 2).prepare();
+      expect(coded.vote(x, n, 1 / 40).labels).toEqual(forest.predict(narrow));
+    });
+
+    it('a preparation runs on forests of lone leaves, of three classes and in the wide layout', () => {
+      setPredictionThreads(2);
+      const data = threeClassData(600, 'coded-prepare-3');
+      const forest = fitRandomForest(data, { nEstimators: 5, seed: 1 });
+      const leaf = fitRandomForest(mixedData(50, 'coded-prepare-leaf'), {
+        nEstimators: 3,
+        minSamplesSplit: 51,
+        seed: 1,
+      });
+      expect(leaf.estimators.every((t) => t.nodeCount === 1)).toBe(true);
+      for (const [trees, K] of [
+        [forest.estimators, 3],
+        [leaf.estimators, 2],
+      ] as const) {
+        const d = trees[0]!.nFeatures;
+        const x = probeRows(trees, 2_001, 'coded-prepare-rows');
+        const ref = referenceProba(trees, x);
+        for (const wide of [false, true]) {
+          const coded = new CodedTrees(trees, d, K, wide);
+          coded.prepare();
+          const sums = new Float64Array(2_001 * K);
+          coded.addLeafValues(x, 2_001, sums);
+          expect(sums.map((v) => v * (1 / trees.length))).toEqual(ref);
+        }
+      }
+    });
+
     it('rejects a thread count that is not a positive integer', () => {
       for (const bad of [0, -1, 1.5, Number.NaN, '2' as unknown as number]) {
         expect(() => setPredictionThreads(bad)).toThrow(OptionsError);
