@@ -138,9 +138,18 @@ function midpoint(a: number, b: number): number {
 /** Indices of the rows of positive weight (all n rows without weights). */
 function weightedRows(n: number, weight: Float64Array | undefined): Int32Array {
   const rows = new Int32Array(n);
+  return rows.subarray(0, listWeighted(n, weight, rows));
+}
+
+/**
+ * The rows of positive weight into rows; returns their count. The loop is a function with nothing after
+ * it: the `subarray` after it, with no type feedback when V8 optimised the running loop, threw the
+ * function out of its optimised code in the first fit and again in the second (`--trace-deopt`).
+ */
+function listWeighted(n: number, weight: Float64Array | undefined, rows: Int32Array): number {
   let m = 0;
   for (let i = 0; i < n; i++) if (!weight || weight[i]! > 0) rows[m++] = i;
-  return rows.subarray(0, m);
+  return m;
 }
 
 /** Feature j of the given rows of row-major x (width d), into column. */
@@ -208,9 +217,15 @@ function distinctBins(sorted: Float64Array, distinct: number): Float64Array {
 
 /** Greedy quantile bins (see `quantileBins`), at most maxBins of them. */
 function greedyBins(sorted: Float64Array, maxBins: number): { lo: Float64Array; hi: Float64Array } {
-  const n = sorted.length;
   const lo = new Float64Array(maxBins);
   const hi = new Float64Array(maxBins);
+  const m = greedyEdges(sorted, maxBins, lo, hi);
+  return { lo: lo.slice(0, m), hi: hi.slice(0, m) };
+}
+
+/** The bins of `greedyBins` into lo and hi; returns their count (a loop alone: see `listWeighted`). */
+function greedyEdges(sorted: Float64Array, maxBins: number, lo: Float64Array, hi: Float64Array): number {
+  const n = sorted.length;
   const step = n / maxBins;
   let m = 0;
   let start = 0;
@@ -225,5 +240,5 @@ function greedyBins(sorted: Float64Array, maxBins: number): { lo: Float64Array; 
     }
     i = end;
   }
-  return { lo: lo.slice(0, m), hi: hi.slice(0, m) };
+  return m;
 }
