@@ -50,7 +50,7 @@ export async function loadCensus13(given: Census13Options = {}): Promise<LoadedD
   const options = resolveOptions<Census13Options>(CENSUS13_OPTIONS, given);
   const split = options.split ?? 'train';
   const clip = options.outOfBounds === 'clip';
-  const { records, lines, resolved } = await readAdultRecords(split, options);
+  const { resolved, capacity, forEach } = await readAdultRecords(split, options);
   const A = ADULT_CATEGORIES;
   const attributes: Attribute[] = [
     grid('age', 1, 9, true),
@@ -87,17 +87,16 @@ export async function loadCensus13(given: Census13Options = {}): Promise<LoadedD
     (a) => (a.categories ? [0, a.categories.length - 1] : [a.min!, a.max!]) as [number, number],
   );
   const d = attributes.length;
-  const x = new Float64Array(records.length * d);
-  const y = new Int32Array(records.length);
+  const x = new Float64Array(capacity * d);
+  const y = new Int32Array(capacity);
   const income = categoryCoder('income', ['<=50K', '>50K']);
   let n = 0;
   let outside = 0;
-  for (let r = 0; r < records.length; r++) {
-    const cells = records[r]!;
+  const read = forEach((cells, line) => {
     let inBounds = true;
     for (let j = 0; j < d; j++) {
       const [col, rule] = rules[j]!;
-      let v = rule(cells[col]!, lines[r]!);
+      let v = rule(cells[col]!, line);
       const [lo, hi] = bounds[j]!;
       if (v < lo || v > hi) {
         inBounds = false;
@@ -107,11 +106,11 @@ export async function loadCensus13(given: Census13Options = {}): Promise<LoadedD
     }
     if (!inBounds) {
       outside++;
-      if (!clip) continue;
+      if (!clip) return;
     }
-    y[n] = income(cells[14]!, lines[r]!);
+    y[n] = income(cells[14]!, line);
     n++;
-  }
+  });
   const ds = createDataset({
     schema: schemaOf(attributes, 'income', ['<=50K', '>50K'], 1),
     x: x.slice(0, n * d),
@@ -121,7 +120,7 @@ export async function loadCensus13(given: Census13Options = {}): Promise<LoadedD
   return withMetadata(ds, {
     source: [{ file: SOURCES[split === 'test' ? 'adultTest' : 'adultTrain'].file, ...pick(resolved) }],
     citation: `${ADULT_CITATION}; encoding of sakshiudeshi/Aequitas and pxzhang94/ADF (census, 13 attributes)`,
-    rowsRead: records.length,
+    rowsRead: read,
     rowsDropped: clip ? {} : { 'outside the declared bounds': outside },
     protected: ['age', 'race', 'sex'],
     encoding: [
