@@ -45,21 +45,28 @@ export function createDataset(init: DatasetInit): Dataset {
     throw new DataError('DATA_SHAPE', `x has ${n} rows but y has ${y.length} labels`);
   }
   checkRows(schema, x, n);
-  const k = schema.outcome.labels.length;
-  for (let i = 0; i < n; i++) {
-    const v = init.y instanceof Int32Array ? y[i]! : Number((init.y as readonly number[])[i]);
-    if (!Number.isInteger(v) || v < 0 || v >= k) {
-      throw new DataError(
-        'DATA_OUT_OF_DOMAIN',
-        `row ${i}: outcome ${v} is not a code of [${schema.outcome.labels}]`,
-        {
-          attribute: schema.outcome.name,
-          row: i,
-        },
-      );
-    }
+  const i = firstBadOutcome(init.y, n, schema.outcome.labels.length);
+  if (i >= 0) {
+    throw new DataError(
+      'DATA_OUT_OF_DOMAIN',
+      `row ${i}: outcome ${Number(init.y[i])} is not a code of [${schema.outcome.labels}]`,
+      { attribute: schema.outcome.name, row: i },
+    );
   }
   return Object.freeze({ schema, n, d, x, y, ...(init.name !== undefined ? { name: init.name } : {}) });
+}
+
+/**
+ * The first of n outcomes that is not a label code below k, or -1. A loop with nothing after it: as part
+ * of `createDataset`, the code after the loop had no type feedback when V8 optimised the running loop,
+ * and every later call that entered the loop's optimised code left it there (`--trace-deopt`).
+ */
+function firstBadOutcome(y: Int32Array | readonly number[], n: number, k: number): number {
+  for (let i = 0; i < n; i++) {
+    const v = Number(y[i]);
+    if (!Number.isInteger(v) || v < 0 || v >= k) return i;
+  }
+  return -1;
 }
 
 /** Per attribute: bounds, and how values must sit between them (see `domainChecks`). */

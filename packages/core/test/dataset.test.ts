@@ -77,6 +77,9 @@ describe('createDataset', () => {
     });
     expectError(() => make(rows.flat(), [0, 0.5, 1]), DataError, 'DATA_OUT_OF_DOMAIN', { row: 1 });
     expectError(() => make(rows.flat(), [-1, 0, 1]), DataError, 'DATA_OUT_OF_DOMAIN', { row: 0 });
+    const typed = () => createDataset({ schema: auditSchema, x: rows.flat(), y: Int32Array.of(0, 1, 5) });
+    const e = expectError(typed, DataError, 'DATA_OUT_OF_DOMAIN', { row: 2, attribute: 'approved' });
+    expect(e.message).toContain('outcome 5');
   });
 
   it('validates the schema too', () => {
