@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { describeErrors, makeAjv } from './ajv.js';
 import { OptionsError } from './errors.js';
+import { accepts, walkable } from './options-accept.js';
 
 /** A JSON Schema for a detector's options: an object whose properties all carry a `default`. */
 export interface OptionsSchema {
@@ -34,17 +35,23 @@ export type OptionsInput<O> = Partial<O> | { [P in keyof O]?: LooseNumbers<O[P]>
 
 const ajv = makeAjv(true);
 const cache = new WeakMap<object, ValidateFunction>();
+const closed = new WeakMap<object, OptionsSchema>();
+
+/** The schema with no options besides its own (one object per schema, so that caches keyed by it hit). */
+function closedSchema(schema: OptionsSchema): OptionsSchema {
+  let c = closed.get(schema);
+  if (!c) {
+    c = { ...schema, additionalProperties: false };
+    closed.set(schema, c);
+  }
+  return c;
+}
 
 /**
  * Validate `options` against `schema`, filling documented defaults. Unknown options are rejected
  * (typo protection), as are ill-typed ones; the error names the option.
  */
 export function resolveOptions<T>(schema: OptionsSchema, options: unknown): T {
-  let validate = cache.get(schema);
-  if (!validate) {
-    validate = ajv.compile({ ...schema, additionalProperties: false });
-    cache.set(schema, validate);
-  }
   if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) {
     throw new OptionsError('OPTIONS_INVALID', 'options must be an object');
   }
@@ -60,6 +67,14 @@ export function resolveOptions<T>(schema: OptionsSchema, options: unknown): T {
     });
   }
   plainArrays(copy);
+  const closed = closedSchema(schema);
+  // Most options are valid: accepted by a walk of the schema, without compiling it (see options-accept).
+  if (walkable(closed) && accepts(closed, copy)) return copy as T;
+  let validate = cache.get(schema);
+  if (!validate) {
+    validate = ajv.compile(closed);
+    cache.set(schema, validate);
+  }
   if (!validate(copy)) {
     const errors = validate.errors ?? [];
     const unknown = errors.find((e) => e.keyword === 'additionalProperties');
