@@ -35,14 +35,14 @@ export type OptionsInput<O> = Partial<O> | { [P in keyof O]?: LooseNumbers<O[P]>
 
 const ajv = makeAjv(true);
 const cache = new WeakMap<object, ValidateFunction>();
-const closed = new WeakMap<object, OptionsSchema>();
+const closedSchemas = new WeakMap<object, OptionsSchema>();
 
 /** The schema with no options besides its own (one object per schema, so that caches keyed by it hit). */
 function closedSchema(schema: OptionsSchema): OptionsSchema {
-  let c = closed.get(schema);
+  let c = closedSchemas.get(schema);
   if (!c) {
     c = { ...schema, additionalProperties: false };
-    closed.set(schema, c);
+    closedSchemas.set(schema, c);
   }
   return c;
 }
@@ -67,12 +67,12 @@ export function resolveOptions<T>(schema: OptionsSchema, options: unknown): T {
     });
   }
   plainArrays(copy);
-  const closed = closedSchema(schema);
+  const full = closedSchema(schema);
   // Most options are valid: accepted by a walk of the schema, without compiling it (see options-accept).
-  if (walkable(closed) && accepts(closed, copy)) return copy as T;
+  if (walkable(full) && accepts(full, copy)) return copy as T;
   let validate = cache.get(schema);
   if (!validate) {
-    validate = ajv.compile(closed);
+    validate = ajv.compile(full);
     cache.set(schema, validate);
   }
   if (!validate(copy)) {
