@@ -35,7 +35,7 @@ const VOTE_EVERY = 2;
 const PREPARE_ROWS = 260;
 const PREPARE_RUNS = 64;
 const PREPARE_TREES = 16;
-/** Walk sources prepared in this process. */
+/** Walk sources prepared in this process, each with the prediction threads it was prepared for. */
 const prepared = new Set<string>();
 
 /**
@@ -181,9 +181,9 @@ export class CodedTrees {
   }
 
   /**
-   * Prepare this thread and the prediction threads for this forest's walk, once per process and walk
-   * source (row width and node layout), so that V8 has optimised the kernels before the first real
-   * batch: unprepared, a first `predict` of 100,000 Adult rows ran them unoptimised for its first tens
+   * Prepare this thread and the prediction threads for this forest's walk, once per process, walk
+   * source (row width and node layout) and number of prediction threads, so that V8 has optimised the
+   * kernels before the first real batch: unprepared, a first `predict` of 100,000 Adult rows ran them unoptimised for its first tens
    * of milliseconds on both threads at once, and took about twice a later one. Made-up batches of 260
    * rows (each row a threshold of every feature, or above the largest) through the first 16 trees run 64
    * times in all, in turn through each path a batch can take (sums or a vote; here alone or through the
@@ -196,11 +196,13 @@ export class CodedTrees {
    * `setPredictionThreads(1)` (Adult's forest, 2 cores).
    */
   prepare(): void {
-    if (prepared.has(this.walkSource)) return;
-    prepared.add(this.walkSource);
+    const threads = predictionThreads();
+    // Per thread count too: a walk prepared on one thread has prepared no helper.
+    const key = `${threads}:${this.walkSource}`;
+    if (prepared.has(key)) return;
+    prepared.add(key);
     const head = this.head(Math.min(PREPARE_TREES, this.nodes.length));
     const { d, K, cuts } = this;
-    const threads = predictionThreads();
     // Enough rows for a chunk of PREPARE_ROWS per thread on the shared path.
     const n = PREPARE_ROWS * threads;
     const x = new Float64Array(n * d);
