@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FeatureBinner } from '../src/binning.js';
 import { encodeArray } from '../src/codec.js';
 import { DecisionTree, fitDecisionTree } from '../src/decision-tree.js';
+import { nodeBound } from '../src/tree-builder.js';
 import { mixedData, mixedSchema, threeClassData, uniformData } from './fixtures.js';
 
 const oneD = defineSchema({
@@ -89,6 +90,35 @@ describe('fitDecisionTree: hand-computed cases', () => {
     expect(weighted.value).toEqual(plain.value);
     expect(weighted.nodeWeight[0]).toBe(12);
     expect(weighted.nodeSamples[0]).toBe(4);
+  });
+
+  it('grows a tree that fills its depth limit exactly (the node arrays are sized by that limit)', () => {
+    // y = a XOR b, each of the four cells twice: every node down to depth 2 splits, so the tree has
+    // 2^3 - 1 = 7 nodes, the bound for depth 2, fewer than the 2 * 8 - 1 = 15 a tree on 8 rows can have.
+    const xor = defineSchema({
+      attributes: [
+        { name: 'a', kind: 'continuous', protected: true, min: 0, max: 1 },
+        { name: 'b', kind: 'continuous', protected: false, min: 0, max: 1 },
+      ],
+      outcome: { name: 'y', labels: ['0', '1'], favorable: 1 },
+    });
+    const cells = [0, 0, 0, 1, 1, 0, 1, 1];
+    const ds = createDataset({ schema: xor, x: [...cells, ...cells], y: [0, 1, 1, 0, 0, 1, 1, 0] });
+    const tree = fitDecisionTree(ds, { maxDepth: 2 });
+    expect(nodeBound(8, 2)).toBe(7);
+    expect(tree.nodeCount).toBe(7);
+    expect(tree.leafCount).toBe(4);
+    expect(Array.from(tree.predict(Float64Array.from(cells)))).toEqual([0, 1, 1, 0]);
+    for (let t = 3; t < 7; t++) expect(tree.impurity[t]).toBe(0);
+  });
+
+  it('bounds the node count by rows and by depth', () => {
+    expect(nodeBound(1, 5)).toBe(1);
+    expect(nodeBound(100, 0)).toBe(1);
+    expect(nodeBound(100, 2)).toBe(7);
+    expect(nodeBound(3, 10)).toBe(5);
+    expect(nodeBound(1e6, 40)).toBe(2e6 - 1);
+    expect(nodeBound(1e6, 0x7fffffff)).toBe(2e6 - 1);
   });
 });
 
