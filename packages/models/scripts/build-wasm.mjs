@@ -1,15 +1,17 @@
-// Compiles src/wasm/dense.wat into src/wasm/dense-wasm.ts (the module's bytes, base64). Run after
-// changing the .wat: node scripts/build-wasm.mjs. The test suite checks the two agree.
+// Compiles each src/wasm/<name>.wat into src/wasm/<name>-wasm.ts (the module's bytes, base64, as
+// <NAME>_WASM). Run after changing a .wat: node scripts/build-wasm.mjs. The test suite checks they agree.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileWat } from './wat.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const wat = path.join(here, '../src/wasm/dense.wat');
-const bytes = await compileWat(readFileSync(wat, 'utf8'));
-writeFileSync(
-  path.join(here, '../src/wasm/dense-wasm.ts'),
-  `// Generated from dense.wat by scripts/build-wasm.mjs; do not edit.\nexport const DENSE_WASM = '${Buffer.from(bytes).toString('base64')}';\n`,
-);
-console.log(`dense.wat: ${bytes.length} bytes`);
+for (const name of ['dense', 'tree']) {
+  const wat = path.join(here, `../src/wasm/${name}.wat`);
+  const bytes = await compileWat(readFileSync(wat, 'utf8'), `${name}.wat`);
+  writeFileSync(
+    path.join(here, `../src/wasm/${name}-wasm.ts`),
+    `// Generated from ${name}.wat by scripts/build-wasm.mjs; do not edit.\nexport const ${name.toUpperCase()}_WASM = '${Buffer.from(bytes).toString('base64')}';\n`,
+  );
+  console.log(`${name}.wat: ${bytes.length} bytes`);
+}

@@ -1,4 +1,5 @@
 import { DENSE_WASM } from './wasm/dense-wasm.js';
+import { type WasmMemory, wasmApi } from './wasm-api.js';
 
 /**
  * The MLP's inner loops on WebAssembly SIMD (src/wasm/dense.wat): the same additions in the same order
@@ -6,18 +7,6 @@ import { DENSE_WASM } from './wasm/dense-wasm.js';
  * predicts to the same bits either way (tested). The JavaScript loops remain for runtimes without
  * WebAssembly SIMD.
  */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-/** The part of the WebAssembly API used here (the package's TypeScript library has no DOM types). */
-interface WasmApi {
-  validate(bytes: Uint8Array): boolean;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { readonly exports: unknown };
-}
-const wasmApi = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-
 interface DenseExports {
   readonly memory: WasmMemory;
   sparseRows(

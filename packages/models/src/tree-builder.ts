@@ -1,5 +1,7 @@
-import type { Rng } from '@fb/core';
+import { DataError, type Rng } from '@fb/core';
 import type { FeatureBinner } from './binning.js';
+import { TREE_WASM } from './wasm/tree-wasm.js';
+import { WASM_PAGE, wasmApi } from './wasm-api.js';
 
 export type Criterion = 'gini' | 'entropy';
 
@@ -47,27 +49,124 @@ export interface BinnedData {
 // A node whose largest class holds all but this fraction of its weight is pure.
 const PURE = 1e-12;
 
+/** The split search's kernels in src/wasm/tree.wat; pointers are byte offsets into the memory. */
+export interface TreeKernels {
+  collect(
+    rw: number,
+    y: number,
+    n: number,
+    idx: number,
+    wv: number,
+    yv: number,
+    K: number,
+    cls: number,
+  ): number;
+  addRows(
+    bins: number,
+    idx: number,
+    yv: number,
+    wv: number,
+    start: number,
+    end: number,
+    K: number,
+    hc: number,
+    hw: number,
+  ): void;
+  occupied(hc: number, nb: number, touched: number): number;
+  sparse(
+    bins: number,
+    idx: number,
+    yv: number,
+    wv: number,
+    start: number,
+    end: number,
+    K: number,
+    hc: number,
+    hw: number,
+    touched: number,
+  ): number;
+  clear(touched: number, occupied: number, K: number, hc: number, hw: number): void;
+  scanGini(
+    touched: number,
+    occupied: number,
+    hc: number,
+    hw: number,
+    K: number,
+    parent: number,
+    W: number,
+    count: number,
+    minLeaf: number,
+    cum: number,
+    best: number,
+  ): number;
+  partition(
+    bins: number,
+    idx: number,
+    wv: number,
+    yv: number,
+    start: number,
+    end: number,
+    bin: number,
+  ): number;
+}
+
+let treeModule: object | undefined;
+
+/** The kernels' compiled module (once per process and thread). */
+function kernelModule(): object {
+  if (!wasmApi) {
+    throw new Error(
+      '@fb/models grows trees with WebAssembly, which this JavaScript runtime does not provide',
+    );
+  }
+  treeModule ??= new wasmApi.Module(Buffer.from(TREE_WASM, 'base64'));
+  return treeModule;
+}
+
+// Largest memory a tree builder takes: WebAssembly addresses 32 bits (the last page is left unused).
+const MAX_MEMORY = 2 ** 32 - WASM_PAGE;
+
 /**
- * Work buffers sized for one training table, reused by every tree grown on it: a forest allocates them once.
+ * Work buffers sized for one training table, reused by every tree grown on it: a forest allocates them
+ * once (per thread). The split search's loops run on WebAssembly (src/wasm/tree.wat) over a memory of
+ * the builder's own, which holds a copy of the bin codes, the training classes and the rows of the tree
+ * being grown; the typed arrays below are views of it, at the byte offsets in the `*At` fields.
  */
 export class TreeBuilder {
   private readonly data: BinnedData;
   private readonly d: number;
   private readonly K: number;
+  private readonly k: TreeKernels;
+  private readonly binsAt: number;
+  private readonly yAt: number;
+  // The weights of the tree being grown, per training row.
+  private readonly rwAt: number;
+  private readonly rowWeight: Float64Array;
   // Rows of the current tree, partitioned node by node, with their weight and class moved alongside.
-  private readonly idx: Int32Array;
-  private readonly wv: Float64Array;
-  private readonly yv: Int32Array;
-  // One feature's histogram: weight per (bin, class), rows per bin, and the bins touched in sparse mode.
+  private readonly idxAt: number;
+  private readonly wvAt: number;
+  private readonly yvAt: number;
+  // One feature's histogram: weight per (bin, class), rows per bin, and the occupied bins in order.
+  private readonly hwAt: number;
+  private readonly hcAt: number;
+  private readonly touchedAt: number;
   private readonly hw: Float64Array;
   private readonly hc: Int32Array;
   private readonly touched: Int32Array;
-  private readonly order: Int32Array;
+  // The running left class weights, then (from K) those of the best split of the feature scanned.
+  private readonly cumAt: number;
   private readonly cum: Float64Array;
-  private readonly bestLeft: Float64Array;
-  private readonly tmpK: Float64Array;
+  // The node's class weights.
+  private readonly parentAt: number;
+  private readonly parent: Float64Array;
   // The best split score so far in a bestSplit call.
-  private readonly best = new Float64Array(1);
+  private readonly bestAt: number;
+  private readonly best: Float64Array;
+  // The root's class weights, then their total, from `collect`.
+  private readonly clsAt: number;
+  private readonly cls: Float64Array;
+  private readonly order: Int32Array;
+  private readonly bestLeft: Float64Array;
   private cap = 0;
   private feature = new Int32Array(0);
   private threshold = new Float64Array(0);
@@ -85,22 +184,55 @@ export class TreeBuilder {
 
   constructor(data: BinnedData) {
     this.data = data;
-    this.d = data.binner.nFeatures;
-    this.K = data.nClasses;
+    const d = data.binner.nFeatures;
+    const K = data.nClasses;
     const n = data.n;
-    this.idx = new Int32Array(n);
-    this.wv = new Float64Array(n);
-    this.yv = new Int32Array(n);
+    this.d = d;
+    this.K = K;
     let maxBins = 1;
-    for (let j = 0; j < this.d; j++) maxBins = Math.max(maxBins, data.binner.nBins[j]!);
-    this.hw = new Float64Array(maxBins * this.K);
-    this.hc = new Int32Array(maxBins);
-    this.touched = new Int32Array(maxBins);
-    this.order = new Int32Array(this.d);
-    // The running left class weights, then (from K) those of the best split of the feature scanned.
-    this.cum = new Float64Array(2 * this.K);
-    this.bestLeft = new Float64Array(this.K);
-    this.tmpK = new Float64Array(this.K);
+    for (let j = 0; j < d; j++) maxBins = Math.max(maxBins, data.binner.nBins[j]!);
+    // Regions one after another, each on an 8-byte boundary.
+    let end = 0;
+    const take = (bytes: number): number => {
+      const at = end;
+      end += Math.ceil(bytes / 8) * 8;
+      return at;
+    };
+    this.binsAt = take(data.bins.length);
+    this.yAt = take(4 * n);
+    this.rwAt = take(8 * n);
+    this.idxAt = take(4 * n);
+    this.yvAt = take(4 * n);
+    this.wvAt = take(8 * n);
+    this.hcAt = take(4 * maxBins);
+    this.touchedAt = take(4 * maxBins);
+    this.hwAt = take(8 * maxBins * K);
+    this.cumAt = take(16 * K);
+    this.parentAt = take(8 * K);
+    this.clsAt = take(8 * (K + 1));
+    this.bestAt = take(8);
+    if (end > MAX_MEMORY) {
+      throw new DataError(
+        'DATA_SHAPE',
+        `${n} rows of ${d} features need ${end} bytes of working memory to grow a tree, more than the ` +
+          `${MAX_MEMORY} WebAssembly can address: fit on fewer rows`,
+      );
+    }
+    const memory = new wasmApi!.Memory({ initial: Math.ceil(end / WASM_PAGE) });
+    this.k = new wasmApi!.Instance(kernelModule(), { env: { memory } }).exports as TreeKernels;
+    const buffer = memory.buffer;
+    new Uint8Array(buffer, this.binsAt, data.bins.length).set(data.bins);
+    new Int32Array(buffer, this.yAt, n).set(data.y);
+    this.rowWeight = new Float64Array(buffer, this.rwAt, n);
+    this.hc = new Int32Array(buffer, this.hcAt, maxBins);
+    this.touched = new Int32Array(buffer, this.touchedAt, maxBins);
+    this.hw = new Float64Array(buffer, this.hwAt, maxBins * K);
+    this.cum = new Float64Array(buffer, this.cumAt, 2 * K);
+    this.parent = new Float64Array(buffer, this.parentAt, K);
+    this.cls = new Float64Array(buffer, this.clsAt, K + 1);
+    this.best = new Float64Array(buffer, this.bestAt, 1);
+    this.order = new Int32Array(d);
+    this.bestLeft = new Float64Array(K);
   }
 
   /**
@@ -108,10 +240,14 @@ export class TreeBuilder {
    * draw counts times the sample weights). `rng` orders the candidate features at each node.
    */
   grow(rowWeight: Float64Array, params: GrowParams, rng: Rng): TreeArrays {
-    const m = collectRows(rowWeight, this.data.y, this.idx, this.wv, this.yv);
+    const K = this.K;
+    this.rowWeight.set(rowWeight);
+    const n = this.data.n;
+    const m = this.k.collect(this.rwAt, this.yAt, n, this.idxAt, this.wvAt, this.yvAt, K, this.clsAt);
     this.reserve(nodeBound(m, params.maxDepth));
     const importance = new Float64Array(this.d);
-    this.initNode(0, m, classSums(this.yv, this.wv, m, this.K, this.value), params.criterion);
+    for (let k = 0; k < K; k++) this.value[k] = this.cls[k]!;
+    this.initNode(0, m, this.cls[K]!, params.criterion);
     const nodes = this.splitNodes(m, params, rng, importance);
     return this.finish(nodes, importance, this.deepest);
   }
@@ -231,18 +367,15 @@ export class TreeBuilder {
    * bestLeft.
    */
   private bestSplit(node: number, start: number, end: number, params: GrowParams, rng: Rng): number {
-    const { bins, n, binner } = this.data;
-    const K = this.K;
-    const d = this.d;
-    const { hw, hc, touched, order, cum, idx, wv, yv } = this;
-    const parent = this.tmpK;
+    const { n, binner } = this.data;
+    const { K, d, k: kernels, order, cum, touched, parent } = this;
+    const { idxAt, yvAt, wvAt, hcAt, hwAt, touchedAt, cumAt, parentAt, bestAt } = this;
     for (let k = 0; k < K; k++) parent[k] = this.value[node * K + k]!;
     const W = this.weight[node]!;
     const count = end - start;
     const minLeaf = params.minSamplesLeaf;
     const gini = params.criterion === 'gini';
-    const best = this.best;
-    best[0] = Number.NEGATIVE_INFINITY;
+    this.best[0] = Number.NEGATIVE_INFINITY;
     for (let j = 0; j < d; j++) order[j] = j;
     let visited = 0;
     let bestFeature = -1;
@@ -253,17 +386,17 @@ export class TreeBuilder {
       order[pick] = order[t]!;
       order[t] = f;
       const nb = binner.nBins[f]!;
-      const col = f * n;
+      const col = this.binsAt + f * n;
       // Sparse mode (fewer rows than bins): remember the touched bins and scan only those, in order.
-      let occupied: number;
-      if (count < nb) occupied = sparseHistogram(bins, col, idx, yv, wv, start, end, K, hc, hw, touched);
-      else {
-        addRows(bins, col, idx, yv, wv, start, end, K, hc, hw);
-        occupied = occupiedBins(hc, nb, touched);
-      }
+      const occupied =
+        count < nb
+          ? kernels.sparse(col, idxAt, yvAt, wvAt, start, end, K, hcAt, hwAt, touchedAt)
+          : this.denseHistogram(col, start, end, nb);
       if (occupied > 1) {
         visited++;
-        const s = scanSplits(touched, occupied, hc, hw, K, parent, W, count, minLeaf, gini, cum, best);
+        const s = gini
+          ? kernels.scanGini(touchedAt, occupied, hcAt, hwAt, K, parentAt, W, count, minLeaf, cumAt, bestAt)
+          : scanEntropy(touched, occupied, this.hc, this.hw, K, parent, W, count, minLeaf, cum, this.best);
         if (s >= 0) {
           bestFeature = f;
           this.splitFeature = f;
@@ -273,35 +406,21 @@ export class TreeBuilder {
           for (let k = 0; k < K; k++) this.bestLeft[k] = cum[K + k]!;
         }
       }
-      clearHistogram(touched, occupied, K, hc, hw);
+      kernels.clear(touchedAt, occupied, K, hcAt, hwAt);
     }
     return bestFeature;
   }
 
+  /** The histogram of rows start..end-1 over every bin of the column at `col`; returns the occupied bins. */
+  private denseHistogram(col: number, start: number, end: number, nb: number): number {
+    this.k.addRows(col, this.idxAt, this.yvAt, this.wvAt, start, end, this.K, this.hcAt, this.hwAt);
+    return this.k.occupied(this.hcAt, nb, this.touchedAt);
+  }
+
   /** Move rows with bin <= `bin` on feature f to the front of [start, end); returns the boundary. */
   private partition(start: number, end: number, f: number, bin: number): number {
-    const { bins, n } = this.data;
-    const { idx, wv, yv } = this;
-    const col = f * n;
-    let i = start;
-    let j = end - 1;
-    while (true) {
-      while (i <= j && bins[col + idx[i]!]! <= bin) i++;
-      while (i <= j && bins[col + idx[j]!]! > bin) j--;
-      if (i >= j) break;
-      const ti = idx[i]!;
-      idx[i] = idx[j]!;
-      idx[j] = ti;
-      const tw = wv[i]!;
-      wv[i] = wv[j]!;
-      wv[j] = tw;
-      const ty = yv[i]!;
-      yv[i] = yv[j]!;
-      yv[j] = ty;
-      i++;
-      j--;
-    }
-    return i;
+    const col = this.binsAt + f * this.data.n;
+    return this.k.partition(col, this.idxAt, this.wvAt, this.yvAt, start, end, bin);
   }
 }
 
@@ -364,133 +483,13 @@ function rightChildren(left: Int32Array): Int32Array {
 }
 
 /**
- * Gather the rows of positive weight into idx, with their weight in wv and class in yv; returns how many.
+ * Scan the entropy splits between consecutive occupied bins of one feature's histogram (score, larger is
+ * better: minus the weighted entropy of the two sides, in nats), as the module's `scanGini` scans Gini
+ * ones. A split better than best[0] updates best[0] and copies its left class weights to cum[K..2K);
+ * returns the position in touched of the last bin going left of the best such split, or -1 when none
+ * beat best[0]. JavaScript, for its logarithms (WebAssembly has none).
  */
-function collectRows(
-  rowWeight: Float64Array,
-  y: Int32Array,
-  idx: Int32Array,
-  wv: Float64Array,
-  yv: Int32Array,
-): number {
-  let m = 0;
-  for (let i = 0; i < rowWeight.length; i++) {
-    const w = rowWeight[i]!;
-    if (w > 0) {
-      idx[m] = i;
-      wv[m] = w;
-      yv[m] = y[i]!;
-      m++;
-    }
-  }
-  return m;
-}
-
-/** The class weights of the first m rows into value[0..K); returns their total. */
-function classSums(yv: Int32Array, wv: Float64Array, m: number, K: number, value: Float64Array): number {
-  value.fill(0, 0, K);
-  let total = 0;
-  for (let i = 0; i < m; i++) {
-    value[yv[i]!]! += wv[i]!;
-    total += wv[i]!;
-  }
-  return total;
-}
-
-// The phases of the split search, each a function of its own: V8 optimises each loop apart, so that the
-// first run of a phase reached late (the sparse histograms of small nodes, a first improving split) does
-// not throw away the optimised code of the others.
-
-/**
- * Histogram of feature column `col` over rows start..end-1 when the node has fewer rows than bins: rows
- * and weight per bin, the occupied bins listed in touched in increasing order. Returns their count.
- */
-function sparseHistogram(
-  bins: Uint8Array,
-  col: number,
-  idx: Int32Array,
-  yv: Int32Array,
-  wv: Float64Array,
-  start: number,
-  end: number,
-  K: number,
-  hc: Int32Array,
-  hw: Float64Array,
-  touched: Int32Array,
-): number {
-  let occupied = 0;
-  for (let i = start; i < end; i++) {
-    const b = bins[col + idx[i]!]!;
-    if (hc[b]++ === 0) touched[occupied++] = b;
-    hw[b * K + yv[i]!]! += wv[i]!;
-  }
-  sortFew(touched, occupied);
-  return occupied;
-}
-
-/**
- * Sort a[0..m-1] ascending by insertion: a sparse node's occupied bins are few (6.5 on average in a
- * forest fit on Adult), and a typed-array sort of a subarray made an object per node and feature.
- */
-function sortFew(a: Int32Array, m: number): void {
-  for (let i = 1; i < m; i++) {
-    const v = a[i]!;
-    let j = i - 1;
-    for (; j >= 0 && a[j]! > v; j--) a[j + 1] = a[j]!;
-    a[j + 1] = v;
-  }
-}
-
-/** Add rows start..end-1 to the histogram of feature column `col` (every bin: dense mode). */
-function addRows(
-  bins: Uint8Array,
-  col: number,
-  idx: Int32Array,
-  yv: Int32Array,
-  wv: Float64Array,
-  start: number,
-  end: number,
-  K: number,
-  hc: Int32Array,
-  hw: Float64Array,
-): void {
-  for (let i = start; i < end; i++) {
-    const b = bins[col + idx[i]!]!;
-    hc[b]!++;
-    hw[b * K + yv[i]!]! += wv[i]!;
-  }
-}
-
-/** List the bins below nb holding rows in touched, in increasing order; returns how many. */
-function occupiedBins(hc: Int32Array, nb: number, touched: Int32Array): number {
-  let occupied = 0;
-  for (let b = 0; b < nb; b++) if (hc[b]! > 0) touched[occupied++] = b;
-  return occupied;
-}
-
-/** Zero the histogram's occupied bins. */
-function clearHistogram(
-  touched: Int32Array,
-  occupied: number,
-  K: number,
-  hc: Int32Array,
-  hw: Float64Array,
-): void {
-  for (let s = 0; s < occupied; s++) {
-    const b = touched[s]!;
-    hc[b] = 0;
-    for (let k = 0; k < K; k++) hw[b * K + k] = 0;
-  }
-}
-
-/**
- * Scan the splits between consecutive occupied bins of one feature's histogram (score, larger is better:
- * Gini, the sum of squared class weights over the weight, per side; entropy, minus the weighted entropy
- * of the two sides, in nats). A split better than best[0] updates best[0] and copies its left class
- * weights to cum[K..2K); returns the position in touched of the last bin going left of the best such
- * split, or -1 when none beat best[0].
- */
-function scanSplits(
+function scanEntropy(
   touched: Int32Array,
   occupied: number,
   hc: Int32Array,
@@ -500,7 +499,6 @@ function scanSplits(
   W: number,
   count: number,
   minLeaf: number,
-  gini: boolean,
   cum: Float64Array,
   best: Float64Array,
 ): number {
@@ -521,25 +519,13 @@ function scanSplits(
     const wr = W - wl;
     if (!(wl > 0 && wr > 0)) continue;
     let score = 0;
-    if (gini) {
-      let sl = 0;
-      let sr = 0;
-      for (let k = 0; k < K; k++) {
-        const a = cum[k]!;
-        const c = parent[k]! - a;
-        sl += a * a;
-        sr += c * c;
-      }
-      score = sl / wl + sr / wr;
-    } else {
-      for (let k = 0; k < K; k++) {
-        const a = cum[k]!;
-        const c = parent[k]! - a;
-        if (a > 0) score += a * Math.log(a);
-        if (c > 0) score += c * Math.log(c);
-      }
-      score -= wl * Math.log(wl) + wr * Math.log(wr);
+    for (let k = 0; k < K; k++) {
+      const a = cum[k]!;
+      const c = parent[k]! - a;
+      if (a > 0) score += a * Math.log(a);
+      if (c > 0) score += c * Math.log(c);
     }
+    score -= wl * Math.log(wl) + wr * Math.log(wr);
     if (score > best[0]!) found = keepBest(cum, K, best, score, s);
   }
   return found;

@@ -1,0 +1,18 @@
+/** The part of the WebAssembly API the kernels use (the package's TypeScript library has no DOM types). */
+export interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+
+export interface WasmApi {
+  validate(bytes: Uint8Array): boolean;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { readonly exports: unknown };
+  Memory: new (descriptor: { initial: number; maximum?: number }) => WasmMemory;
+}
+
+/** The runtime's WebAssembly, when it has one. */
+export const wasmApi = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+
+/** Bytes in a WebAssembly memory page. */
+export const WASM_PAGE = 65536;
