@@ -5,7 +5,8 @@
 // one thread's compilation, with a core left for the compiler). The page faults of a first predict beyond
 // a later one's are shown with what they cost in CPU time at the price of a fault in the same process (not
 // in wall time: cutting a third of them, by reordering rows in place, did not change the first predict's
-// time measurably). Run by
+// time measurably). Each process runs with `--expose-gc`, so that every timed call starts after a full
+// collection (FIRST_CALL_GC=0 to time calls as they come, see first-call.mjs). Run by
 // bench/perf.mjs at its end, or alone: `node bench/first-calls.mjs`. Data: FB_DATA_DIR, else
 // ../shared/datasets next to the repository. Prints figures; not a test.
 import { execFileSync } from 'node:child_process';
@@ -20,6 +21,8 @@ const s = (v) => `${v.toFixed(3)} s`;
 // The faster of the later calls (the lower middle of two).
 const later = (v) => median(v.slice(1));
 const runs = Number(process.env.FIRST_CALL_RUNS ?? 5);
+// Each timed call after a full collection (see first-call.mjs); FIRST_CALL_GC=0 times calls as they come.
+const gcFlag = process.env.FIRST_CALL_GC === '0' ? [] : ['--expose-gc'];
 const range = (v) => `${Math.min(...v).toFixed(2)}-${Math.max(...v).toFixed(2)}x`;
 const ratios = (v) => `median ${median(v).toFixed(2)}x, ${range(v)}`;
 const kinds =
@@ -33,7 +36,7 @@ const kinds =
 for (const [name, label] of kinds) {
   const results = Array.from({ length: runs }, () =>
     JSON.parse(
-      execFileSync(process.execPath, [path.join(here, 'first-call.mjs'), dataDir, name], {
+      execFileSync(process.execPath, [...gcFlag, path.join(here, 'first-call.mjs'), dataDir, name], {
         encoding: 'utf8',
       }),
     ),
@@ -58,4 +61,9 @@ for (const [name, label] of kinds) {
       `${median(results.map((r) => r.usPerFault)).toFixed(1)} us a fault here (${s(median(faultSeconds))} of CPU time)`,
   );
 }
-console.log(`load average ${loadavg()[0].toFixed(1)} after the first calls`);
+console.log(
+  `load average ${loadavg()[0].toFixed(1)} after the first calls; ` +
+    (gcFlag.length
+      ? 'each timed call after a full collection'
+      : 'calls timed as they came (FIRST_CALL_GC=0)'),
+);
