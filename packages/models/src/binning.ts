@@ -71,8 +71,9 @@ export class FeatureBinner {
     const lower: Float64Array[] = [];
     const upper: Float64Array[] = [];
     const exact: boolean[] = [];
-    const rows = weightedRows(n, weight);
-    const column = new Float64Array(rows.length);
+    // Without weights every row counts, and the columns are read without a row list.
+    const rows = weight ? weightedRows(n, weight) : null;
+    const column = new Float64Array(rows ? rows.length : n);
     for (let j = 0; j < d; j++) {
       const a = schema.attributes[j]!;
       const k = a.categories?.length ?? 0;
@@ -153,8 +154,15 @@ function listWeighted(n: number, weight: Float64Array | undefined, rows: Int32Ar
 }
 
 /** Feature j of the given rows of row-major x (width d), into column. */
-function gatherColumn(x: Float64Array, d: number, j: number, rows: Int32Array, column: Float64Array): void {
-  for (let r = 0; r < rows.length; r++) column[r] = x[rows[r]! * d + j]!;
+function gatherColumn(
+  x: Float64Array,
+  d: number,
+  j: number,
+  rows: Int32Array | null,
+  column: Float64Array,
+): void {
+  if (rows) for (let r = 0; r < rows.length; r++) column[r] = x[rows[r]! * d + j]!;
+  else for (let r = 0; r < column.length; r++) column[r] = x[r * d + j]!;
 }
 
 /** Bin codes of feature j when its bins are its exact (categorical) codes, into out from j * n. */
