@@ -153,7 +153,7 @@ function listWeighted(n: number, weight: Float64Array | undefined, rows: Int32Ar
   return m;
 }
 
-/** Feature j of the given rows of row-major x (width d), into column. */
+/** Feature j of the given rows (all rows when null) of row-major x (width d), into column. */
 function gatherColumn(
   x: Float64Array,
   d: number,
