@@ -1,5 +1,5 @@
 import { DENSE_WASM } from './wasm/dense-wasm.js';
-import { type WasmMemory, wasmApi } from './wasm-api.js';
+import { layout, type Region, type WasmMemory, wasmApi } from './wasm-api.js';
 
 /**
  * The MLP's inner loops on WebAssembly SIMD (src/wasm/dense.wat): the same additions in the same order
@@ -76,27 +76,6 @@ export function wasmKernelsAvailable(): boolean {
 }
 
 const ACTIVATION_CODE = { relu: 0, tanh: 1, sigmoid: 2 } as const;
-
-/** A region of the module's memory: its byte offset and length in elements. */
-interface Region {
-  at: number;
-  length: number;
-}
-
-/** Regions laid out one after another from `start`, each on a 16-byte boundary. */
-function layout(start: number) {
-  let end = start;
-  return {
-    take(length: number, bytes = 8): Region {
-      const r = { at: end, length };
-      end += Math.ceil((length * bytes) / 16) * 16;
-      return r;
-    },
-    get end() {
-      return end;
-    },
-  };
-}
 
 /**
  * One network's arrays in its own module instance's memory. The parameters (`W`, `b`) are copies

@@ -1,7 +1,7 @@
 import { DataError, type Rng } from '@fb/core';
 import type { FeatureBinner } from './binning.js';
 import { TREE_WASM } from './wasm/tree-wasm.js';
-import { WASM_PAGE, wasmApi } from './wasm-api.js';
+import { layout, WASM_PAGE, wasmApi } from './wasm-api.js';
 
 export type Criterion = 'gini' | 'entropy';
 
@@ -191,26 +191,22 @@ export class TreeBuilder {
     this.K = K;
     let maxBins = 1;
     for (let j = 0; j < d; j++) maxBins = Math.max(maxBins, data.binner.nBins[j]!);
-    // Regions one after another, each on an 8-byte boundary.
-    let end = 0;
-    const take = (bytes: number): number => {
-      const at = end;
-      end += Math.ceil(bytes / 8) * 8;
-      return at;
-    };
-    this.binsAt = take(data.bins.length);
-    this.yAt = take(4 * n);
-    this.rwAt = take(8 * n);
-    this.idxAt = take(4 * n);
-    this.yvAt = take(4 * n);
-    this.wvAt = take(8 * n);
-    this.hcAt = take(4 * maxBins);
-    this.touchedAt = take(4 * maxBins);
-    this.hwAt = take(8 * maxBins * K);
-    this.cumAt = take(16 * K);
-    this.parentAt = take(8 * K);
-    this.clsAt = take(8 * (K + 1));
-    this.bestAt = take(8);
+    const regions = layout(0);
+    const take = (length: number, bytes: number): number => regions.take(length, bytes).at;
+    this.binsAt = take(data.bins.length, 1);
+    this.yAt = take(n, 4);
+    this.rwAt = take(n, 8);
+    this.idxAt = take(n, 4);
+    this.yvAt = take(n, 4);
+    this.wvAt = take(n, 8);
+    this.hcAt = take(maxBins, 4);
+    this.touchedAt = take(maxBins, 4);
+    this.hwAt = take(maxBins * K, 8);
+    this.cumAt = take(2 * K, 8);
+    this.parentAt = take(K, 8);
+    this.clsAt = take(K + 1, 8);
+    this.bestAt = take(1, 8);
+    const end = regions.end;
     if (end > MAX_MEMORY) {
       throw new DataError(
         'DATA_SHAPE',
@@ -218,8 +214,9 @@ export class TreeBuilder {
           `${MAX_MEMORY} WebAssembly can address: fit on fewer rows`,
       );
     }
+    const module = kernelModule();
     const memory = new wasmApi!.Memory({ initial: Math.ceil(end / WASM_PAGE) });
-    this.k = new wasmApi!.Instance(kernelModule(), { env: { memory } }).exports as TreeKernels;
+    this.k = new wasmApi!.Instance(module, { env: { memory } }).exports as TreeKernels;
     const buffer = memory.buffer;
     new Uint8Array(buffer, this.binsAt, data.bins.length).set(data.bins);
     new Int32Array(buffer, this.yAt, n).set(data.y);

@@ -16,3 +16,24 @@ export const wasmApi = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
 
 /** Bytes in a WebAssembly memory page. */
 export const WASM_PAGE = 65536;
+
+/** A region of the module's memory: its byte offset and length in elements. */
+export interface Region {
+  at: number;
+  length: number;
+}
+
+/** Regions laid out one after another from `start`, each on a 16-byte boundary. */
+export function layout(start: number) {
+  let end = start;
+  return {
+    take(length: number, bytes = 8): Region {
+      const r = { at: end, length };
+      end += Math.ceil((length * bytes) / 16) * 16;
+      return r;
+    },
+    get end() {
+      return end;
+    },
+  };
+}
