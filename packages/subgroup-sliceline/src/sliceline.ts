@@ -60,7 +60,10 @@ export interface SliceLineResult {
 
 type Control = Pick<RunController, 'shouldStop' | 'checkpoint'>;
 
-/** The slices of one level: predicates (stride L) and statistics. */
+/**
+ * The slices of one level that can be parents of the next (size >= minSupport, positive error):
+ * predicates (stride L) and statistics.
+ */
 interface Level {
   L: number;
   count: number;
@@ -71,35 +74,20 @@ interface Level {
 }
 
 const EVAL_BLOCK = 256;
-const JOIN_BLOCK = 64;
+/** Inner-loop steps of the join between two checkpoints (a few milliseconds). */
+const JOIN_WORK = 1 << 15;
+/** Candidates filtered between two stop checks. */
+const FILTER_BLOCK = 4096;
+/** New valid slices held before they are merged into the top-k, as a multiple of k. */
+const FRESH_FACTOR = 4;
 
-/** Merge new valid slices into the top-k: k best by score, earlier entries first among ties. */
+/**
+ * Merge new valid slices into the top-k: k best by score, earlier entries first among ties. Merging
+ * the new slices in several batches, in order, gives the same top-k as merging them at once.
+ */
 function maintainTopK(top: Slice[], fresh: Slice[], k: number): Slice[] {
   if (fresh.length === 0) return top;
   return [...top, ...fresh].sort((a, b) => b.score - a.score).slice(0, k);
-}
-
-/** Parents that can still produce valid slices: size >= minSupport and positive error. */
-function viableParents(level: Level, minSupport: number): Level {
-  const { L, count, preds, ss, se, sm } = level;
-  const keep: number[] = [];
-  for (let s = 0; s < count; s++) if (ss[s]! >= minSupport && se[s]! > 0) keep.push(s);
-  if (keep.length === count) return level;
-  const out: Level = {
-    L,
-    count: keep.length,
-    preds: new Int32Array(keep.length * L),
-    ss: new Float64Array(keep.length),
-    se: new Float64Array(keep.length),
-    sm: new Float64Array(keep.length),
-  };
-  keep.forEach((s, t) => {
-    out.preds.set(preds.subarray(s * L, s * L + L), t * L);
-    out.ss[t] = ss[s]!;
-    out.se[t] = se[s]!;
-    out.sm[t] = sm[s]!;
-  });
-  return out;
 }
 
 /**
@@ -137,12 +125,17 @@ async function joinParents(
     table.add(key, 0, Math.min(ss[a]!, ss[b]!), Math.min(se[a]!, se[b]!), Math.min(sm[a]!, sm[b]!));
   };
 
+  // Checkpoints come by work done, not by parents: one parent may join with thousands of others.
+  let work = JOIN_WORK;
   if (P === 1) {
     for (let a = 0; a < count; a++) {
-      if (a % JOIN_BLOCK === 0 && (await ctl.checkpoint({ phase: 'join', done: a, total: count })))
-        return null;
+      if (work >= JOIN_WORK) {
+        work = 0;
+        if (await ctl.checkpoint({ phase: 'join', done: a, total: count })) return null;
+      }
       const fa = featureOf[preds[a]!]!;
       for (let b = a + 1; b < count; b++) if (featureOf[preds[b]!] !== fa) emit(a, b, preds[b]!);
+      work += count - a;
     }
     return { table, pairs };
   }
@@ -158,10 +151,14 @@ async function joinParents(
   const overlap = new Int32Array(count);
   const touched = new Int32Array(count);
   for (let a = 0; a < count; a++) {
-    if (a % JOIN_BLOCK === 0 && (await ctl.checkpoint({ phase: 'join', done: a, total: count }))) return null;
+    if (work >= JOIN_WORK) {
+      work = 0;
+      if (await ctl.checkpoint({ phase: 'join', done: a, total: count })) return null;
+    }
     let nTouched = 0;
     for (let p = 0; p < P; p++) {
       const c = preds[a * P + p]!;
+      work += start[c + 1]! - start[c]!;
       for (let h = start[c]!, end = start[c + 1]!; h < end; h++) {
         const b = holders[h]!;
         if (b <= a) continue;
@@ -194,6 +191,7 @@ async function joinParents(
       }
       overlap[b] = 0;
     }
+    work += nTouched;
   }
   return { table, pairs };
 }
@@ -261,8 +259,7 @@ export async function sliceLine(
   let complete = true;
   while (current.count > 0 && current.L < maxLevel) {
     const L = current.L + 1;
-    const parents = viableParents(current, minSupport);
-    const joined = await joinParents(parents, featureOf, l, ctl);
+    const joined = await joinParents(current, featureOf, l, ctl);
     if (joined === null) {
       complete = false;
       break;
@@ -271,11 +268,13 @@ export async function sliceLine(
     const cand = table.view();
     const threshold = top.length >= k ? top[k - 1]!.score : Number.NEGATIVE_INFINITY;
     const allParents = (L * (L - 1)) / 2;
-    const survivors: number[] = [];
+    const survivors = new Int32Array(table.count);
+    let nSurvivors = 0;
     let missingParents = 0;
     let sizePruned = 0;
     let scorePruned = 0;
     for (let c = 0; c < table.count; c++) {
+      if (c % FILTER_BLOCK === 0 && ctl.shouldStop()) break;
       const hasParents = cand.pairs[c] === allParents;
       const sizeOk = cand.ss[c]! >= minSupport;
       const ub = scoreUpperBound(cand.ss[c]!, cand.se[c]!, cand.sm[c]!, eAvg, minSupport, alpha, n);
@@ -283,33 +282,55 @@ export async function sliceLine(
       if (!hasParents) missingParents++;
       if (!sizeOk) sizePruned++;
       if (!scoreOk) scorePruned++;
-      if (hasParents && sizeOk && scoreOk) survivors.push(c);
+      if (hasParents && sizeOk && scoreOk) survivors[nSurvivors++] = c;
+    }
+    if (ctl.shouldStop()) {
+      complete = false;
+      break;
     }
 
     const next: Level = {
       L,
       count: 0,
-      preds: new Int32Array(survivors.length * L),
-      ss: new Float64Array(survivors.length),
-      se: new Float64Array(survivors.length),
-      sm: new Float64Array(survivors.length),
+      preds: new Int32Array(nSurvivors * L),
+      ss: new Float64Array(nSurvivors),
+      se: new Float64Array(nSurvivors),
+      sm: new Float64Array(nSurvivors),
     };
-    const levelFresh: Slice[] = [];
+    let evaluated = 0;
+    // Valid slices of this level that can enter the top-k: merged into it in batches, so that a
+    // level of many valid slices holds few at a time.
+    let levelFresh: Slice[] = [];
+    let valid = 0;
+    let entry = top.length >= k ? top[k - 1]!.score : Number.NEGATIVE_INFINITY;
     let levelMax: number | null = null;
-    for (let t = 0; t < survivors.length; t++) {
+    for (let t = 0; t < nSurvivors; t++) {
       if (
         t % EVAL_BLOCK === 0 &&
-        (await ctl.checkpoint({ phase: `level-${L}`, done: t, total: survivors.length }))
+        (await ctl.checkpoint({ phase: `level-${L}`, done: t, total: nSurvivors }))
       ) {
         complete = false;
         break;
       }
-      next.preds.set(cand.keys.subarray(survivors[t]! * L, survivors[t]! * L + L), t * L);
-      evaluator.evaluate(next.preds, t * L, L, t, next.ss, next.se, next.sm);
-      next.count++;
-      const sc = score(next.ss[t]!, next.se[t]!, eAvg, alpha, n);
+      // Evaluated into the next free place of `next`, which keeps it only if it can be a parent.
+      const w = next.count;
+      next.preds.set(cand.keys.subarray(survivors[t]! * L, survivors[t]! * L + L), w * L);
+      evaluator.evaluate(next.preds, w * L, L, w, next.ss, next.se, next.sm);
+      evaluated++;
+      const size = next.ss[w]!;
+      const sc = score(size, next.se[w]!, eAvg, alpha, n);
       if (Number.isFinite(sc)) levelMax = levelMax === null ? sc : Math.max(levelMax, sc);
-      if (sc > 0 && next.ss[t]! >= minSupport) levelFresh.push(sliceOf(next, t, sc));
+      if (size >= minSupport && next.se[w]! > 0) next.count++;
+      if (sc > 0 && size >= minSupport) {
+        valid++;
+        // Among equal scores earlier slices rank first, so a slice must beat the k-th to enter.
+        if (sc > entry) levelFresh.push(sliceOf(next, w, sc));
+        if (levelFresh.length >= FRESH_FACTOR * k) {
+          top = maintainTopK(top, levelFresh, k);
+          levelFresh = [];
+          if (top.length >= k) entry = top[k - 1]!.score;
+        }
+      }
     }
     top = maintainTopK(top, levelFresh, k);
     levels.push({
@@ -319,8 +340,8 @@ export async function sliceLine(
       missingParents,
       sizePruned,
       scorePruned,
-      evaluated: next.count,
-      valid: levelFresh.length,
+      evaluated,
+      valid,
       maxScore: levelMax,
     });
     if (!complete) break;

@@ -81,6 +81,17 @@ describe('sliceLine against brute-force enumeration', () => {
       minSup: 40,
       real: true,
     },
+    {
+      // Far more valid slices per level than 4k: the top-k takes them in several batches.
+      name: 'real errors, k 2, α 0.99, minSup 2',
+      n: 400,
+      arities: [3, 3, 4, 2],
+      alpha: 0.99,
+      k: 2,
+      maxL: 4,
+      minSup: 2,
+      real: true,
+    },
   ];
   for (const c of cases) {
     it(`finds the exact top-k (${c.name})`, async () => {
