@@ -21,22 +21,14 @@ export interface BoundaryStats {
   surrogateAccuracy: number | null;
   svmIterations: number;
   svmConverged: boolean;
-  /** The most passes the fit was allowed: `svmMaxIter`, or fewer when the time budget limited them. */
-  svmPassLimit: number;
   /** What ended the fit: convergence, `svmMaxIter`, or the share of the time budget it was given. */
   svmStoppedBy: 'converged' | 'max-iter' | 'time-budget' | null;
 }
 
-/** Passes of the first fit under a time budget. */
-const TRIAL_PASSES = 5;
-
 /**
  * The linear SVM of the boundary, within `maxIter` passes and, under a time budget, within half the
- * time left. The solver cannot be interrupted, so under a budget it is run with growing pass limits
- * (5, then 4 times more each time), each fit's time per pass bounding the next limit, until a fit
- * converges or the next would not fit in half the time left: at most a third more passes than the
- * last fit's. Fits with the same seed are deterministic, so a converged fit is the one a single fit
- * with `maxIter` passes gives.
+ * time left: the solver is asked after every pass whether that time is up (or the run stopped), so a fit
+ * that converges in time is the one a fit without a budget gives.
  */
 function budgetedSvm(
   x: Float64Array,
@@ -47,24 +39,11 @@ function budgetedSvm(
   maxIter: number,
   seed: number,
   ctl: RunController,
-): { svm: ReturnType<typeof fitLinearSvmArrays>; limit: number; stoppedBy: BoundaryStats['svmStoppedBy'] } {
-  const fit = (passes: number) => fitLinearSvmArrays(x, k, y, { c, maxIter: passes, seed }, weights);
-  if (!Number.isFinite(ctl.remainingSeconds())) {
-    const svm = fit(maxIter);
-    return { svm, limit: maxIter, stoppedBy: svm.converged ? 'converged' : 'max-iter' };
-  }
-  let limit = Math.min(TRIAL_PASSES, maxIter);
-  for (;;) {
-    const t = performance.now();
-    const svm = fit(limit);
-    if (svm.converged) return { svm, limit, stoppedBy: 'converged' };
-    if (limit >= maxIter) return { svm, limit, stoppedBy: 'max-iter' };
-    const perPass = (performance.now() - t) / 1000 / limit;
-    const affordable = Math.floor((0.5 * ctl.remainingSeconds()) / Math.max(perPass, 1e-9));
-    const next = Math.min(maxIter, 4 * limit, affordable);
-    if (next <= limit) return { svm, limit, stoppedBy: 'time-budget' };
-    limit = next;
-  }
+): { svm: ReturnType<typeof fitLinearSvmArrays>; stoppedBy: BoundaryStats['svmStoppedBy'] } {
+  const deadline = performance.now() + 0.5 * ctl.remainingSeconds() * 1000;
+  const stop = () => performance.now() >= deadline || ctl.shouldStop() !== null;
+  const svm = fitLinearSvmArrays(x, k, y, { c, maxIter, seed }, weights, stop);
+  return { svm, stoppedBy: svm.converged ? 'converged' : svm.stopped ? 'time-budget' : 'max-iter' };
 }
 
 /** Latent samples decoded and labelled per model call. */
@@ -116,7 +95,6 @@ export async function fitLatentBoundary(
     surrogateAccuracy: null,
     svmIterations: 0,
     svmConverged: false,
-    svmPassLimit: settings.maxIter,
     svmStoppedBy: null,
   };
   if (n0 === 0 || n1 === 0) return { plane: null, stats };
@@ -129,7 +107,7 @@ export async function fitLatentBoundary(
   const weights = new Float64Array(n0 + n1);
   weights.fill(Math.max(n0, n1) / n0, 0, n0);
   weights.fill(Math.max(n0, n1) / n1, n0);
-  const { svm, limit, stoppedBy } = budgetedSvm(
+  const { svm, stoppedBy } = budgetedSvm(
     x,
     k,
     y,
@@ -141,7 +119,6 @@ export async function fitLatentBoundary(
   );
   stats.svmIterations = svm.iterations;
   stats.svmConverged = svm.converged;
-  stats.svmPassLimit = limit;
   stats.svmStoppedBy = stoppedBy;
   let norm = 0;
   for (let r = 0; r < k; r++) norm += svm.weights[r]! ** 2;

@@ -17,6 +17,8 @@ export interface HingeResult {
   /** Passes over the rows made, and whether the projected-gradient gap fell below tol. */
   readonly iterations: number;
   readonly converged: boolean;
+  /** Whether `stop` ended the solve before it converged or ran out of passes. */
+  readonly stopped: boolean;
 }
 
 /**
@@ -24,7 +26,8 @@ export interface HingeResult {
  * sᵢ = ±1, by dual coordinate descent with shrinking (Hsieh, Chang, Lin, Keerthi & Sundararajan, ICML
  * 2008, Algorithm 3, as in LIBLINEAR): the bias is an extra constant feature, regularised as in LIBLINEAR.
  * Active rows are visited in a fresh random order each pass; it stops once the spread of projected
- * gradients over a pass on all rows is at most tol. Rows with Cᵢ = 0 are ignored.
+ * gradients over a pass on all rows is at most tol. Rows with Cᵢ = 0 are ignored. `stop`, when given,
+ * is asked after every pass that did not converge, and ends the solve there when it says so.
  */
 export function solveHingeDual(
   design: SparseDesign,
@@ -33,6 +36,7 @@ export function solveHingeDual(
   tol: number,
   maxIter: number,
   rng: Rng,
+  stop?: () => boolean,
 ): HingeResult {
   const { index, value, n, perRow, width } = design;
   const w = new Float64Array(width);
@@ -56,6 +60,7 @@ export function solveHingeDual(
   let pgMinOld = Number.NEGATIVE_INFINITY;
   let iterations = 0;
   let converged = false;
+  let stopped = false;
   while (iterations < maxIter) {
     iterations++;
     rng.shuffle(order.subarray(0, active));
@@ -113,6 +118,10 @@ export function solveHingeDual(
     }
     pgMaxOld = pgMax > 0 ? pgMax : Number.POSITIVE_INFINITY;
     pgMinOld = pgMin < 0 ? pgMin : Number.NEGATIVE_INFINITY;
+    if (stop?.() && iterations < maxIter) {
+      stopped = true;
+      break;
+    }
   }
-  return { weights: w, bias: b, iterations, converged };
+  return { weights: w, bias: b, iterations, converged, stopped };
 }

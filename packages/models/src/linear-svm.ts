@@ -85,6 +85,8 @@ export interface LinearBoundary {
   readonly bias: number;
   readonly iterations: number;
   readonly converged: boolean;
+  /** Whether the caller's `stop` ended the fit early. */
+  readonly stopped: boolean;
   /** w·x + b for each row of x (n x weights.length). */
   decision(x: Float64Array): Float64Array;
 }
@@ -128,6 +130,8 @@ function checkArrays(x: Float64Array, d: number, y: Int32Array, sampleWeight?: F
 /**
  * Fit a hinge-loss linear SVM on plain vectors (n rows of width d, labels 0/1, no preprocessing): the
  * boundary w·x + b = 0 with class 1 on the positive side. For latent spaces and other numeric inputs.
+ * `stop`, asked after every pass over the rows, ends the fit there when it returns true (a caller's time
+ * budget); the boundary so far is returned with `stopped` set.
  */
 export function fitLinearSvmArrays(
   x: Float64Array,
@@ -135,6 +139,7 @@ export function fitLinearSvmArrays(
   y: Int32Array,
   options: Partial<LinearSvmArraysOptions> = {},
   sampleWeight?: Float64Array,
+  stop?: () => boolean,
 ): LinearBoundary {
   const opts = resolveOptions<LinearSvmArraysOptions>(linearSvmArraysOptionsSchema, options);
   const n = checkArrays(x, d, y, sampleWeight);
@@ -149,6 +154,7 @@ export function fitLinearSvmArrays(
     opts.tol,
     opts.maxIter,
     Rng.create(opts.seed).fork('linear-svm'),
+    stop,
   );
   const { weights, bias } = result;
   return {
@@ -156,6 +162,7 @@ export function fitLinearSvmArrays(
     bias,
     iterations: result.iterations,
     converged: result.converged,
+    stopped: result.stopped,
     decision(rows: Float64Array): Float64Array {
       if (rows.length % d !== 0)
         throw new DataError('DATA_SHAPE', `a batch must be whole rows of width ${d}`);

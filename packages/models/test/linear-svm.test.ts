@@ -69,6 +69,27 @@ describe('fitLinearSvmArrays', () => {
     }
   });
 
+  it('stops after the pass where `stop` says so, as the same fit cut at that many passes', () => {
+    const { x, y } = cloud(400, 'svm-stop');
+    const options = { c: 0.5, tol: 1e-12, maxIter: 1000, seed: 3 };
+    let asked = 0;
+    const stopped = fitLinearSvmArrays(x, 3, y, options, undefined, () => ++asked >= 4);
+    expect(asked).toBe(4);
+    expect(stopped.iterations).toBe(4);
+    expect(stopped.stopped).toBe(true);
+    expect(stopped.converged).toBe(false);
+    const cut = fitLinearSvmArrays(x, 3, y, { ...options, maxIter: 4 });
+    expect(cut.stopped).toBe(false);
+    expect(Array.from(stopped.weights)).toEqual(Array.from(cut.weights));
+    expect(stopped.bias).toBe(cut.bias);
+    // Never stopping is the fit without `stop`.
+    const full = fitLinearSvmArrays(x, 3, y, options);
+    const asked0 = fitLinearSvmArrays(x, 3, y, options, undefined, () => false);
+    expect(full.converged).toBe(true);
+    expect(asked0.iterations).toBe(full.iterations);
+    expect(Array.from(asked0.weights)).toEqual(Array.from(full.weights));
+  });
+
   it('integer sample weights equal repeated rows', () => {
     const { x, y } = cloud(150, 'svm-weights');
     const k = Array.from({ length: 150 }, (_, i) => i % 3);
