@@ -64,6 +64,6 @@ for (const [name, label] of kinds) {
 console.log(
   `load average ${loadavg()[0].toFixed(1)} after the first calls; ` +
     (gcFlag.length
-      ? 'each timed call after a full collection'
+      ? 'each timed call after two full collections'
       : 'calls timed as they came (FIRST_CALL_GC=0)'),
 );
