@@ -6,8 +6,8 @@
 // what a page fault costs on this machine by writing to fresh memory: a first call touches working
 // memory that later calls reuse, and the price of that depends on the machine.
 // `forest-1` is the forest with prediction on the calling thread alone (`setPredictionThreads(1)`).
-// Run with `--expose-gc` (as bench/first-calls.mjs does), every timed call starts after a full
-// collection, first and later calls alike: a fresh process owes V8 its first full collection (5-7 ms
+// Run with `--expose-gc` (as bench/first-calls.mjs does), every timed call starts after two full
+// collections (see `collect`), first and later calls alike: a fresh process owes V8 its first full collection (5-7 ms
 // here) to whichever call first crosses the initial heap limit, which depends on what the process did
 // before, not on the call. Without the flag, calls are timed as they come. The fault price is measured
 // after the calls, so that its 48 MB of writes do not start that collection early.
