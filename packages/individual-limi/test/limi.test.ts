@@ -132,6 +132,37 @@ describe('surrogate boundary on a known latent boundary', () => {
     expect(plusPositive).toBe(m);
     expect(minusNegative).toBe(m);
   });
+
+  it('stops the SVM after the pass that ends its half of the time left', async () => {
+    // No time left when the fit starts: one pass, then the deadline has passed.
+    class NoTimeLeft extends RunController {
+      override remainingSeconds(): number {
+        return 0;
+      }
+    }
+    const settings = { samples: 20000, confidence: 0.7, perClassLimit: 50000, c: 1, maxIter: 1000 };
+    const cut = await fitLatentBoundary(
+      generator,
+      new CountingClassifier(model),
+      1,
+      settings,
+      createRng('svm'),
+      new NoTimeLeft({ seed: 1 }),
+    );
+    expect(cut!.stats.svmIterations).toBe(1);
+    expect(cut!.stats.svmConverged).toBe(false);
+    expect(cut!.stats.svmStoppedBy).toBe('time-budget');
+    const full = await fitLatentBoundary(
+      generator,
+      new CountingClassifier(model),
+      1,
+      settings,
+      createRng('svm'),
+      new RunController({ seed: 1 }),
+    );
+    expect(full!.stats.svmIterations).toBe(1000);
+    expect(full!.stats.svmStoppedBy).toBe('max-iter');
+  });
 });
 
 describe('limi finds discrimination where the model is biased', () => {
