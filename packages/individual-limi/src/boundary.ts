@@ -1,5 +1,5 @@
 import type { CountingClassifier, Rng, RunController } from '@fb/core';
-import { fitLinearSvmArrays } from '@fb/models';
+import { fitLinearSvmArraysAsync, type LinearBoundary } from '@fb/models';
 import type { LatentGenerator } from './generator.js';
 import type { Hyperplane } from './probe.js';
 
@@ -21,16 +21,17 @@ export interface BoundaryStats {
   surrogateAccuracy: number | null;
   svmIterations: number;
   svmConverged: boolean;
-  /** What ended the fit: convergence, `svmMaxIter`, or the share of the time budget it was given. */
-  svmStoppedBy: 'converged' | 'max-iter' | 'time-budget' | null;
+  /** What ended the fit: convergence, `svmMaxIter`, the share of the time budget it was given, or an abort. */
+  svmStoppedBy: 'converged' | 'max-iter' | 'time-budget' | 'aborted' | null;
 }
 
 /**
  * The linear SVM of the boundary, within `maxIter` passes and, under a time budget, within half the
- * time left: the solver is asked after every pass whether that time is up (or the run stopped), so a fit
- * that converges in time is the one a fit without a budget gives.
+ * time left. Between passes the fit checks in with the run (which lets an abort signal through) and
+ * stops when that time is up or the run must stop; a fit that converges in time is the one a fit
+ * without a budget gives.
  */
-function budgetedSvm(
+async function budgetedSvm(
   x: Float64Array,
   k: number,
   y: Int32Array,
@@ -39,11 +40,13 @@ function budgetedSvm(
   maxIter: number,
   seed: number,
   ctl: RunController,
-): { svm: ReturnType<typeof fitLinearSvmArrays>; stoppedBy: BoundaryStats['svmStoppedBy'] } {
+): Promise<{ svm: LinearBoundary; stoppedBy: BoundaryStats['svmStoppedBy'] }> {
   const deadline = performance.now() + 0.5 * ctl.remainingSeconds() * 1000;
-  const stop = () => performance.now() >= deadline || ctl.shouldStop() !== null;
-  const svm = fitLinearSvmArrays(x, k, y, { c, maxIter, seed }, weights, stop);
-  return { svm, stoppedBy: svm.converged ? 'converged' : svm.stopped ? 'time-budget' : 'max-iter' };
+  const between = async () =>
+    (await ctl.checkpoint({ phase: 'boundary-svm' })) !== null || performance.now() >= deadline;
+  const svm = await fitLinearSvmArraysAsync(x, k, y, { c, maxIter, seed }, weights, between);
+  if (!svm.stopped) return { svm, stoppedBy: svm.converged ? 'converged' : 'max-iter' };
+  return { svm, stoppedBy: ctl.shouldStop() === 'aborted' ? 'aborted' : 'time-budget' };
 }
 
 /** Latent samples decoded and labelled per model call. */
@@ -107,7 +110,7 @@ export async function fitLatentBoundary(
   const weights = new Float64Array(n0 + n1);
   weights.fill(Math.max(n0, n1) / n0, 0, n0);
   weights.fill(Math.max(n0, n1) / n1, n0);
-  const { svm, stoppedBy } = budgetedSvm(
+  const { svm, stoppedBy } = await budgetedSvm(
     x,
     k,
     y,

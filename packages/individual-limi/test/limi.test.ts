@@ -163,6 +163,27 @@ describe('surrogate boundary on a known latent boundary', () => {
     expect(full!.stats.svmIterations).toBe(1000);
     expect(full!.stats.svmStoppedBy).toBe('max-iter');
   });
+
+  it('stops the SVM after the pass under way when the run is aborted', async () => {
+    // The abort comes as the fit checks in after its first pass.
+    const abort = new AbortController();
+    class AbortAtSvm extends RunController {
+      override async checkpoint(progress?: Parameters<RunController['checkpoint']>[0]) {
+        if (progress?.phase === 'boundary-svm') abort.abort();
+        return super.checkpoint(progress);
+      }
+    }
+    const cut = await fitLatentBoundary(
+      generator,
+      new CountingClassifier(model),
+      1,
+      { samples: 20000, confidence: 0.7, perClassLimit: 50000, c: 1, maxIter: 1000 },
+      createRng('svm'),
+      new AbortAtSvm({ seed: 1, signal: abort.signal }),
+    );
+    expect(cut!.stats.svmIterations).toBe(1);
+    expect(cut!.stats.svmStoppedBy).toBe('aborted');
+  });
 });
 
 describe('limi finds discrimination where the model is biased', () => {

@@ -11,13 +11,23 @@ export interface SparseDesign {
   readonly width: number;
 }
 
+/** A hinge-loss SVM to solve: rows, their signs sᵢ = ±1 and costs Cᵢ, the tolerance, the most passes. */
+export interface HingeProblem {
+  readonly design: SparseDesign;
+  readonly sign: Int8Array;
+  readonly cost: Float64Array;
+  readonly tol: number;
+  readonly maxIter: number;
+  readonly rng: Rng;
+}
+
 export interface HingeResult {
   readonly weights: Float64Array;
   readonly bias: number;
   /** Passes over the rows made, and whether the projected-gradient gap fell below tol. */
   readonly iterations: number;
   readonly converged: boolean;
-  /** Whether `stop` ended the solve before it converged or ran out of passes. */
+  /** Whether the caller ended the solve before it converged or ran out of passes (`solveHingeDualAsync`). */
   readonly stopped: boolean;
 }
 
@@ -26,44 +36,112 @@ export interface HingeResult {
  * sᵢ = ±1, by dual coordinate descent with shrinking (Hsieh, Chang, Lin, Keerthi & Sundararajan, ICML
  * 2008, Algorithm 3, as in LIBLINEAR): the bias is an extra constant feature, regularised as in LIBLINEAR.
  * Active rows are visited in a fresh random order each pass; it stops once the spread of projected
- * gradients over a pass on all rows is at most tol. Rows with Cᵢ = 0 are ignored. `stop`, when given,
- * is asked after every pass that did not converge, and ends the solve there when it says so.
+ * gradients over a pass on all rows is at most tol. Rows with Cᵢ = 0 are ignored.
  */
-export function solveHingeDual(
-  design: SparseDesign,
-  sign: Int8Array,
-  cost: Float64Array,
-  tol: number,
-  maxIter: number,
-  rng: Rng,
-  stop?: () => boolean,
-): HingeResult {
-  const { index, value, n, perRow, width } = design;
-  const w = new Float64Array(width);
-  let b = 0;
-  const alpha = new Float64Array(n);
-  const qii = new Float64Array(n);
-  const rows: number[] = [];
-  for (let i = 0; i < n; i++) {
-    if (!(cost[i]! > 0)) continue;
-    let s = 1;
-    for (let e = i * perRow; e < (i + 1) * perRow; e++) s += value[e]! * value[e]!;
-    qii[i] = s;
-    rows.push(i);
-  }
-  const order = Int32Array.from(rows);
-  const all = order.length;
-  let active = all;
+export function solveHingeDual(problem: HingeProblem): HingeResult {
+  const solver = new HingeDualSolver(problem);
+  while (solver.pass());
+  return solver.result(false);
+}
+
+/**
+ * `solveHingeDual` that awaits `between()` after every pass that did not converge, and stops there when
+ * it resolves to true: a caller's chance to yield to the event loop (an abort signal, a timer) and to
+ * end the solve.
+ */
+export async function solveHingeDualAsync(
+  problem: HingeProblem,
+  between: () => Promise<boolean>,
+): Promise<HingeResult> {
+  const solver = new HingeDualSolver(problem);
+  while (solver.pass()) if (await between()) return solver.result(true);
+  return solver.result(false);
+}
+
+/** The solver's state between passes (see `solveHingeDual`). */
+class HingeDualSolver {
+  private readonly w: Float64Array;
+  private b = 0;
+  private readonly alpha: Float64Array;
+  private readonly qii: Float64Array;
+  private readonly order: Int32Array;
+  private readonly all: number;
+  private active: number;
   // Bounds of the projected gradient on the previous pass: a row at a bound whose gradient lies beyond
   // them is unlikely to move and is shrunk away until the final check.
-  let pgMaxOld = Number.POSITIVE_INFINITY;
-  let pgMinOld = Number.NEGATIVE_INFINITY;
-  let iterations = 0;
-  let converged = false;
-  let stopped = false;
-  while (iterations < maxIter) {
-    iterations++;
-    rng.shuffle(order.subarray(0, active));
+  private pgMaxOld = Number.POSITIVE_INFINITY;
+  private pgMinOld = Number.NEGATIVE_INFINITY;
+  /** The projected gradients' range over the last pass. */
+  private pgMax = Number.NEGATIVE_INFINITY;
+  private pgMin = Number.POSITIVE_INFINITY;
+  private iterations = 0;
+  private converged = false;
+
+  private readonly design: SparseDesign;
+  private readonly sign: Int8Array;
+  private readonly cost: Float64Array;
+  private readonly tol: number;
+  private readonly maxIter: number;
+  private readonly rng: Rng;
+
+  constructor(problem: HingeProblem) {
+    const { design, sign, cost } = problem;
+    this.design = design;
+    this.sign = sign;
+    this.cost = cost;
+    this.tol = problem.tol;
+    this.maxIter = problem.maxIter;
+    this.rng = problem.rng;
+    const { value, n, perRow, width } = design;
+    this.w = new Float64Array(width);
+    this.alpha = new Float64Array(n);
+    this.qii = new Float64Array(n);
+    const rows: number[] = [];
+    for (let i = 0; i < n; i++) {
+      if (!(cost[i]! > 0)) continue;
+      let s = 1;
+      for (let e = i * perRow; e < (i + 1) * perRow; e++) s += value[e]! * value[e]!;
+      this.qii[i] = s;
+      rows.push(i);
+    }
+    this.order = Int32Array.from(rows);
+    this.all = this.order.length;
+    this.active = this.all;
+  }
+
+  /**
+   * One pass over the active rows (two when the shrunk rows converge, the second over every row); false
+   * once the solve is over: converged, or out of passes.
+   */
+  pass(): boolean {
+    for (;;) {
+      if (this.converged || this.iterations >= this.maxIter) return false;
+      this.iterations++;
+      this.sweep();
+      const { pgMax, pgMin } = this;
+      if (this.active === 0 || pgMax - pgMin <= this.tol) {
+        if (this.active === this.all) {
+          this.converged = true;
+          return false;
+        }
+        // Converged on the shrunk problem: check once more on every row.
+        this.active = this.all;
+        this.pgMaxOld = Number.POSITIVE_INFINITY;
+        this.pgMinOld = Number.NEGATIVE_INFINITY;
+        continue;
+      }
+      this.pgMaxOld = pgMax > 0 ? pgMax : Number.POSITIVE_INFINITY;
+      this.pgMinOld = pgMin < 0 ? pgMin : Number.NEGATIVE_INFINITY;
+      return this.iterations < this.maxIter;
+    }
+  }
+
+  /** The coordinate steps of one pass, in a fresh random order, and the projected gradients' range. */
+  private sweep(): void {
+    const { index, value, perRow } = this.design;
+    const { sign, cost, w, alpha, qii, order, pgMaxOld, pgMinOld } = this;
+    let { b, active } = this;
+    this.rng.shuffle(order.subarray(0, active));
     let pgMax = Number.NEGATIVE_INFINITY;
     let pgMin = Number.POSITIVE_INFINITY;
     for (let r = 0; r < active; r++) {
@@ -105,23 +183,14 @@ export function solveHingeDual(
       for (let e = base; e < base + perRow; e++) w[index[e]!]! += step * value[e]!;
       b += step;
     }
-    if (active === 0 || pgMax - pgMin <= tol) {
-      if (active === all) {
-        converged = true;
-        break;
-      }
-      // Converged on the shrunk problem: check once more on every row.
-      active = all;
-      pgMaxOld = Number.POSITIVE_INFINITY;
-      pgMinOld = Number.NEGATIVE_INFINITY;
-      continue;
-    }
-    pgMaxOld = pgMax > 0 ? pgMax : Number.POSITIVE_INFINITY;
-    pgMinOld = pgMin < 0 ? pgMin : Number.NEGATIVE_INFINITY;
-    if (stop?.() && iterations < maxIter) {
-      stopped = true;
-      break;
-    }
+    this.b = b;
+    this.active = active;
+    this.pgMax = pgMax;
+    this.pgMin = pgMin;
   }
-  return { weights: w, bias: b, iterations, converged, stopped };
+
+  result(stopped: boolean): HingeResult {
+    const { w: weights, b: bias, iterations, converged } = this;
+    return { weights, bias, iterations, converged, stopped };
+  }
 }

@@ -31,6 +31,7 @@ export {
 export {
   fitLinearSvm,
   fitLinearSvmArrays,
+  fitLinearSvmArraysAsync,
   type LinearBoundary,
   LinearSvm,
   type LinearSvmArraysOptions,

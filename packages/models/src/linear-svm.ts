@@ -11,7 +11,13 @@ import {
 } from '@fb/core';
 import { batchRows } from './batch.js';
 import { assertFinite, decodeFloat64, encodeArray, readStored, storedError } from './codec.js';
-import { type SparseDesign, solveHingeDual } from './dual-cd.js';
+import {
+  type HingeProblem,
+  type HingeResult,
+  type SparseDesign,
+  solveHingeDual,
+  solveHingeDualAsync,
+} from './dual-cd.js';
 import { type CategoricalEncoding, FeatureEncoder } from './encoder.js';
 import { fitPlatt, type PlattSigmoid, plattProbability } from './platt.js';
 import { type Seed, seedSchema } from './tree-options.js';
@@ -85,7 +91,7 @@ export interface LinearBoundary {
   readonly bias: number;
   readonly iterations: number;
   readonly converged: boolean;
-  /** Whether the caller's `stop` ended the fit early. */
+  /** Whether the caller ended the fit early (`fitLinearSvmArraysAsync`). */
   readonly stopped: boolean;
   /** w·x + b for each row of x (n x weights.length). */
   decision(x: Float64Array): Float64Array;
@@ -130,8 +136,6 @@ function checkArrays(x: Float64Array, d: number, y: Int32Array, sampleWeight?: F
 /**
  * Fit a hinge-loss linear SVM on plain vectors (n rows of width d, labels 0/1, no preprocessing): the
  * boundary w·x + b = 0 with class 1 on the positive side. For latent spaces and other numeric inputs.
- * `stop`, asked after every pass over the rows, ends the fit there when it returns true (a caller's time
- * budget); the boundary so far is returned with `stopped` set.
  */
 export function fitLinearSvmArrays(
   x: Float64Array,
@@ -139,23 +143,50 @@ export function fitLinearSvmArrays(
   y: Int32Array,
   options: Partial<LinearSvmArraysOptions> = {},
   sampleWeight?: Float64Array,
-  stop?: () => boolean,
 ): LinearBoundary {
+  const p = arraysProblem(x, d, y, options, sampleWeight);
+  return linearBoundary(solveHingeDual(p), d);
+}
+
+/**
+ * `fitLinearSvmArrays` that awaits `between()` after every pass over the rows and ends the fit there
+ * when it resolves to true, returning the boundary so far with `stopped` set: a long fit's chance to let
+ * an abort signal or a timer through, and to stop at a caller's time budget.
+ */
+export async function fitLinearSvmArraysAsync(
+  x: Float64Array,
+  d: number,
+  y: Int32Array,
+  options: Partial<LinearSvmArraysOptions>,
+  sampleWeight: Float64Array | undefined,
+  between: () => Promise<boolean>,
+): Promise<LinearBoundary> {
+  const p = arraysProblem(x, d, y, options, sampleWeight);
+  return linearBoundary(await solveHingeDualAsync(p, between), d);
+}
+
+function arraysProblem(
+  x: Float64Array,
+  d: number,
+  y: Int32Array,
+  options: Partial<LinearSvmArraysOptions>,
+  sampleWeight: Float64Array | undefined,
+): HingeProblem {
   const opts = resolveOptions<LinearSvmArraysOptions>(linearSvmArraysOptionsSchema, options);
   const n = checkArrays(x, d, y, sampleWeight);
   const index = new Int32Array(n * d);
   for (let k = 0; k < index.length; k++) index[k] = k % d;
-  const sign = Int8Array.from(y, (v) => (v === 1 ? 1 : -1));
-  const cost = Float64Array.from({ length: n }, (_, i) => opts.c * (sampleWeight ? sampleWeight[i]! : 1));
-  const result = solveHingeDual(
-    { index, value: x, n, perRow: d, width: d },
-    sign,
-    cost,
-    opts.tol,
-    opts.maxIter,
-    Rng.create(opts.seed).fork('linear-svm'),
-    stop,
-  );
+  return {
+    design: { index, value: x, n, perRow: d, width: d },
+    sign: Int8Array.from(y, (v) => (v === 1 ? 1 : -1)),
+    cost: Float64Array.from({ length: n }, (_, i) => opts.c * (sampleWeight ? sampleWeight[i]! : 1)),
+    tol: opts.tol,
+    maxIter: opts.maxIter,
+    rng: Rng.create(opts.seed).fork('linear-svm'),
+  };
+}
+
+function linearBoundary(result: HingeResult, d: number): LinearBoundary {
   const { weights, bias } = result;
   return {
     weights,
@@ -438,7 +469,14 @@ export function fitLinearSvm(
     const positive = Uint8Array.from(ds.y, (v) => (v === positiveClass ? 1 : 0));
     const sign = Int8Array.from(positive, (v) => (v ? 1 : -1));
     for (let i = 0; i < n; i++) cost[i] = opts.c * w[i]!;
-    const boundary = solveHingeDual(design, sign, cost, opts.tol, opts.maxIter, rng.fork(`boundary-${r}`));
+    const boundary = solveHingeDual({
+      design,
+      sign,
+      cost,
+      tol: opts.tol,
+      maxIter: opts.maxIter,
+      rng: rng.fork(`boundary-${r}`),
+    });
     weights.set(boundary.weights, r * p);
     bias[r] = boundary.bias;
     iterations = Math.max(iterations, boundary.iterations);
@@ -447,14 +485,14 @@ export function fitLinearSvm(
     if (opts.plattFolds > 1) {
       for (let k = 0; k < opts.plattFolds; k++) {
         for (let i = 0; i < n; i++) cost[i] = fold[i] === k ? 0 : opts.c * w[i]!;
-        const part = solveHingeDual(
+        const part = solveHingeDual({
           design,
           sign,
           cost,
-          opts.tol,
-          opts.maxIter,
-          rng.fork(`boundary-${r}-fold-${k}`),
-        );
+          tol: opts.tol,
+          maxIter: opts.maxIter,
+          rng: rng.fork(`boundary-${r}-fold-${k}`),
+        });
         for (let i = 0; i < n; i++) if (fold[i] === k) f[i] = sparseDot(design, i, part.weights, part.bias);
       }
     } else {

@@ -1,6 +1,6 @@
 import { Rng } from '@fb/core';
 import { describe, expect, it } from 'vitest';
-import { fitLinearSvm, fitLinearSvmArrays, LinearSvm } from '../src/linear-svm.js';
+import { fitLinearSvm, fitLinearSvmArrays, fitLinearSvmArraysAsync, LinearSvm } from '../src/linear-svm.js';
 import { fitLogisticRegression } from '../src/logistic-regression.js';
 import { accuracy } from '../src/metrics.js';
 import { mixedData, threeClassData } from './fixtures.js';
@@ -69,11 +69,11 @@ describe('fitLinearSvmArrays', () => {
     }
   });
 
-  it('stops after the pass where `stop` says so, as the same fit cut at that many passes', () => {
+  it('async: stops after the pass where `between` says so, as the same fit cut at that many passes', async () => {
     const { x, y } = cloud(400, 'svm-stop');
     const options = { c: 0.5, tol: 1e-12, maxIter: 1000, seed: 3 };
     let asked = 0;
-    const stopped = fitLinearSvmArrays(x, 3, y, options, undefined, () => ++asked >= 4);
+    const stopped = await fitLinearSvmArraysAsync(x, 3, y, options, undefined, async () => ++asked >= 4);
     expect(asked).toBe(4);
     expect(stopped.iterations).toBe(4);
     expect(stopped.stopped).toBe(true);
@@ -82,12 +82,33 @@ describe('fitLinearSvmArrays', () => {
     expect(cut.stopped).toBe(false);
     expect(Array.from(stopped.weights)).toEqual(Array.from(cut.weights));
     expect(stopped.bias).toBe(cut.bias);
-    // Never stopping is the fit without `stop`.
+    // Never stopping is the synchronous fit.
     const full = fitLinearSvmArrays(x, 3, y, options);
-    const asked0 = fitLinearSvmArrays(x, 3, y, options, undefined, () => false);
+    const never = await fitLinearSvmArraysAsync(x, 3, y, options, undefined, async () => false);
     expect(full.converged).toBe(true);
-    expect(asked0.iterations).toBe(full.iterations);
-    expect(Array.from(asked0.weights)).toEqual(Array.from(full.weights));
+    expect(never.stopped).toBe(false);
+    expect(never.iterations).toBe(full.iterations);
+    expect(Array.from(never.weights)).toEqual(Array.from(full.weights));
+    expect(never.bias).toBe(full.bias);
+  });
+
+  it('async: lets the event loop run between passes', async () => {
+    // Queued before the fit starts, this callback runs only once the fit yields to the event loop.
+    let ran = false;
+    setImmediate(() => {
+      ran = true;
+    });
+    const { x, y } = cloud(400, 'svm-yield');
+    const fit = await fitLinearSvmArraysAsync(
+      x,
+      3,
+      y,
+      { c: 0.5, tol: 1e-12, maxIter: 1000, seed: 1 },
+      undefined,
+      () => new Promise<boolean>((resolve) => setImmediate(() => resolve(ran))),
+    );
+    expect(fit.iterations).toBe(1);
+    expect(fit.stopped).toBe(true);
   });
 
   it('integer sample weights equal repeated rows', () => {
