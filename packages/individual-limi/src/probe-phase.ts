@@ -69,6 +69,8 @@ export async function runProbes(
     let pending = Int32Array.from({ length: m }, (_, i) => i);
     for (const name of names) {
       if (pending.length === 0 || tested >= settings.maxTested) break;
+      // Each probe is a model query over the batch: a stop between them ends the batch early.
+      if (ctl.shouldStop()) break probing;
       const take = Math.min(pending.length, settings.maxTested - tested);
       const latent = new Float64Array(take * k);
       for (let q = 0; q < take; q++)
