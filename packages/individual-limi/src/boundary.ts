@@ -57,7 +57,8 @@ const CHUNK = 8192;
  * (favourable outcome = 1), keep the confident ones (predicted-class probability above `confidence`,
  * at most `perClassLimit` per class), and fit a linear SVM in the latent space, the classes balanced
  * by weight. Returns the hyperplane normalised to a unit normal, or a null plane when the confident
- * samples hold a single class; null altogether when the run is stopped.
+ * samples hold a single class; null altogether when the run is stopped while sampling (a stop during
+ * the SVM's fit keeps the boundary so far, with `svmStoppedBy` saying why).
  */
 export async function fitLatentBoundary(
   generator: LatentGenerator,
