@@ -110,8 +110,8 @@ class HingeDualSolver {
   }
 
   /**
-   * One pass over the active rows (two when the shrunk rows converge, the second over every row); false
-   * once the solve is over: converged, or out of passes.
+   * One pass over the active rows, followed by one over every row whenever the shrunk rows converge;
+   * false once the solve is over: converged, or out of passes.
    */
   pass(): boolean {
     for (;;) {
