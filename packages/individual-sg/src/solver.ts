@@ -206,9 +206,14 @@ export class PathSolver {
         const j = p.feature;
         const value = model.eval(this.vars[j]!, true);
         const a = this.schema.attributes[j]!;
-        row[j] = this.ctx.isIntVal(value)
-          ? clampToDomain(a, this.lo[j]! + Number(value.value()) * this.step[j]!)
-          : clampToDomain(a, (value as unknown as { asNumber(): number }).asNumber());
+        if (this.ctx.isIntVal(value)) {
+          row[j] = clampToDomain(a, this.lo[j]! + Number(value.value()) * this.step[j]!);
+        } else if (this.ctx.isRealVal(value)) {
+          row[j] = clampToDomain(a, value.asNumber());
+        } else {
+          // Seen once in a study run (a TypeError then): name what Z3 gave instead of a number.
+          throw new Error(`Z3's model gave attribute "${a.name}" the value ${value.sexpr()}, not a number`);
+        }
       }
       return true;
     } finally {
