@@ -46,13 +46,19 @@ for (const generator of generators) {
     }
     const prep = t.generatorSeconds + t.boundarySeconds;
     const nat = x.naturalness;
+    // The report is skipped when the run stops at its time budget (its rows would be cut short).
+    // A distance is null when there were no rows to measure.
+    const d = (v) => (v == null ? 'no rows' : v.toFixed(2));
+    const naturalness = nat
+      ? `generated ${d(nat.generated)}, discriminatory ${d(nat.discriminatory)}, real ${d(nat.real)}, ` +
+        `uniform ${d(nat.uniform)}`
+      : 'not measured (the run stopped at its budget)';
     console.log(
       `${generator.padEnd(3)} ${attribute.padEnd(4)} DSN ${String(dsn).padStart(7)} TSN ${String(tsn).padStart(7)} ` +
         `SUR ${(100 * sur).toFixed(1).padStart(5)} %  ${(dsn / t.probeSeconds).toFixed(1).padStart(7)} /s probing ` +
         `(${t.probeSeconds.toFixed(1)} s), ${(dsn / r.run.wallSeconds).toFixed(1)} /s overall; preparation ${prep.toFixed(1)} s ` +
         `(generator ${t.generatorSeconds.toFixed(1)} s); surrogate accuracy ${(100 * x.boundary.surrogateAccuracy).toFixed(1)} %; ` +
-        `by probe ${JSON.stringify(x.discriminatoryByProbe)}; naturalness: generated ${nat?.generated?.toFixed(2)}, ` +
-        `discriminatory ${nat?.discriminatory?.toFixed(2)}, real ${nat?.real?.toFixed(2)}, uniform ${nat?.uniform?.toFixed(2)} (${r.run.stopReason})`,
+        `by probe ${JSON.stringify(x.discriminatoryByProbe)}; naturalness: ${naturalness} (${r.run.stopReason})`,
     );
   }
 }
