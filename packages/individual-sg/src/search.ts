@@ -127,7 +127,7 @@ export async function symbolicGeneration({
         const lease = await unlessStopped(z3, ctl);
         timings.z3InitSeconds = (performance.now() - initStart) / 1000;
         if (!lease) break;
-        solver = new PathSolver(lease.ctx, schema);
+        solver = new PathSolver(lease, schema);
       }
       const solveStart = performance.now();
       for (const { set, rank } of sets) {

@@ -1,223 +1,269 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { bounds, cardinality, clampToDomain, type Schema } from '@fb/core';
-import { type Context, init, killThreads } from 'z3-solver';
 import type { Predicate } from './constraints.js';
+import type { BoundSpec, Ready, Reply, Request, VariableSpec } from './z3-protocol.js';
 
-type Z3 = Awaited<ReturnType<typeof init>>;
+type Message = Ready | Reply;
+type Outgoing = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
 /**
- * The process's Z3 module, initialised on first use (about 300 ms), and the contexts of finished
- * runs. Both are kept between runs:
- * - a Z3 context is freed only when the garbage collector finalises its JavaScript object, which
- *   comes long after a run; a new context per run grew Z3's memory by several MB a run until it
- *   could reach its 2 GB limit and abort (bench/many-runs.mjs);
- * - idle Z3 threads do not keep the process alive, while ending a thread that is still inside Z3
- *   can leave a lock in the module's memory held, so that a later call waits forever.
- * A context that must not be used again is retired: kept referenced for the module's life, never
- * let go. `z3-solver` frees a context and each of its terms by separate finalisers, in no set order,
- * so a context let go with its terms can be freed before them; the terms' finalisers then write into
- * freed memory of the module, which other contexts reuse.
+ * A thread running Z3 (`z3-thread.ts`), with the requests it has not answered yet. Z3 runs apart from
+ * the run's own thread so that nothing it does can hold that thread: loading it (0.3–0.6 s) does not
+ * block the event loop, a check the run stopped waiting for cannot delay the next run, and a module
+ * whose memory went wrong (see the README) is ended with its thread.
  */
-interface Pool {
-  readonly module: Promise<Z3>;
-  readonly idle: Context<'sg'>[];
-  readonly retired: Context<'sg'>[];
-}
-let current: Pool | null = null;
+export class Z3Thread {
+  /** Resolves once Z3 is loaded; rejects if the thread ends first. */
+  readonly ready: Promise<void>;
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, { resolve(r: Reply): void; reject(e: Error): void }>();
+  private nextId = 0;
+  private endedBy: Error | null = null;
+  private signalReady!: () => void;
+  private failReady!: (e: Error) => void;
 
-/** A Z3 context for one run: a finished run's, else a new one; give it back with `releaseZ3`. */
+  constructor(script: URL, workerData?: unknown) {
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.signalReady = resolve;
+      this.failReady = reject;
+    });
+    // A load that fails rejects `ready`; the run awaiting it reports the error.
+    this.ready.catch(() => undefined);
+    // No flags of the process: `--input-type`, for one, fails a thread started from a file.
+    this.worker = new Worker(script, { workerData, execArgv: [] });
+    this.worker.on('message', (m: Message) => {
+      if ('type' in m) {
+        this.signalReady();
+        return;
+      }
+      const waiting = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      waiting?.resolve(m);
+    });
+    this.worker.on('error', (e) => this.fail(e));
+    this.worker.on('exit', (code) => this.fail(new Error(`the Z3 thread exited (code ${code})`)));
+  }
+
+  get alive(): boolean {
+    return this.endedBy === null;
+  }
+
+  request(request: Outgoing): Promise<Reply> {
+    if (this.endedBy) return Promise.reject(this.endedBy);
+    const id = this.nextId++;
+    return new Promise<Reply>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...request, id });
+    });
+  }
+
+  /** Keeps the process alive while a run uses the thread. */
+  lease(): void {
+    this.worker.ref();
+  }
+
+  /** An idle thread does not keep the process alive. */
+  idle(): void {
+    this.worker.unref();
+  }
+
+  /** End the thread, whatever it is doing; its unanswered requests fail. */
+  end(reason: string): void {
+    this.fail(new Error(reason));
+    void this.worker.terminate();
+  }
+
+  private fail(e: Error): void {
+    if (this.endedBy) return;
+    this.endedBy = e;
+    this.failReady(e);
+    for (const waiting of this.pending.values()) waiting.reject(e);
+    this.pending.clear();
+  }
+}
+
+/** The built thread script, beside this module; from the sources (the package's tests), the build's. */
+function builtScript(): URL {
+  const beside = new URL('./z3-thread.js', import.meta.url);
+  return existsSync(fileURLToPath(beside)) ? beside : new URL('../dist/z3-thread.js', import.meta.url);
+}
+
+/** Where threads come from: the built script, or what a test configured. */
+let source: { script: URL; workerData?: unknown } | null = null;
+/** Threads of finished runs, kept for the next run (loading Z3 takes 0.3–0.6 s). */
+let idleThreads: Z3Thread[] = [];
+/**
+ * Threads of runs that ended before their thread could be kept: still loading Z3, or still answering a
+ * check the run stopped waiting for. Each settles when its thread is kept or ended.
+ */
+const draining = new Set<Promise<void>>();
+
+/**
+ * Threads from another script from now on, and no idle thread kept (for tests: a stand-in thread that
+ * answers late, never, or with errors). `null` goes back to the built script.
+ */
+export function useZ3ThreadScript(script: URL | null, workerData?: unknown): void {
+  for (const t of idleThreads) t.end('replaced');
+  draining.clear();
+  idleThreads = [];
+  source = script ? { script, workerData } : null;
+}
+
+/** A run's Z3 thread: a finished run's, else a new one; give it back with `releaseZ3`. */
 export interface Lease {
-  readonly pool: Pool;
-  readonly ctx: Context<'sg'>;
+  readonly thread: Z3Thread;
 }
 
 /**
- * A context of the process's Z3 module, once the module is ready. A module that failed to load is
- * forgotten, so that the next run loads it again instead of failing the same way.
+ * A Z3 thread for one run, once Z3 is loaded in it. With no idle thread, a thread an ended run leaves
+ * (still loading, or answering a check for at most the grace period) is waited for before a new one
+ * loads Z3: a run stopped during the load would otherwise have the next run load Z3 again, and the
+ * next. A thread whose load failed is not kept.
  */
 export async function acquireZ3(): Promise<Lease> {
-  current ??= { module: init(), idle: [], retired: [] };
-  const pool = current;
-  let module: Z3;
-  try {
-    module = await pool.module;
-  } catch (e) {
-    if (current === pool) current = null;
-    throw e;
+  let thread: Z3Thread | undefined;
+  for (;;) {
+    thread = idleThreads.pop();
+    while (thread && !thread.alive) thread = idleThreads.pop();
+    if (thread || draining.size === 0) break;
+    await Promise.race(draining);
   }
-  return { pool, ctx: pool.idle.pop() ?? newContext(module) };
+  thread ??= source ? new Z3Thread(source.script, source.workerData) : new Z3Thread(builtScript());
+  thread.lease();
+  await thread.ready;
+  return { thread };
 }
 
-/**
- * A context whose reference-count decrements are queued and applied by its next call from this
- * thread. `z3-solver` decrements a term's count from a finaliser, on this thread, whenever the garbage
- * collector gets to it, also while a check of the same context runs on a Z3 thread: applied at once,
- * the decrement frees terms and edits the context's term table under the running check. Z3 provides
- * this mode for garbage-collected bindings.
- */
-function newContext(module: Z3): Context<'sg'> {
-  const ctx = new module.Context('sg');
-  module.Z3.enable_concurrent_dec_ref(ctx.ptr);
-  return ctx;
-}
-
-/** How long a check the run stopped waiting for may go on before it is interrupted. */
+/** How long a check the run stopped waiting for may go on before its thread is ended. */
 const GRACE_MS = 500;
-/** How long an interrupted check may take to answer before its module is given up. */
-const INTERRUPT_WAIT_MS = 10_000;
 
 /** What a run leaves of its Z3 use: its solver (if it made one) and how the run ended. */
 export interface RunEnd {
-  solver: { release(): void; interrupt(): void } | null;
+  solver: { close(): void } | null;
   /** The check the run stopped waiting for, if a budget stopped it mid-check. */
   abandoned: Promise<unknown> | null;
-  /** The run ended by an error: the module may be left in any state. */
+  /** The run ended by an error: its thread may be left in any state. */
   failed: boolean;
 }
 
 /**
- * End a run's use of Z3: its solver is released and its context goes back to the pool. After a run
- * that failed, the module is given up and the next run loads a fresh one: in the article study, from
- * one failed run on, the SG runs of that worker kept failing at once on a pooled context, with a sort
- * mismatch in terms built right after the context was leased (Z3's memory is corrupted now and then;
- * see the README). A check the run stopped waiting for (`abandoned`) is left to answer: it normally
- * does within milliseconds, and its context then goes back to the pool. One still running GRACE_MS
- * later is interrupted, and its context retired once it has answered: an
- * interrupt that lands after its check has ended stays pending in the context and cuts a later call
- * short, so that a reused context answered `sat` with a model that breaks the constraints
- * (test/z3-interrupt.test.ts). A check still running INTERRUPT_WAIT_MS after its interrupt ignored it
- * and would keep the process alive: the module's threads are ended and the module is dropped (its
- * memory may now hold a lock), so the next run loads a fresh one.
+ * End a run's use of Z3. Its solver is closed and its thread kept for the next run, unless:
+ * - the run failed: its thread is ended, so a module gone wrong cannot fail the runs after it (in the
+ *   article study, from one failed SG run on, the runs that reused its Z3 module kept failing at once);
+ * - a budget stopped the run during a check (`abandoned`): the check is left to answer, which it
+ *   normally does within milliseconds, and the thread is then kept; one still running GRACE_MS later
+ *   is ended with its thread. Ending a thread ends Z3 in it, whatever state Z3 is in, so nothing of a
+ *   check that never answers (a module whose memory went wrong) outlives the run by more than that.
  */
 export function releaseZ3(lease: Promise<Lease>, end: RunEnd): void {
   const { solver, abandoned, failed } = end;
-  lease.then(
-    ({ pool, ctx }) => {
-      // Nothing more is asked of a module that was given up.
-      const done = (reuse: boolean) => {
-        if (current !== pool) return;
-        solver?.release();
-        (reuse ? pool.idle : pool.retired).push(ctx);
-      };
-      if (failed) {
-        if (current === pool) current = null;
-        return;
-      }
-      if (!abandoned) {
-        done(true);
-        return;
-      }
-      let answered = false;
-      let interrupted = false;
-      let giveUp: NodeJS.Timeout | undefined;
-      const grace = setTimeout(() => {
-        if (answered) return;
-        interrupted = true;
-        solver?.interrupt();
-        giveUp = setTimeout(() => {
-          if (answered) return;
-          if (current === pool) current = null;
-          pool.module.then((module) => killThreads(module.em)).catch(() => undefined);
-        }, INTERRUPT_WAIT_MS);
-        giveUp.unref();
-      }, GRACE_MS);
-      grace.unref();
-      abandoned
-        .catch(() => undefined)
-        .then(() => {
-          answered = true;
-          clearTimeout(grace);
-          clearTimeout(giveUp);
-          done(!interrupted);
-        });
-    },
-    () => undefined,
-  );
+  const settled: Promise<void> = lease
+    .then(
+      ({ thread }) => {
+        const keep = () => {
+          if (!thread.alive) return;
+          solver?.close();
+          thread.idle();
+          idleThreads.push(thread);
+        };
+        if (failed) {
+          thread.end('its run failed');
+          return;
+        }
+        if (!abandoned) {
+          keep();
+          return;
+        }
+        const grace = setTimeout(() => thread.end('a check did not answer in time'), GRACE_MS);
+        grace.unref();
+        return abandoned
+          .catch(() => undefined)
+          .then(() => {
+            clearTimeout(grace);
+            keep();
+          });
+      },
+      () => undefined,
+    )
+    .finally(() => draining.delete(settled));
+  draining.add(settled);
 }
 
+let solverIds = 0;
+
 /**
- * Path constraints over the schema's attributes, solved incrementally with Z3: one variable per
- * attribute with its domain bounds asserted once (an Int grid index for a discrete attribute, a Real
- * for a continuous one); each constraint set is solved between push and pop.
+ * Path constraints over the schema's attributes, solved incrementally with Z3 on the run's thread: one
+ * variable per attribute with its domain bounds asserted once (an Int grid index for a discrete
+ * attribute, a Real for a continuous one); each constraint set is solved between push and pop.
  */
 export class PathSolver {
   checks = 0;
+  private readonly id = ++solverIds;
+  private readonly thread: Z3Thread;
   private readonly schema: Schema;
-  private readonly solver;
-  private readonly ctx;
-  private readonly vars;
   private readonly lo: Float64Array;
   private readonly step: Float64Array;
+  private readonly opened: Promise<Reply>;
 
-  constructor(ctx: Context<'sg'>, schema: Schema) {
+  constructor(lease: Lease, schema: Schema) {
     const attrs = schema.attributes;
+    this.thread = lease.thread;
     this.schema = schema;
-    this.ctx = ctx;
-    this.solver = new ctx.Solver();
     this.lo = new Float64Array(attrs.length);
     this.step = new Float64Array(attrs.length);
-    this.vars = attrs.map((a, j) => {
+    const variables = attrs.map((a, j): VariableSpec => {
       const [lo, hi] = bounds(a);
       this.lo[j] = lo;
       const k = cardinality(a);
-      if (Number.isFinite(k)) {
-        this.step[j] = a.categories ? 1 : a.step!;
-        const v = ctx.Int.const(`x${j}`);
-        this.solver.add(v.ge(0), v.le(k - 1));
-        return v;
-      }
-      const v = ctx.Real.const(`x${j}`);
-      this.solver.add(v.ge(ctx.Real.val(lo)), v.le(ctx.Real.val(hi)));
-      return v;
+      if (!Number.isFinite(k)) return { grid: false, lo, hi };
+      this.step[j] = a.categories ? 1 : a.step!;
+      return { grid: true, count: k };
     });
+    this.opened = this.thread.request({ type: 'open', solver: this.id, variables });
+    // A failed open fails the run's first solve.
+    this.opened.catch(() => undefined);
   }
 
-  private assertion(p: Predicate) {
+  private bound(p: Predicate): BoundSpec {
     const j = p.feature;
-    const v = this.vars[j]!;
-    if (this.step[j] === 0) {
-      const t = this.ctx.Real.val(p.threshold);
-      return p.le ? v.le(t) : v.gt(t);
-    }
+    if (this.step[j] === 0) return { variable: j, le: p.le, bound: p.threshold };
     // On the grid lo + k step: x <= t  <=>  k <= floor((t - lo) / step).
-    const last = Math.floor((p.threshold - this.lo[j]!) / this.step[j]! + 1e-9);
-    return p.le ? v.le(last) : v.ge(last + 1);
+    return { variable: j, le: p.le, bound: Math.floor((p.threshold - this.lo[j]!) / this.step[j]! + 1e-9) };
   }
 
-  /** Free the solver's memory in Z3 (the context stays usable). */
-  release(): void {
-    this.solver.release();
-  }
-
-  /** Ask a running check to give up (it then answers 'unknown'). */
-  interrupt(): void {
-    this.ctx.interrupt();
+  /** Free the solver's memory in Z3 (the thread stays usable). */
+  close(): void {
+    this.thread.request({ type: 'close', solver: this.id }).catch(() => undefined);
   }
 
   /** A value for every attribute the constraints mention, written into `row`; false if unsatisfiable. */
   async solve(constraints: readonly Predicate[], row: Float64Array): Promise<boolean> {
-    const { solver } = this;
-    solver.push();
-    try {
-      for (const p of constraints) solver.add(this.assertion(p));
-      this.checks++;
-      if ((await solver.check()) !== 'sat') return false;
-      const model = solver.model();
-      for (const p of constraints) {
-        const j = p.feature;
-        const value = model.eval(this.vars[j]!, true);
-        const a = this.schema.attributes[j]!;
-        if (this.ctx.isIntVal(value)) {
-          row[j] = clampToDomain(a, this.lo[j]! + Number(value.value()) * this.step[j]!);
-        } else if (this.ctx.isRealVal(value)) {
-          row[j] = clampToDomain(a, value.asNumber());
-        } else {
-          // Seen once in a study run (a TypeError then): name what Z3 gave instead of a number.
-          throw new Error(`Z3's model gave attribute "${a.name}" the value ${value.sexpr()}, not a number`);
-        }
-      }
-      return true;
-    } finally {
-      solver.pop();
-    }
+    this.answer(await this.opened);
+    this.checks++;
+    const reply = await this.thread.request({
+      type: 'solve',
+      solver: this.id,
+      constraints: constraints.map((p) => this.bound(p)),
+    });
+    const values = this.answer(reply);
+    if (!values) return false;
+    constraints.forEach((p, c) => {
+      const j = p.feature;
+      const a = this.schema.attributes[j]!;
+      const v = values[c]!;
+      row[j] = clampToDomain(a, this.step[j] === 0 ? v : this.lo[j]! + v * this.step[j]!);
+    });
+    return true;
+  }
+
+  /** The values of a reply, or its error thrown with the attribute it names. */
+  private answer(reply: Reply): number[] | null {
+    if (reply.ok) return reply.values ?? null;
+    const name = reply.variable !== undefined ? this.schema.attributes[reply.variable]!.name : undefined;
+    throw new Error(
+      name !== undefined ? `Z3's model gave attribute "${name}" ${reply.message}` : `Z3: ${reply.message}`,
+    );
   }
 }

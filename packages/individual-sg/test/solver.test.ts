@@ -1,187 +1,144 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { defineSchema } from '@fb/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Predicate } from '../src/constraints.js';
+import { acquireZ3, PathSolver, releaseZ3, useZ3ThreadScript } from '../src/solver.js';
 
-// Z3 replaced by counters: what is under test is when modules and contexts are made, reused and
-// given up, and when solvers are released.
-const z3 = vi.hoisted(() => ({
-  modules: 0,
-  contexts: 0,
-  killed: [] as number[],
-  failNextInit: false,
-  concurrent: [] as number[],
-}));
-vi.mock('z3-solver', () => ({
-  init: async () => {
-    if (z3.failNextInit) {
-      z3.failNextInit = false;
-      throw new Error('cannot load the Z3 module');
-    }
-    const module = ++z3.modules;
-    return {
-      em: { module },
-      Z3: {
-        enable_concurrent_dec_ref: (ptr: number) => {
-          z3.concurrent.push(ptr);
-        },
-      },
-      Context: class {
-        readonly module = module;
-        readonly id = ++z3.contexts;
-        readonly ptr = this.id;
-      },
-    };
-  },
-  killThreads: async (em: { module: number }) => {
-    z3.killed.push(em.module);
-  },
-}));
-
-const { acquireZ3, releaseZ3 } = await import('../src/solver.js');
-type Ctx = { module: number; id: number };
-const ctxOf = async (lease: ReturnType<typeof acquireZ3>) => (await lease).ctx as unknown as Ctx;
-const solver = () => ({
-  released: 0,
-  interrupted: 0,
-  release() {
-    this.released++;
-  },
-  interrupt() {
-    this.interrupted++;
-  },
+// Z3 runs on a thread of its own, started from the built script (`pnpm build` first).
+const schema = defineSchema({
+  attributes: [
+    { name: 'g', kind: 'categorical', protected: true, categories: ['a', 'b', 'c'] },
+    { name: 'v', kind: 'continuous', protected: false, min: 0, max: 1 },
+    { name: 'n', kind: 'ordinal', protected: false, min: 10, max: 20, step: 2 },
+  ],
+  outcome: { name: 'y', labels: ['0', '1'], favorable: 1 },
 });
-const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
-const pending = () => {
-  let answer!: (v: string) => void;
-  const check = new Promise<string>((resolve) => {
-    answer = resolve;
-  });
-  return { check, answer };
-};
+const p = (feature: number, le: boolean, threshold: number): Predicate => ({
+  feature,
+  le,
+  threshold,
+  confidence: 1,
+});
 const finished = { abandoned: null, failed: false };
+const standIn = new URL('./fixtures/stand-in-z3-thread.mjs', import.meta.url);
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-describe('Z3 across runs', () => {
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-  });
-  afterEach(() => {
-    vi.useRealTimers();
+afterEach(() => useZ3ThreadScript(null));
+
+describe('solving on the Z3 thread', () => {
+  it('writes values that meet the constraints, on each attribute’s grid, and answers false when none can', async () => {
+    const lease = acquireZ3();
+    const solver = new PathSolver(await lease, schema);
+    const row = Float64Array.of(-1, -1, -1);
+    // g > 0.5 (b or c), v <= 0.25, 13 < n <= 17: n on the grid 10, 12, ..., 20 is 14 or 16.
+    expect(
+      await solver.solve([p(0, false, 0.5), p(1, true, 0.25), p(2, false, 13), p(2, true, 17)], row),
+    ).toBe(true);
+    expect([1, 2]).toContain(row[0]);
+    expect(row[1]).toBeGreaterThanOrEqual(0);
+    expect(row[1]).toBeLessThanOrEqual(0.25);
+    expect([14, 16]).toContain(row[2]);
+    // Each set is checked on its own (push and pop): v > 0.75 after v <= 0.25 is satisfiable.
+    expect(await solver.solve([p(1, false, 0.75)], row)).toBe(true);
+    expect(row[1]).toBeGreaterThan(0.75);
+    // 14 < n <= 15 holds no grid value.
+    expect(await solver.solve([p(2, false, 14), p(2, true, 15)], row)).toBe(false);
+    expect(solver.checks).toBe(3);
+    releaseZ3(lease, { ...finished, solver });
   });
 
-  it('loads the module once and gives a finished run’s context to the next run', async () => {
+  it('gives a finished run’s thread to the next run, and an overlapping run a thread of its own', async () => {
+    useZ3ThreadScript(standIn);
     const first = acquireZ3();
-    const a = await ctxOf(first);
-    // A run that overlaps gets a context of its own.
+    const a = (await first).thread;
     const second = acquireZ3();
-    const b = await ctxOf(second);
-    expect(b.id).not.toBe(a.id);
-    const s = solver();
-    releaseZ3(first, { ...finished, solver: s });
-    await flush();
-    expect(s.released).toBe(1);
-    expect(await ctxOf(acquireZ3())).toBe(a);
+    const b = (await second).thread;
+    expect(b).not.toBe(a);
+    // A lease goes back once its promise has settled.
+    releaseZ3(first, { ...finished, solver: null });
+    await sleep(0);
+    expect((await acquireZ3()).thread).toBe(a);
     releaseZ3(second, { ...finished, solver: null });
-    await flush();
-    expect(await ctxOf(acquireZ3())).toBe(b);
-    expect(z3.modules).toBe(1);
-    expect(z3.contexts).toBe(2);
-    // Each new context queues its reference-count decrements (see newContext).
-    expect(z3.concurrent).toEqual([a.id, b.id]);
+    await sleep(0);
+    expect((await acquireZ3()).thread).toBe(b);
   });
 
-  it('leaves a check the run stopped waiting for to answer, and reuses its context when it does within 500 ms', async () => {
+  it('keeps the event loop running while Z3 loads', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    const started = performance.now();
     const lease = acquireZ3();
-    const ctx = await ctxOf(lease);
-    const { check, answer } = pending();
-    const s = solver();
-    releaseZ3(lease, { solver: s, abandoned: check, failed: false });
-    await flush();
-    // Still checking: the next run gets another context, and the solver is not released yet.
-    const other = acquireZ3();
-    expect((await ctxOf(other)).id).not.toBe(ctx.id);
-    await vi.advanceTimersByTimeAsync(499);
-    answer('sat');
-    await flush();
-    await vi.advanceTimersByTimeAsync(60_000);
-    expect(s.interrupted).toBe(0);
-    expect(s.released).toBe(1);
-    expect(await ctxOf(acquireZ3())).toBe(ctx);
-    expect(z3.killed).toEqual([]);
+    await lease;
+    clearInterval(timer);
+    const ms = performance.now() - started;
+    // A load on this thread would hold it for the whole load; a tick every 5 ms means it ran.
+    expect(ticks).toBeGreaterThanOrEqual(Math.floor(ms / 5 / 4));
+    releaseZ3(lease, { ...finished, solver: null });
   });
+});
 
-  it('interrupts a check still running 500 ms later, and never reuses its context', async () => {
+describe('a run’s end', () => {
+  it('keeps the thread of a check that answers within 500 ms of the run’s stop', async () => {
+    useZ3ThreadScript(standIn, { solve: 'late', delayMs: 100 });
     const lease = acquireZ3();
-    const ctx = await ctxOf(lease);
-    const { check, answer } = pending();
-    const s = solver();
-    releaseZ3(lease, { solver: s, abandoned: check, failed: false });
-    await vi.advanceTimersByTimeAsync(499);
-    expect(s.interrupted).toBe(0);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(s.interrupted).toBe(1);
-    expect(s.released).toBe(0);
-    await vi.advanceTimersByTimeAsync(9_000);
-    answer('unknown');
-    await flush();
-    expect(s.released).toBe(1);
-    await vi.advanceTimersByTimeAsync(60_000);
-    expect(z3.killed).toEqual([]);
-    expect(s.interrupted).toBe(1);
-    // The interrupted context never comes back; a finished run's context does.
-    const other = acquireZ3();
-    const second = await ctxOf(other);
-    expect(second.id).not.toBe(ctx.id);
-    releaseZ3(other, { ...finished, solver: null });
-    await flush();
-    expect(await ctxOf(acquireZ3())).toBe(second);
-    expect((await ctxOf(acquireZ3())).id).not.toBe(ctx.id);
-    // A check that failed counts as answered too.
-    const failing = acquireZ3();
-    const f = solver();
-    releaseZ3(failing, { solver: f, abandoned: Promise.reject(new Error('lost')), failed: false });
-    await flush();
-    await vi.advanceTimersByTimeAsync(60_000);
-    expect(f.interrupted).toBe(0);
-    expect(f.released).toBe(1);
-    expect(z3.killed).toEqual([]);
+    const { thread } = await lease;
+    const solver = new PathSolver(await lease, schema);
+    const check = solver.solve([p(1, true, 0.5)], new Float64Array(3));
+    releaseZ3(lease, { solver, abandoned: check, failed: false });
+    expect(await check).toBe(true);
+    await sleep(10);
+    expect(thread.alive).toBe(true);
+    expect((await acquireZ3()).thread).toBe(thread);
   });
 
-  it('gives the module up after a run that failed: the next run loads a fresh one', async () => {
+  it('ends the thread of a check still running 500 ms after the run’s stop', async () => {
+    useZ3ThreadScript(standIn, { solve: 'never' });
     const lease = acquireZ3();
-    const before = await ctxOf(lease);
-    const s = solver();
-    releaseZ3(lease, { solver: s, abandoned: null, failed: true });
-    await flush();
-    // Nothing more is asked of the given-up module; its threads are idle, and left so.
-    expect(s.released).toBe(0);
-    expect(z3.killed).toEqual([]);
-    const after = await ctxOf(acquireZ3());
-    expect(after.module).toBe(before.module + 1);
+    const { thread } = await lease;
+    const solver = new PathSolver(await lease, schema);
+    const check = solver.solve([p(1, true, 0.5)], new Float64Array(3));
+    const started = performance.now();
+    releaseZ3(lease, { solver, abandoned: check, failed: false });
+    await expect(check).rejects.toThrow('a check did not answer in time');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(490);
+    expect(thread.alive).toBe(false);
+    expect((await acquireZ3()).thread).not.toBe(thread);
   });
 
-  it('gives the module up when an interrupted check has not answered 10 s later', async () => {
+  it('ends the thread of a run that failed: the next run gets a new one', async () => {
+    useZ3ThreadScript(standIn);
     const lease = acquireZ3();
-    const before = await ctxOf(lease);
-    const s = solver();
-    releaseZ3(lease, { solver: s, abandoned: new Promise(() => undefined), failed: false });
-    await vi.advanceTimersByTimeAsync(500 + 9_999);
-    expect(s.interrupted).toBe(1);
-    expect(z3.killed).toEqual([]);
-    await vi.advanceTimersByTimeAsync(1);
-    await flush();
-    expect(z3.killed).toEqual([before.module]);
-    // Nothing more is asked of the given-up module: its solver is not released.
-    expect(s.released).toBe(0);
-    const after = await ctxOf(acquireZ3());
-    expect(after.module).toBe(before.module + 1);
+    const { thread } = await lease;
+    releaseZ3(lease, { solver: null, abandoned: null, failed: true });
+    await sleep(10);
+    expect(thread.alive).toBe(false);
+    expect((await acquireZ3()).thread).not.toBe(thread);
+  });
+});
+
+describe('a Z3 thread that goes wrong', () => {
+  it('fails the run that waits for its load, and the next run loads Z3 again', async () => {
+    useZ3ThreadScript(standIn, { load: 'fail' });
+    await expect(acquireZ3()).rejects.toThrow('cannot load the Z3 module');
+    useZ3ThreadScript(standIn);
+    const { thread } = await acquireZ3();
+    expect(thread.alive).toBe(true);
   });
 
-  it('loads the module again on the next run after a load failed', async () => {
-    vi.resetModules();
-    const fresh = await import('../src/solver.js');
-    const modulesBefore = z3.modules;
-    z3.failNextInit = true;
-    await expect(fresh.acquireZ3()).rejects.toThrow('cannot load the Z3 module');
-    const lease = await fresh.acquireZ3();
-    expect((lease.ctx as unknown as Ctx).module).toBe(modulesBefore + 1);
-    expect(z3.modules).toBe(modulesBefore + 1);
+  it('fails a solve it answers with an error, naming the attribute', async () => {
+    useZ3ThreadScript(standIn, { solve: 'error' });
+    const solver = new PathSolver(await acquireZ3(), schema);
+    await expect(solver.solve([p(1, true, 0.5)], new Float64Array(3))).rejects.toThrow(
+      `Z3's model gave attribute "v" the value x0, not a number`,
+    );
+  });
+
+  it('fails a solve it never answers because it ended, instead of leaving it waiting', async () => {
+    useZ3ThreadScript(standIn, { solve: 'crash' });
+    const lease = await acquireZ3();
+    const solver = new PathSolver(lease, schema);
+    await expect(solver.solve([p(1, true, 0.5)], new Float64Array(3))).rejects.toThrow(
+      'the stand-in thread crashed',
+    );
+    expect(lease.thread.alive).toBe(false);
   });
 });
