@@ -90,8 +90,9 @@ function builtScript(): URL {
   return existsSync(fileURLToPath(beside)) ? beside : new URL('../dist/z3-thread.js', import.meta.url);
 }
 
-/** Where threads come from: the built script, or what a test configured. */
+/** Where threads come from: the built script, or what a test configured (counted, see `releaseZ3`). */
 let source: { script: URL; workerData?: unknown } | null = null;
+let sourceChanges = 0;
 /** Threads of finished runs, kept for the next run (loading Z3 takes 0.3–0.6 s). */
 let idleThreads: Z3Thread[] = [];
 /**
@@ -108,6 +109,7 @@ export function useZ3ThreadScript(script: URL | null, workerData?: unknown): voi
   for (const t of idleThreads) t.end('replaced');
   draining.clear();
   idleThreads = [];
+  sourceChanges++;
   source = script ? { script, workerData } : null;
 }
 
@@ -159,11 +161,17 @@ export interface RunEnd {
  */
 export function releaseZ3(lease: Promise<Lease>, end: RunEnd): void {
   const { solver, abandoned, failed } = end;
+  const from = sourceChanges;
   const settled: Promise<void> = lease
     .then(
       ({ thread }) => {
         const keep = () => {
           if (!thread.alive) return;
+          // A thread from a script since replaced is not kept.
+          if (from !== sourceChanges) {
+            thread.end('replaced');
+            return;
+          }
           solver?.close();
           thread.idle();
           idleThreads.push(thread);
