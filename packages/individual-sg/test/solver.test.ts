@@ -63,15 +63,19 @@ describe('solving on the Z3 thread', () => {
   });
 
   it('keeps the event loop running while Z3 loads', async () => {
-    let ticks = 0;
-    const timer = setInterval(() => ticks++, 5);
-    const started = performance.now();
+    let last = performance.now();
+    let longestGap = 0;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      longestGap = Math.max(longestGap, now - last);
+      last = now;
+    }, 5);
     const lease = acquireZ3();
     await lease;
     clearInterval(timer);
-    const ms = performance.now() - started;
-    // A load on this thread would hold it for the whole load; a tick every 5 ms means it ran.
-    expect(ticks).toBeGreaterThanOrEqual(Math.floor(ms / 5 / 4));
+    // Loading Z3 on this thread held it for 500-840 ms at a stretch under load (and 13-56 ms on its own
+    // thread, measured in three loads each).
+    expect(longestGap).toBeLessThan(250);
     releaseZ3(lease, { ...finished, solver: null });
   });
 });
