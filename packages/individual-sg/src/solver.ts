@@ -6,7 +6,9 @@ import type { Predicate } from './constraints.js';
 import type { BoundSpec, Ready, Reply, Request, VariableSpec } from './z3-protocol.js';
 
 type Message = Ready | Reply;
-type Outgoing = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+/** Each kind of request without its id, which `Z3Thread.request` adds. */
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+type Outgoing = WithoutId<Request>;
 
 /**
  * A thread running Z3 (`z3-thread.ts`), with the requests it has not answered yet. Z3 runs apart from
