@@ -87,6 +87,16 @@ describe('surrogate boundary on a known latent boundary', () => {
   const k = generator.k;
   /** The model's logit along the latent space is affine: its gradient is the true boundary normal. */
   const latentLogit = (z: Float64Array) => logit(generator.decode(z, 1));
+  // The surrogate boundary on 20,000 latent samples, under a run controller of the test's choosing.
+  const fitUnder = (ctl: RunController) =>
+    fitLatentBoundary(
+      generator,
+      new CountingClassifier(model),
+      1,
+      { samples: 20000, confidence: 0.7, perClassLimit: 50000, c: 1, maxIter: 1000 },
+      createRng('svm'),
+      ctl,
+    );
 
   it('recovers the normal of the true latent boundary and probes on it', async () => {
     expect(k).toBe(4); // sex's two one-hot columns are collinear
@@ -98,15 +108,7 @@ describe('surrogate boundary on a known latent boundary', () => {
       truth[r] = latentLogit(e) - origin;
     }
     const norm = Math.hypot(...truth);
-    const ctl = new RunController({ seed: 1 });
-    const fitted = await fitLatentBoundary(
-      generator,
-      new CountingClassifier(model),
-      1,
-      { samples: 20000, confidence: 0.7, perClassLimit: 50000, c: 1, maxIter: 1000 },
-      createRng('svm'),
-      ctl,
-    );
+    const fitted = await fitUnder(new RunController({ seed: 1 }));
     const plane = fitted!.plane!;
     let cos = 0;
     for (let r = 0; r < k; r++) cos += (plane.w[r]! * truth[r]!) / norm;
@@ -140,26 +142,11 @@ describe('surrogate boundary on a known latent boundary', () => {
         return 0;
       }
     }
-    const settings = { samples: 20000, confidence: 0.7, perClassLimit: 50000, c: 1, maxIter: 1000 };
-    const cut = await fitLatentBoundary(
-      generator,
-      new CountingClassifier(model),
-      1,
-      settings,
-      createRng('svm'),
-      new NoTimeLeft({ seed: 1 }),
-    );
+    const cut = await fitUnder(new NoTimeLeft({ seed: 1 }));
     expect(cut!.stats.svmIterations).toBe(1);
     expect(cut!.stats.svmConverged).toBe(false);
     expect(cut!.stats.svmStoppedBy).toBe('time-budget');
-    const full = await fitLatentBoundary(
-      generator,
-      new CountingClassifier(model),
-      1,
-      settings,
-      createRng('svm'),
-      new RunController({ seed: 1 }),
-    );
+    const full = await fitUnder(new RunController({ seed: 1 }));
     expect(full!.stats.svmIterations).toBe(1000);
     expect(full!.stats.svmStoppedBy).toBe('max-iter');
   });
@@ -173,14 +160,7 @@ describe('surrogate boundary on a known latent boundary', () => {
         return super.checkpoint(progress);
       }
     }
-    const cut = await fitLatentBoundary(
-      generator,
-      new CountingClassifier(model),
-      1,
-      { samples: 20000, confidence: 0.7, perClassLimit: 50000, c: 1, maxIter: 1000 },
-      createRng('svm'),
-      new AbortAtSvm({ seed: 1, signal: abort.signal }),
-    );
+    const cut = await fitUnder(new AbortAtSvm({ seed: 1, signal: abort.signal }));
     expect(cut!.stats.svmIterations).toBe(1);
     expect(cut!.stats.svmStoppedBy).toBe('aborted');
   });
