@@ -20,8 +20,9 @@ import { biasedSubgroups, type GroupFactors, type TruthView } from './truth.js';
 export type Question = 'data' | 'model' | 'model-output';
 
 /**
- * Why an individual method's pair is, or is not, the planted bias (the truth is the audited model's
- * decisions and the generator's injected bias β):
+ * Where an individual method's pair lies against the planted subgroups (the audited model's
+ * decisions and the generator's injected bias β); whether the bias caused it is a separate question,
+ * answered with the twin model (`AuditScoreOptions.twinModel`, `AuditScore.truePairs`):
  * - `planted`: the two inputs carry different β and the model's decision moves the way β moves the
  *   true probability;
  * - `reversed`: different β, but the model moves the other way;
@@ -52,6 +53,12 @@ export interface GroupScore {
   overlap: MemberOverlap | null;
   /** Individual: at least one member covered; subgroup: best Jaccard at or above the threshold. */
   found: boolean;
+  /**
+   * Individual, with the twin model: the method showed a true (bias-caused) pair with one input
+   * meeting the subgroup's conditions and the other not (any inputs: no audited row need match).
+   * Null without the twin model and for subgroup findings.
+   */
+  reached: boolean | null;
 }
 
 export interface AuditScore {
@@ -60,14 +67,45 @@ export interface AuditScore {
   /** Individual: pairs per verdict. */
   verdicts: Record<AuditVerdict, number> | null;
   /**
-   * Individual: share of pairs judged `planted`; subgroup: share of the top-k findings whose best
-   * Jaccard with a planted subgroup reaches the threshold. Null without findings.
+   * Individual, with the twin model: share of the reported pairs that are true (`truePairs / findings`,
+   * caused by the planted bias); individual without the twin model: share of pairs judged `planted`
+   * (the measure before the twin model, now also `localisation`); subgroup: share of the top-k
+   * findings whose best Jaccard with a planted subgroup reaches the threshold. Null without findings.
    */
   precision: number | null;
-  /** Individual: mean coverage over planted subgroups; subgroup: share of planted subgroups found. */
+  /**
+   * Individual: mean member coverage over planted subgroups (it favours methods that start from the
+   * audited rows: a member counts only when a pair has its exact non-protected values); subgroup:
+   * share of planted subgroups found.
+   */
   recall: number | null;
-  /** Subgroup: mean over planted subgroups of the best Jaccard among the top-k findings. */
+  /**
+   * Individual: share of the reported pairs judged `planted` (crossing a planted subgroup in the
+   * planted direction: inside a planted subgroup, whatever caused it); subgroup: mean over planted
+   * subgroups of the best Jaccard among the top-k findings. Null without findings (individual).
+   */
   localisation: number | null;
+  /**
+   * Individual, with the twin model: reported pairs that are true, i.e. the audited model's
+   * decisions on the two inputs differ and the twin model's are equal. Null otherwise.
+   */
+  truePairs: number | null;
+  /**
+   * Individual, with the twin model: share of the planted subgroups that are `reached` (see
+   * `GroupScore.reached`). Null otherwise, and without planted subgroups.
+   */
+  reach: number | null;
+  /**
+   * Individual: the inputs the run is charged for: the larger of the result's distinct queries and
+   * the distinct inputs among the reported pairs (samples and counterfactuals), so that pairs listed
+   * without asking the model are paid for. Null for subgroup findings.
+   */
+  queriesCharged: number | null;
+  /**
+   * Individual, with the twin model: `1000 · truePairs / queriesCharged`. Null otherwise, and when
+   * nothing is charged.
+   */
+  truePerKQueries: number | null;
   /** Subgroup: the rank-1 finding's overlap with the planted subgroup it overlaps most. */
   top: MemberOverlap | null;
   /** Subgroup: planted subgroups found as the Jaccard threshold rises. */
@@ -93,6 +131,14 @@ export interface AuditScoreOptions {
   topK?: number;
   /** The audited model itself (not a counting wrapper): needed to score individual findings. */
   model?: Classifier;
+  /**
+   * The same model specification trained on the no-bias twin's labels (same rows, split, seed and
+   * options): a reported pair is true when `model`'s favourable decisions on its two inputs differ
+   * and this model's are equal. Pass `model` itself on a run without bias (no pair is then true).
+   * Without it, `truePairs`, `reach` and `truePerKQueries` are null and `precision` is the share of
+   * `planted` pairs.
+   */
+  twinModel?: Classifier;
   /** The model truth, when computed once for several runs on the same model and rows. */
   modelTruth?: ModelTruth;
   /** The clock the model was wrapped in during the run: stamps each pair with its discovery time. */
@@ -120,11 +166,22 @@ function factorsOf(truth: TruthView, pair: number): GroupFactors {
   return p.factors;
 }
 
-/** Key of a row's non-protected values (the same individual, whatever its protected values). */
-function keyOf(x: ArrayLike<number>, off: number, free: readonly number[]): string {
+/**
+ * Key of a row's values at `columns`; on the non-protected columns, the same individual whatever its
+ * protected values.
+ */
+function keyOf(x: ArrayLike<number>, off: number, columns: readonly number[]): string {
   let s = '';
-  for (const j of free) s += `${x[off + j]},`;
+  for (const j of columns) s += `${x[off + j]},`;
   return s;
+}
+
+/** Distinct rows among the first `n` rows of `x` (n x d, row-major). */
+function distinctRows(x: Float64Array, d: number, n: number): number {
+  const all = Array.from({ length: d }, (_, j) => j);
+  const seen = new Set<string>();
+  for (let i = 0; i < n; i++) seen.add(keyOf(x, i * d, all));
+  return seen.size;
 }
 
 function scoreIndividual(
@@ -145,10 +202,20 @@ function scoreIndividual(
     rows.set(p.sample, 2 * i * d);
     rows.set(p.counterfactual, (2 * i + 1) * d);
   });
-  const decisions = n ? favourableDecisions(schema, model.predict(rows)) : new Uint8Array(0);
+  // One batch per model: both inputs of every pair.
+  const decisionsOf = (m: Classifier) =>
+    n ? favourableDecisions(schema, m.predict(rows)) : new Uint8Array(0);
+  const decisions = decisionsOf(model);
+  const twin = options.twinModel;
+  if (twin && twin.nFeatures !== model.nFeatures) {
+    throw new Error(`the twin model takes ${twin.nFeatures} features, the audited model ${model.nFeatures}`);
+  }
+  const twinDecisions = twin ? decisionsOf(twin) : null;
   const beta = injectedBias(subgroups, rows, d, 2 * n);
   const free = schema.attributes.flatMap((a, j) => (a.protected ? [] : [j]));
   const reached = subgroups.map(() => new Set<string>());
+  const shown = subgroups.map(() => false);
+  let truePairs = 0;
   const verdicts: Record<AuditVerdict, number> = { planted: 0, reversed: 0, unplanted: 0, unconfirmed: 0 };
   const events: { stamp: Stamp; isTrue: boolean }[] = [];
   const end: Stamp = { seconds: result.run.wallSeconds, queries: result.metrics.distinctQueries };
@@ -160,12 +227,15 @@ function scoreIndividual(
     const verdict: AuditVerdict =
       move === 0 ? 'unconfirmed' : planted === 0 ? 'unplanted' : planted === move ? 'planted' : 'reversed';
     verdicts[verdict]++;
-    if (verdict === 'planted') {
+    const isTrue = twinDecisions !== null && move !== 0 && twinDecisions[s] === twinDecisions[c];
+    if (isTrue) truePairs++;
+    if (verdict === 'planted' || isTrue) {
       for (let k = 0; k < subgroups.length; k++) {
         const inS = subgroups[k]!.matches(rows, s * d);
         const inC = subgroups[k]!.matches(rows, c * d);
         if (inS === inC) continue;
-        reached[k]!.add(keyOf(rows, (inS ? s : c) * d, free));
+        if (verdict === 'planted') reached[k]!.add(keyOf(rows, (inS ? s : c) * d, free));
+        if (isTrue) shown[k] = true;
       }
     }
     const stamp = options.clock?.stampOfPair(pairs[i]!.sample, pairs[i]!.counterfactual) ?? end;
@@ -187,6 +257,7 @@ function scoreIndividual(
       coverage: g.size ? covered / g.size : null,
       overlap: null,
       found: covered > 0,
+      reached: twin ? shown[k]! : null,
     };
   });
   let first: { stamp: Stamp } | null = null;
@@ -196,9 +267,15 @@ function scoreIndividual(
   }
   const coverages = groupScores.map((g) => g.coverage).filter((c): c is number => c !== null);
   const learnedShares = groupScores.map((g) => g.learned).filter((c): c is number => c !== null);
+  const queriesCharged = Math.max(result.metrics.distinctQueries, distinctRows(rows, d, 2 * n));
   return {
     verdicts,
-    precision: n ? verdicts.planted / n : null,
+    precision: n ? (twin ? truePairs : verdicts.planted) / n : null,
+    localisation: n ? verdicts.planted / n : null,
+    truePairs: twin ? truePairs : null,
+    reach: twin && subgroups.length ? shown.filter(Boolean).length / subgroups.length : null,
+    queriesCharged,
+    truePerKQueries: twin && queriesCharged ? (1000 * truePairs) / queriesCharged : null,
     recall: coverages.length ? coverages.reduce((a, b) => a + b, 0) / coverages.length : null,
     groups: groupScores,
     model: {
@@ -260,6 +337,7 @@ function scoreSubgroups(
       coverage: null,
       overlap: best,
       found: best.jaccard >= threshold,
+      reached: null,
     };
   });
   const bestOf = (row: MemberOverlap[]) =>
@@ -285,7 +363,8 @@ function scoreSubgroups(
 
 /**
  * Score one run against the planted truth of the audited rows. Individual findings are judged by
- * the audited model's own decisions (`options.model`) and the generator's injected bias; subgroup
+ * the audited model's own decisions (`options.model`) and the generator's injected bias, and, with
+ * `options.twinModel`, by whether the bias caused them (the twin model treats both inputs alike); subgroup
  * findings by their member sets against the planted subgroups' members. Scoring the findings of a
  * run on data without bias against the planted subgroups of the same rows gives the chance level.
  */
@@ -306,7 +385,6 @@ export function scoreAudit(
     return {
       kind: 'individual',
       findings: result.findings.pairs.length,
-      localisation: null,
       top: null,
       hitCurve: null,
       alarmScore,
@@ -321,6 +399,10 @@ export function scoreAudit(
     model: null,
     alarmScore,
     firstTrue: null,
+    truePairs: null,
+    reach: null,
+    queriesCharged: null,
+    truePerKQueries: null,
     ...s,
   };
 }

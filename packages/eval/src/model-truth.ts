@@ -44,6 +44,29 @@ export interface ModelTruth {
   spurious: Uint8Array;
   spuriousCount: number;
   groups: PlantedGroupTruth[];
+  /**
+   * Every (audited row, protected variant) pair: each row with every other joint assignment of its
+   * protected values (rows × variants per row). Null without the twin model.
+   */
+  variantPairs: number | null;
+  /** Variant pairs whose two inputs get different decisions from the model. Null without the twin model. */
+  flips: number | null;
+  /**
+   * Variant pairs the planted bias caused: the model's decisions on the row and the variant differ and
+   * the twin model's (the same specification trained on the no-bias twin's labels) are equal. Null
+   * without the twin model.
+   */
+  trueFlips: number | null;
+  /** 1 for rows with at least one bias-caused variant pair (`trueFlips`). Null without the twin model. */
+  biasCaused: Uint8Array | null;
+  /** Rows marked in `biasCaused`. Null without the twin model. */
+  biasCausedCount: number | null;
+  /**
+   * `trueFlips / variantPairs`: the precision of the trivial output that lists every protected variant
+   * of every audited row without asking the model (the precision floor). Null without the twin model
+   * or without variant pairs.
+   */
+  baseRate: number | null;
 }
 
 /** 1 where the predicted class is the schema's favourable one. */
@@ -72,15 +95,27 @@ export function injectedBias(
 
 /**
  * Compute the model truth of `model` on `dataset` (the audited rows) against the planted subgroups
- * of `truth`. Every row's protected variants (all combinations) go to the model in batches.
+ * of `truth`. Every row's protected variants (all combinations) go to the model in batches. With
+ * `twinModel` (the same model specification trained on the no-bias twin's labels: same rows, split,
+ * seed and options) the same batches also go to the twin, and the variant pairs are counted: all of
+ * them, those the model flips, and those it flips where the twin does not (caused by the bias).
  */
-export function modelTruth(model: Classifier, dataset: Dataset, truth: TruthView): ModelTruth {
+export function modelTruth(
+  model: Classifier,
+  dataset: Dataset,
+  truth: TruthView,
+  twinModel?: Classifier,
+): ModelTruth {
   const { n, d, schema, x } = dataset;
   const variants = new ProtectedVariants(schema, 'all-combinations');
   const per = variants.perInput;
   const subgroups = biasedSubgroups(truth, schema);
   const K = subgroups.length;
   const own = favourableDecisions(schema, model.predict(x));
+  const twinOwn = twinModel ? favourableDecisions(schema, twinModel.predict(x)) : null;
+  const biasCaused = twinModel ? new Uint8Array(n) : null;
+  let flips = 0;
+  let trueFlips = 0;
   const members = subgroups.map(() => new Uint8Array(n));
   for (let i = 0; i < n; i++) {
     for (let k = 0; k < K; k++) members[k]![i] = subgroups[k]!.matches(x, i * d) ? 1 : 0;
@@ -97,6 +132,7 @@ export function modelTruth(model: Classifier, dataset: Dataset, truth: TruthView
     for (let i = start; i < end; i++) m += variants.write(x, i * d, buffer, m * d);
     const rows = buffer.subarray(0, m * d);
     const decisions = favourableDecisions(schema, model.predict(rows));
+    const twinDecisions = twinModel ? favourableDecisions(schema, twinModel.predict(rows)) : null;
     const beta = injectedBias(subgroups, rows, d, m);
     let v = 0;
     for (let i = start; i < end; i++) {
@@ -104,6 +140,11 @@ export function modelTruth(model: Classifier, dataset: Dataset, truth: TruthView
         const move = decisions[v]! - own[i]!;
         if (move === 0) continue;
         discriminated[i] = 1;
+        flips++;
+        if (twinDecisions && twinDecisions[v] === twinOwn![i]) {
+          trueFlips++;
+          biasCaused![i] = 1;
+        }
         const planted = Math.sign(beta[v]! - ownBeta[i]!);
         if (planted === 0 || planted !== move) {
           spurious[i] = 1;
@@ -116,6 +157,7 @@ export function modelTruth(model: Classifier, dataset: Dataset, truth: TruthView
     }
   }
   const count = (mask: Uint8Array) => mask.reduce((a, b) => a + b, 0);
+  const variantPairs = n * per;
   return {
     discriminated,
     discriminatedCount: count(discriminated),
@@ -130,5 +172,11 @@ export function modelTruth(model: Classifier, dataset: Dataset, truth: TruthView
       learned: learned[k]!,
       learnedCount: count(learned[k]!),
     })),
+    variantPairs: twinModel ? variantPairs : null,
+    flips: twinModel ? flips : null,
+    trueFlips: twinModel ? trueFlips : null,
+    biasCaused,
+    biasCausedCount: biasCaused ? count(biasCaused) : null,
+    baseRate: twinModel && variantPairs ? trueFlips / variantPairs : null,
   };
 }
