@@ -55,8 +55,18 @@ export function meanInterval(
   return { n, mean, lo: Math.max(range[0], mean - half), hi: Math.min(range[1], mean + half) };
 }
 
-/** Wilson score interval of a proportion `k / n`. */
+/** Checks a count `k` of successes out of `n` trials (fractional `k` allowed for ties counted half). */
+function checkCount(k: number, n: number): void {
+  if (!(Number.isInteger(n) && n >= 0)) throw new RangeError(`trials must be a non-negative integer, got ${n}`);
+  if (!(k >= 0 && k <= n)) throw new RangeError(`successes must lie in [0, ${n}], got ${k}`);
+}
+
+/**
+ * Wilson score interval of a proportion `k / n` (`k` may be fractional, e.g. ties counted half).
+ * Throws a RangeError when `k` is outside [0, n] or `n` is not a non-negative integer.
+ */
 export function wilsonInterval(k: number, n: number, level = 0.95): { rate: number; lo: number; hi: number } {
+  checkCount(k, n);
   if (n === 0) return { rate: Number.NaN, lo: Number.NaN, hi: Number.NaN };
   const z = normalQuantile(1 - (1 - level) / 2);
   const p = k / n;
@@ -64,6 +74,32 @@ export function wilsonInterval(k: number, n: number, level = 0.95): { rate: numb
   const centre = (p + (z * z) / (2 * n)) / denom;
   const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / denom;
   return { rate: p, lo: Math.max(0, centre - half), hi: Math.min(1, centre + half) };
+}
+
+/** Quantile of the Beta(a, b) distribution (bisection on the regularised incomplete beta). */
+function betaQuantile(p: number, a: number, b: number): number {
+  let lo = 0;
+  let hi = 1;
+  for (let i = 0; i < 200 && hi - lo > 1e-14; i++) {
+    const mid = (lo + hi) / 2;
+    if (incompleteBeta(mid, a, b) < p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/**
+ * Clopper-Pearson (exact binomial) interval of `k` successes in `n` trials: "0 of 30" gives
+ * [0, 0.116], never [0, 0]. Integer `k` only.
+ */
+export function clopperPearson(k: number, n: number, level = 0.95): { rate: number; lo: number; hi: number } {
+  checkCount(k, n);
+  if (!Number.isInteger(k)) throw new RangeError(`successes must be an integer, got ${k}`);
+  if (n === 0) return { rate: Number.NaN, lo: Number.NaN, hi: Number.NaN };
+  const alpha = 1 - level;
+  const lo = k === 0 ? 0 : betaQuantile(alpha / 2, k, n - k + 1);
+  const hi = k === n ? 1 : betaQuantile(1 - alpha / 2, k + 1, n - k);
+  return { rate: k / n, lo, hi };
 }
 
 /** Quantile of the standard normal distribution (bisection on `normalCdf`). */
@@ -89,6 +125,8 @@ export interface SignedRankTest {
    * included), else normal with tie and continuity correction.
    */
   pValue: number;
+  /** One-sided p-value of the alternative "x tends to exceed y" (same method as `pValue`). */
+  pGreater: number;
   exact: boolean;
   /** Median of the differences x − y over all pairs. */
   medianDifference: number;
@@ -124,7 +162,7 @@ export function wilcoxonSignedRank(x: readonly number[], y: readonly number[]): 
   const diffs = all.filter((v) => v !== 0);
   const n = diffs.length;
   const medianDifference = median(all);
-  if (n === 0) return { n, wPlus: 0, pValue: 1, exact: true, medianDifference };
+  if (n === 0) return { n, wPlus: 0, pValue: 1, pGreater: 1, exact: true, medianDifference };
   const { ranks, ties } = midRanks(diffs.map(Math.abs));
   const wPlus = diffs.reduce((acc, v, i) => (v > 0 ? acc + ranks[i]! : acc), 0);
   if (n <= 50) {
@@ -145,6 +183,7 @@ export function wilcoxonSignedRank(x: readonly number[], y: readonly number[]): 
       n,
       wPlus,
       pValue: Math.min(1, (2 * Math.min(lower, upper)) / total),
+      pGreater: Math.min(1, upper / total),
       exact: true,
       medianDifference,
     };
@@ -153,7 +192,55 @@ export function wilcoxonSignedRank(x: readonly number[], y: readonly number[]): 
   const tieTerm = ties.reduce((acc, t) => acc + t ** 3 - t, 0) / 48;
   const sd = Math.sqrt((n * (n + 1) * (2 * n + 1)) / 24 - tieTerm);
   const z = sd === 0 ? 0 : Math.max(0, Math.abs(wPlus - mean) - 0.5) / sd;
-  return { n, wPlus, pValue: Math.min(1, 2 * (1 - normalCdf(z))), exact: false, medianDifference };
+  const zGreater = sd === 0 ? 0 : (wPlus - mean - 0.5) / sd;
+  return {
+    n,
+    wPlus,
+    pValue: Math.min(1, 2 * (1 - normalCdf(z))),
+    pGreater: 1 - normalCdf(zGreater),
+    exact: false,
+    medianDifference,
+  };
+}
+
+/**
+ * Paired concordance of an alarm: over units (seeds) that each give one score with the planted bias
+ * (`planted[i]`) and one on the same unit without it (`nulls[i]`, its own no-bias twin), the share
+ * of units whose planted score is higher, ties counted half. It is the AUC of the paired design (0.5
+ * = no reaction to the bias), with a Wilson interval over the units and an exact two-sided sign-test
+ * p-value (ties dropped).
+ */
+export function pairedConcordance(
+  planted: readonly number[],
+  nulls: readonly number[],
+  level = 0.95,
+): { auc: number; lo: number; hi: number; n: number; pValue: number } {
+  if (planted.length !== nulls.length) throw new RangeError('paired samples must have the same length');
+  const n = planted.length;
+  let above = 0;
+  let below = 0;
+  for (let i = 0; i < n; i++) {
+    if (planted[i]! > nulls[i]!) above++;
+    else if (planted[i]! < nulls[i]!) below++;
+  }
+  const ties = n - above - below;
+  const w = wilsonInterval(above + ties / 2, n, level);
+  return { auc: w.rate, lo: w.lo, hi: w.hi, n, pValue: signTest(above, below) };
+}
+
+/** Exact two-sided sign test of `a` positive against `b` negative differences. */
+export function signTest(a: number, b: number): number {
+  const m = a + b;
+  if (m === 0) return 1;
+  const k = Math.min(a, b);
+  // P(X <= k) for X ~ Binomial(m, 1/2), summed in the log domain.
+  let logTerm = -m * Math.LN2;
+  let tail = Math.exp(logTerm);
+  for (let i = 1; i <= k; i++) {
+    logTerm += Math.log((m - i + 1) / i);
+    tail += Math.exp(logTerm);
+  }
+  return Math.min(1, 2 * tail);
 }
 
 /** Holm's step-down adjustment of p-values (controls the family-wise error rate). */

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
+  clopperPearson,
   holm,
   incompleteBeta,
   meanInterval,
   normalCdf,
   normalQuantile,
+  pairedConcordance,
   quantile,
+  signTest,
   studentTQuantile,
   wilcoxonSignedRank,
   wilsonInterval,
@@ -126,3 +129,54 @@ describe('Holm', () => {
     expect(holm([0.5, 0.9])).toEqual([1, 1]);
   });
 });
+
+describe('seed-level tests and intervals', () => {
+  it('one-sided signed-rank p-values by enumeration', () => {
+    // All five differences positive: only one of 32 sign assignments is as extreme.
+    expect(wilcoxonSignedRank([2, 3, 4, 5, 6], [1, 1, 1, 1, 1]).pGreater).toBeCloseTo(1 / 32, 14);
+    // All negative: every assignment is at least as large.
+    expect(wilcoxonSignedRank([1, 1, 1, 1, 1], [2, 3, 4, 5, 6]).pGreater).toBeCloseTo(1, 14);
+    // Ranks 1..4, W+ = 1 + 4 = 5: sign assignments with W+ >= 5 are 9 of 16 (subsets of {1,2,3,4}
+    // with sum >= 5: {1,4} {2,3} {2,4} {3,4} {1,2,3}... counted by hand below).
+    const subsets = [...Array(16).keys()].map((m) => [1, 2, 3, 4].filter((_, i) => m & (1 << i)));
+    const atLeast = subsets.filter((s) => s.reduce((a, b) => a + b, 0) >= 5).length;
+    expect(wilcoxonSignedRank([1, -2, -3, 4], [0, 0, 0, 0]).pGreater).toBeCloseTo(atLeast / 16, 14);
+  });
+
+  it('Clopper-Pearson: 0 of 30 is not [0, 0]', () => {
+    const c = clopperPearson(0, 30);
+    expect(c.lo).toBe(0);
+    // Upper bound solves (1 - p)^30 = 0.025.
+    expect(c.hi).toBeCloseTo(1 - 0.025 ** (1 / 30), 10);
+    const full = clopperPearson(30, 30);
+    expect(full.lo).toBeCloseTo(0.025 ** (1 / 30), 10);
+    expect(full.hi).toBe(1);
+    // 5 of 10: P(X >= 5 | p = lo) = 0.025 (binomial sum by hand).
+    const half = clopperPearson(5, 10);
+    const upperTail = (p: number) =>
+      [5, 6, 7, 8, 9, 10].reduce((a, k) => a + binom(10, k) * p ** k * (1 - p) ** (10 - k), 0);
+    expect(upperTail(half.lo)).toBeCloseTo(0.025, 8);
+  });
+
+  it('intervals refuse counts outside [0, n]', () => {
+    expect(() => wilsonInterval(5, 3)).toThrow(RangeError);
+    expect(() => wilsonInterval(-1, 3)).toThrow(RangeError);
+    expect(() => clopperPearson(1.5, 3)).toThrow(RangeError);
+  });
+
+  it('paired concordance counts seeds, ties half, with a sign test', () => {
+    const r = pairedConcordance([0.9, 0.8, 0.5, 0.2], [0.1, 0.8, 0.1, 0.3]);
+    expect(r.auc).toBeCloseTo((2 + 0.5) / 4, 14);
+    expect(r.n).toBe(4);
+    // two above, one below: P(|X - 1.5| >= 0.5) for Binomial(3, 1/2) = 1.
+    expect(r.pValue).toBeCloseTo(1, 14);
+    expect(signTest(5, 0)).toBeCloseTo(2 / 32, 14);
+    expect(signTest(0, 0)).toBe(1);
+  });
+});
+
+function binom(n: number, k: number): number {
+  let r = 1;
+  for (let i = 1; i <= k; i++) r = (r * (n - i + 1)) / i;
+  return r;
+}
