@@ -57,7 +57,8 @@ export function meanInterval(
 
 /** Checks a count `k` of successes out of `n` trials (fractional `k` allowed for ties counted half). */
 function checkCount(k: number, n: number): void {
-  if (!(Number.isInteger(n) && n >= 0)) throw new RangeError(`trials must be a non-negative integer, got ${n}`);
+  if (!(Number.isInteger(n) && n >= 0))
+    throw new RangeError(`trials must be a non-negative integer, got ${n}`);
   if (!(k >= 0 && k <= n)) throw new RangeError(`successes must lie in [0, ${n}], got ${k}`);
 }
 
