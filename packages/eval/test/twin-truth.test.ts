@@ -1,4 +1,11 @@
-import { type Classifier, createDataset, type Dataset, type DiscoveryResult, defineSchema } from '@fb/core';
+import {
+  type Classifier,
+  type Condition,
+  createDataset,
+  type Dataset,
+  type DiscoveryResult,
+  defineSchema,
+} from '@fb/core';
 import { describe, expect, it } from 'vitest';
 import { type InjectedPair, modelTruth, scoreAudit, type TruthView } from '../src/index.js';
 import { pair, resultOf } from './fixture.js';
@@ -21,46 +28,39 @@ function datasetOf(rows: readonly (readonly number[])[]): Dataset {
   });
 }
 
-const factors = {
-  similarity: 0.5,
-  granularity: 1,
-  intersectionality: 1,
-  biasMagnitude: 1,
-  size: 1,
-  uncertainty: null,
-  gap: null,
-};
+/** Conditions `attribute = value` on each of `values`' attributes. */
+const where = (values: Record<string, number>): Condition[] =>
+  Object.entries(values).map(([attribute, v]) => ({ attribute, values: [v] }));
+
+/** An injected pair: a biased side and its reference without bias. */
+function injected(
+  id: number,
+  biased: Record<string, number>,
+  bias: number,
+  reference: Record<string, number>,
+) {
+  return {
+    id,
+    subgroups: [
+      { conditions: where(biased), bias },
+      { conditions: where(reference), bias: 0 },
+    ],
+    factors: {
+      similarity: 0.5,
+      granularity: 1,
+      intersectionality: 1,
+      biasMagnitude: Math.abs(bias),
+      size: 1,
+      uncertainty: null,
+      gap: null,
+    },
+  } satisfies InjectedPair;
+}
 
 /** S0 = {A = 0, X = 1} with bias −2 (against {A = 1, X = 1}); S1 = {B = 2} with bias −1 (against {B = 0}). */
 const pairs: InjectedPair[] = [
-  {
-    id: 0,
-    subgroups: [
-      {
-        conditions: [
-          { attribute: 'A', values: [0] },
-          { attribute: 'X', values: [1] },
-        ],
-        bias: -2,
-      },
-      {
-        conditions: [
-          { attribute: 'A', values: [1] },
-          { attribute: 'X', values: [1] },
-        ],
-        bias: 0,
-      },
-    ],
-    factors,
-  },
-  {
-    id: 1,
-    subgroups: [
-      { conditions: [{ attribute: 'B', values: [2] }], bias: -1 },
-      { conditions: [{ attribute: 'B', values: [0] }], bias: 0 },
-    ],
-    factors,
-  },
+  injected(0, { A: 0, X: 1 }, -2, { A: 1, X: 1 }),
+  injected(1, { B: 2 }, -1, { B: 0 }),
 ];
 const inS0 = (a: number, _b: number, x: number) => a === 0 && x === 1;
 const inS1 = (_a: number, b: number) => b === 2;
