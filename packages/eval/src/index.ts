@@ -48,11 +48,11 @@ export {
   scoreRun,
 } from './run-score.js';
 export {
+  clopperPearson,
   holm,
   incompleteBeta,
   logGamma,
   type MeanInterval,
-  clopperPearson,
   meanInterval,
   normalCdf,
   normalQuantile,
