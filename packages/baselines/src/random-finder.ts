@@ -7,6 +7,7 @@ import {
   type SubgroupFinding,
   type SubgroupScan,
 } from '@fb/core';
+import { blindFinding } from './blind.js';
 
 export interface RandomFinderOptions {
   /** Subgroups reported. */
@@ -45,16 +46,7 @@ async function drawSubgroups({ dataset, options, ctl }: SubgroupScan<RandomFinde
       size = memberMask(dataset, conditions).reduce((s, v) => s + v, 0);
     }
     if (stop) break;
-    subgroups.push({
-      rank: k + 1,
-      conditions,
-      size,
-      score: top - k,
-      effect: null,
-      pValue: null,
-      direction: null,
-      details: {},
-    });
+    subgroups.push(blindFinding(k + 1, conditions, size, top - k));
   }
   return { subgroups };
 }
