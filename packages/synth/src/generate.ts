@@ -34,6 +34,7 @@ import {
   outcomeArrays,
   pickedCombo,
 } from './outcomes.js';
+import { drawPopulation, POPULATION_CHUNK, PopulationRows, populationRows } from './population.js';
 import { phaseOneCopula } from './prescriptive.js';
 import { generateReferenceCompat } from './reference-compat.js';
 import {
@@ -64,7 +65,7 @@ export interface SubgroupTruth {
   /** Injected logit bias of this subgroup. */
   bias: number;
   aleatoricSigma: number;
-  /** Rows generated for it. */
+  /** Rows generated for it (population membership: rows meeting its conditions, which the sums cover). */
   size: number;
   /** Mean noise-free probability and favourable-label rate of its rows. */
   meanProbability: number;
@@ -114,7 +115,10 @@ export interface PairTruth {
 export interface GroundTruth {
   pairs: PairTruth[];
   subgroups: SubgroupTruth[];
-  /** Per row: the subgroup it was generated for, -1 for background rows. */
+  /**
+   * Per row: the subgroup it was generated for, -1 for background rows (population membership: the
+   * lowest id of a subgroup whose conditions it meets, -1 if none).
+   */
   subgroupOf: Int32Array;
   /** Per row: the injected bias β(x) (logit). */
   bias: Float64Array;
@@ -169,16 +173,20 @@ const logit = (p: number) => Math.log(p / (1 - p));
 export const MAX_TABLE_VALUES = 2 ** 27;
 
 /**
- * Refuse options whose table could exceed `MAX_TABLE_VALUES` before any row is drawn: each subgroup
- * holds at most maxGroupSize rows, and background rows are backgroundShare of the whole table.
+ * Refuse options whose table could exceed `MAX_TABLE_VALUES` before any row is drawn. Quota
+ * membership: each subgroup holds at most maxGroupSize rows, and background rows are backgroundShare
+ * of the whole table. Population membership: the table has `populationRows` rows.
  */
 function checkTableSize(subgroups: number, d: number, o: SynthOptions): void {
-  const rows = Math.ceil((subgroups * o.maxGroupSize) / (1 - o.backgroundShare));
+  const population = o.membership === 'population';
+  const rows = population
+    ? populationRows(o)
+    : Math.ceil((subgroups * o.maxGroupSize) / (1 - o.backgroundShare));
   if (rows * d > MAX_TABLE_VALUES) {
     throw new OptionsError(
       'OPTIONS_INVALID',
-      `these options allow up to ${rows} rows of ${d} attributes, more than the ${MAX_TABLE_VALUES} values a table may hold: lower maxGroupSize, pairs or backgroundShare`,
-      { option: '/maxGroupSize' },
+      `these options allow up to ${rows} rows of ${d} attributes, more than the ${MAX_TABLE_VALUES} values a table may hold: lower ${population && o.rows !== null ? 'rows' : 'maxGroupSize, pairs or backgroundShare'}`,
+      { option: population && o.rows !== null ? '/rows' : '/maxGroupSize' },
     );
   }
 }
@@ -279,6 +287,48 @@ function populate(
   return { x: to.x, outcomes: to.outcomes, owner, n, sums, backgroundSums };
 }
 
+/**
+ * Phase 4 of population membership, on the calling thread: the outcomes of every drawn row, in chunks,
+ * from the stream `seed/outcome/population`. A row meeting some subgroup's conditions takes the
+ * aleatoric sigma of the lowest such subgroup (its `subgroupOf`), any other row one drawn per row. Per
+ * subgroup, the sums of `drawOutcomes` over the rows meeting its conditions.
+ */
+function populateFromRows(
+  population: PopulationRows,
+  subgroups: readonly SubgroupDef[],
+  index: BiasIndex,
+  setup: OutcomeSetup,
+  o: SynthOptions,
+) {
+  const { x, n } = population;
+  const owner = index.firstOf(x, n);
+  const aleatoric = new Float64Array(n);
+  const sigmaOf = new Float64Array(subgroups.length);
+  for (const g of subgroups) sigmaOf[g.id] = g.aleatoric;
+  for (let i = 0; i < n; i++) aleatoric[i] = owner[i]! < 0 ? Number.NaN : sigmaOf[owner[i]!]!;
+  const outcomes = outcomeArrays(n, false);
+  const clean = new Float64Array(n);
+  const chunk = new Float64Array(BLOCK_SUMS);
+  const rowSums = new Float64Array(BLOCK_SUMS);
+  const orng = streamOf(o.seed, 'outcome').fork('population');
+  for (let lo = 0; lo < n; lo += POPULATION_CHUNK) {
+    const hi = Math.min(n, lo + POPULATION_CHUNK);
+    drawOutcomes(setup, index, x, lo, hi, aleatoric, orng, outcomes, chunk, 0, clean);
+    for (let k = 0; k < BLOCK_SUMS; k++) rowSums[k]! += chunk[k]!;
+  }
+  const sums = new Float64Array(BLOCK_SUMS * subgroups.length);
+  subgroups.forEach((g, t) => {
+    const at = t * BLOCK_SUMS;
+    for (const i of population.members(g.constraints)) {
+      sums[at]!++;
+      sums[at + 1]! += clean[i]!;
+      sums[at + 2]! += outcomes.y[i]!;
+      sums[at + 3]! += outcomes.epistemicSigma[i]!;
+    }
+  });
+  return { x, outcomes, owner, n, sums, noisyLabels: rowSums[4]! };
+}
+
 /** Background candidates drawn at a time. */
 const BACKGROUND_CHUNK = 8192;
 
@@ -336,7 +386,9 @@ function outcomeModel(copula: GaussianCopula, o: SynthOptions, rng: Rng): Outcom
  * 1. a Gaussian copula, fitted to `source` or built from an abstract schema;
  * 2. subgroup pairs differing on at least one protected attribute, with controlled similarity,
  *    granularity and intersectionality;
- * 3. fresh rows per subgroup by exact conditional sampling, plus background rows;
+ * 3. fresh rows per subgroup by exact conditional sampling, plus background rows (with `membership:
+ *    'population'`, rows drawn unconditionally before phase 2 instead, a subgroup being the rows that
+ *    meet its conditions: see population.ts);
  * 4. outcomes σ(η + β + ε) with injected bias, aleatoric noise, an out-of-sample ensemble's
  *    epistemic sigma and exact counterfactuals.
  */
@@ -347,9 +399,15 @@ export function generate(options: Partial<SynthOptions> = {}): SynthResult {
   const copula = phaseOneCopula(o, rng.fork('copula'));
   const schema = outputSchema(copula, o.source);
   const d = schema.attributes.length;
-  const pairs = definePairs(copula, o, rng.fork('pairs'));
+  // Population membership: the rows first, from the seed and the copula only.
+  let population: PopulationRows | null = null;
+  if (o.membership === 'population') {
+    checkTableSize(0, d, o);
+    population = new PopulationRows(copula, drawPopulation(copula, populationRows(o), o.seed));
+  }
+  const pairs = definePairs(copula, o, rng.fork('pairs'), population);
   const subgroups = pairs.flatMap((p) => [p.a, p.b]);
-  checkTableSize(subgroups.length, d, o);
+  if (!population) checkTableSize(subgroups.length, d, o);
   const index = new BiasIndex(copula, subgroups, o.maxProtectedCombinations);
 
   // Phase 4's models first: each block of rows draws its outcomes as soon as it is sampled.
@@ -365,19 +423,10 @@ export function generate(options: Partial<SynthOptions> = {}): SynthResult {
     minAleatoric: o.minAleatoric,
     maxAleatoric: o.maxAleatoric,
   };
-  // Phases 3 and 4 (streams seed/rows/... and seed/outcome/..., see PopulationJob), rows placed
-  // in the shuffled order.
-  const nRows = rowsOf(subgroups, o);
-  let perm: Int32Array | null = null;
-  if (o.shuffle) {
-    perm = new Int32Array(nRows);
-    for (let i = 0; i < nRows; i++) perm[i] = i;
-    rng.fork('shuffle').shuffle(perm);
-  }
-  const pop = populate(copula, subgroups, index, setup, o, perm);
-  const { x, owner: subgroupOf, outcomes, n } = pop;
-  let noisyLabels = pop.backgroundSums[4]!;
-  for (let t = 0; t < subgroups.length; t++) noisyLabels += pop.sums[t * BLOCK_SUMS + 4]!;
+  const pop = population
+    ? populateFromRows(population, subgroups, index, setup, o)
+    : populateQuota(copula, subgroups, index, setup, o, rng);
+  const { x, owner: subgroupOf, outcomes, n, noisyLabels } = pop;
 
   const dataset = createDataset({ schema, x, y: outcomes.y, name: `synth(seed=${o.seed})` });
   const truthFns = truthFunctions(schema, model, index, tau);
@@ -402,6 +451,31 @@ export function generate(options: Partial<SynthOptions> = {}): SynthResult {
       ...truthFns,
     },
   };
+}
+
+/**
+ * Phases 3 and 4 of quota membership (streams seed/rows/... and seed/outcome/..., see PopulationJob),
+ * rows placed in the shuffled order.
+ */
+function populateQuota(
+  copula: GaussianCopula,
+  subgroups: readonly SubgroupDef[],
+  index: BiasIndex,
+  setup: OutcomeSetup,
+  o: SynthOptions,
+  rng: Rng,
+) {
+  const nRows = rowsOf(subgroups, o);
+  let perm: Int32Array | null = null;
+  if (o.shuffle) {
+    perm = new Int32Array(nRows);
+    for (let i = 0; i < nRows; i++) perm[i] = i;
+    rng.fork('shuffle').shuffle(perm);
+  }
+  const pop = populate(copula, subgroups, index, setup, o, perm);
+  let noisyLabels = pop.backgroundSums[4]!;
+  for (let t = 0; t < subgroups.length; t++) noisyLabels += pop.sums[t * BLOCK_SUMS + 4]!;
+  return { ...pop, noisyLabels };
 }
 
 function truthFunctions(schema: Schema, model: OutcomeModel, index: BiasIndex, tau: number) {

@@ -46,6 +46,9 @@ export interface SynthOptions {
   minImbalance: number;
   maxImbalance: number;
   backgroundShare: number;
+  membership: 'quota' | 'population';
+  rows: number | null;
+  maxCellShare: number;
   minBias: number;
   maxBias: number;
   biasSign: 'negative' | 'positive' | 'random';
@@ -234,6 +237,28 @@ export const synthOptionsSchema: OptionsSchema = {
       0,
       0.99,
     ),
+    membership: {
+      type: 'string',
+      enum: ['quota', 'population'],
+      description:
+        'quota = each subgroup gets its own rows by conditional sampling (minGroupSize..maxGroupSize per pair) and background rows lie outside every subgroup; population = `rows` rows drawn unconditionally first, a subgroup being the rows that meet its conditions (each subgroup minGroupSize..maxGroupSize rows and at most maxCellShare of its protected cell; backgroundShare not enforced)',
+      default: 'quota',
+    },
+    rows: {
+      type: ['integer', 'null'],
+      minimum: 1,
+      description:
+        'population membership: rows of the data set; null = round((pairs + predefined pairs)·(minGroupSize + maxGroupSize) / (1 − backgroundShare)); ignored in quota mode',
+      default: null,
+    },
+    maxCellShare: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 1,
+      description:
+        "population membership: largest share of its protected cell (the rows meeting its protected conditions) a random pair's subgroup may hold; a candidate holding more is redrawn",
+      default: 0.25,
+    },
     minBias: num('lower end of the injected logit bias magnitude of S_A (S_B gets none)', 0.5, 0),
     maxBias: num('upper end of the bias magnitude', 2, 0),
     biasSign: {

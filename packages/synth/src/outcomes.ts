@@ -77,8 +77,9 @@ export const pickedCombo = (s: BiasScan, i: number, pick: number) =>
 /**
  * Outcomes of rows lo..hi-1 of x (row-major, values) into `out` at the same rows, and the block's sums
  * into sums[at..at+BLOCK_SUMS). `aleatoric` is the block's subgroup's sigma, or null for background rows
- * (a sigma drawn per row). Per row, from `rng`: the sigma (background only), the noise, the uniform of
- * the label; the counterfactual label reuses both.
+ * (a sigma drawn per row), or per row of x a sigma, NaN where one is drawn. Per row, from `rng`: the
+ * sigma (drawn ones only), the noise, the uniform of the label; the counterfactual label reuses both.
+ * `clean`, when given, receives each row's noise-free σ(η + β).
  */
 export function drawOutcomes(
   setup: OutcomeSetup,
@@ -86,11 +87,12 @@ export function drawOutcomes(
   x: Float64Array,
   lo: number,
   hi: number,
-  aleatoric: number | null,
+  aleatoric: number | Float64Array | null,
   rng: Rng,
   out: OutcomeArrays,
   sums: Float64Array,
   at: number,
+  clean?: Float64Array,
 ): void {
   const { schema, models, tau, threshold, bernoulli } = setup;
   const d = schema.attributes.length;
@@ -106,13 +108,15 @@ export function drawOutcomes(
   let noisy = 0;
   for (let i = 0; i < n; i++) {
     const row = lo + i;
-    const sa = aleatoric ?? rng.uniform(setup.minAleatoric, setup.maxAleatoric);
+    const given = aleatoric === null || typeof aleatoric === 'number' ? aleatoric : aleatoric[row]!;
+    const sa =
+      given === null || Number.isNaN(given) ? rng.uniform(setup.minAleatoric, setup.maxAleatoric) : given;
     const eps = rng.normal(0, sa);
     const u = rng.next();
     const beta = scan.beta[i]!;
     const p = sigmoid(eta[i]! + beta + eps);
     const pc = sigmoid(eta[i]! + pickedBeta(scan, i, counterfactualPick(eta[i]!, scan, i, tau)) + eps);
-    const clean = sigmoid(eta[i]! + beta);
+    const noiseFree = sigmoid(eta[i]! + beta);
     const y = label(p, u);
     out.bias[row] = beta;
     out.aleatoricSigma[row] = sa;
@@ -121,7 +125,8 @@ export function drawOutcomes(
     out.counterfactualProbability[row] = pc;
     out.y[row] = y;
     out.counterfactualLabel[row] = label(pc, u);
-    if (y !== label(clean, u)) noisy++;
+    if (y !== label(noiseFree, u)) noisy++;
+    if (clean) clean[row] = noiseFree;
     // Epistemic sigma: the sd of the members' probabilities (unbiased).
     let epistemic = 0;
     if (k > 0) {
@@ -136,7 +141,7 @@ export function drawOutcomes(
       epistemic = Math.sqrt(Math.max(sq / k - mean * mean, 0) * (k / Math.max(k - 1, 1)));
     }
     out.epistemicSigma[row] = epistemic;
-    meanSum += clean;
+    meanSum += noiseFree;
     favourable += y;
     epistemicSum += epistemic;
   }

@@ -2,6 +2,7 @@ import { type Condition, OptionsError, type Rng, type Schema } from '@fb/core';
 import type { GaussianCopula } from './copula.js';
 import { cellLatent, domainIndex, type Marginal, quantile, rangeLatent } from './marginal.js';
 import type { PairSpec, SynthOptions } from './options.js';
+import { drawFittingValues, type Misses, type PopulationRows, type ValueChoice } from './population.js';
 
 /**
  * One defining constraint of a subgroup. Discrete attributes: a run of domain indices
@@ -26,6 +27,7 @@ export interface SubgroupDef {
   readonly constraints: readonly Constraint[];
   readonly bias: number;
   readonly aleatoric: number;
+  /** Quota membership: rows drawn for it; population membership: rows meeting its conditions. */
   readonly size: number;
 }
 
@@ -38,6 +40,7 @@ export interface PairDef {
   readonly similarity: number;
   readonly granularity: number;
   readonly intersectionality: number;
+  /** Quota membership: the drawn f; population membership: (|S_A| − |S_B|) / (|S_A| + |S_B|). */
   readonly imbalance: number;
   readonly predefined: boolean;
 }
@@ -123,11 +126,8 @@ export function pairSimilarity(a: readonly Constraint[], b: readonly Constraint[
   return s / attrs.size;
 }
 
-interface Choice {
-  /** Values (domain indices) with positive probability, or continuous bins with positive width. */
-  options: Constraint[];
-  weights: Float64Array;
-}
+/** Values (domain indices) with positive probability, or continuous bins with positive width. */
+type Choice = ValueChoice;
 
 function choicesFor(
   copula: GaussianCopula,
@@ -248,14 +248,43 @@ const counts = (schema: Schema, a: readonly Constraint[], b: readonly Constraint
 };
 
 /**
+ * The error of population membership when a pair could not be placed, naming the option to change:
+ * `rows` when no value assignment held minGroupSize..maxGroupSize rows, `maxCellShare` when none of
+ * those held at most that share of its protected cell, else `pairs` (they clashed).
+ */
+function populationFailure(placed: number, o: SynthOptions, rows: number, misses: Misses): never {
+  const sized = misses.share + misses.clash;
+  const [option, hint] =
+    sized === 0
+      ? ['/rows', `change rows (${rows}) or minGroupSize/maxGroupSize`]
+      : misses.clash === 0
+        ? ['/maxCellShare', 'raise maxCellShare or allow more non-protected defining attributes']
+        : ['/pairs', 'lower pairs or widen granularity/intersectionality'];
+  return fail(
+    option,
+    `could place only ${placed} of ${o.pairs} pairs (population membership): of the value assignments of ${o.maxAttempts} candidates, ${misses.few} met fewer than minGroupSize ${o.minGroupSize} of the ${rows} rows, ${misses.many} more than maxGroupSize ${o.maxGroupSize}, ${misses.share} more than maxCellShare ${o.maxCellShare} of their protected cell, ${misses.clash} clashed with a placed subgroup${misses.wide ? `, and ${misses.wide} candidates had too many to enumerate` : ''}; ${hint}`,
+  );
+}
+
+/**
  * Phase 2: the subgroup pairs. Per random pair: intersectionality (protected) and granularity
  * (non-protected) defining attributes, S_A's values drawn per `valueSampling`, a similarity
  * s ~ U(minSimilarity, maxSimilarity), and S_B keeping round(s·m) of the m defining values (at
  * most m - 1) and redrawing the others, always including at least one protected attribute, so
  * the two subgroups are disjoint and differ on a protected attribute. A candidate identical to,
  * inside or around an existing subgroup is redrawn (up to `maxAttempts`).
+ *
+ * With `population` (population membership: the rows already drawn), a random pair's candidate is
+ * redrawn too unless each of its subgroups meets minGroupSize..maxGroupSize of those rows and at most
+ * maxCellShare of its protected cell's rows, and sizes are the rows met. These rules read the rows
+ * only, never a bias, so the pairs (and every draw of `rng`) do not depend on minBias/maxBias.
  */
-export function definePairs(copula: GaussianCopula, o: SynthOptions, rng: Rng): PairDef[] {
+export function definePairs(
+  copula: GaussianCopula,
+  o: SynthOptions,
+  rng: Rng,
+  population: PopulationRows | null = null,
+): PairDef[] {
   const schema = copula.schema;
   const d = schema.attributes.length;
   const choices = Array.from({ length: d }, (_, j) =>
@@ -305,6 +334,11 @@ export function definePairs(copula: GaussianCopula, o: SynthOptions, rng: Rng): 
     const sa = Math.max(1, Math.floor((total + Math.floor(total * imbalance)) / 2));
     return { sa, sb: Math.max(1, total - sa), imbalance };
   };
+  const populationSizes = (a: readonly Constraint[], b: readonly Constraint[]) => {
+    const sa = population!.count(a);
+    const sb = population!.count(b);
+    return { sa, sb, imbalance: sa + sb > 0 ? (sa - sb) / (sa + sb) : 0 };
+  };
   const finish = (
     a: Constraint[],
     b: Constraint[],
@@ -313,7 +347,7 @@ export function definePairs(copula: GaussianCopula, o: SynthOptions, rng: Rng): 
     predefined: boolean,
   ) => {
     const id = pairs.length;
-    const { sa, sb, imbalance } = drawSizes();
+    const { sa, sb, imbalance } = population ? populationSizes(a, b) : drawSizes();
     const aleatoric = rng.uniform(o.minAleatoric, o.maxAleatoric);
     placed.push(a, b);
     pairs.push({
@@ -343,14 +377,21 @@ export function definePairs(copula: GaussianCopula, o: SynthOptions, rng: Rng): 
     finish(a, b, spec.bias ?? drawBias(), null, true);
   });
 
+  // Population membership: a subgroup with no non-protected condition is its whole protected cell,
+  // so below maxCellShare 1 it needs one (the draw skips shapes that could never pass).
+  const maxKx = Math.min(o.maxGranularity, otherOk.length);
+  const minKx = population && o.maxCellShare < 1 ? Math.max(o.minGranularity, 1) : o.minGranularity;
   for (let p = 0; p < o.pairs; p++) {
     let done = false;
+    // Population membership: why the value assignments of this pair's candidates failed.
+    const misses: Misses = { few: 0, many: 0, share: 0, clash: 0, wide: 0 };
     for (let attempt = 0; attempt < o.maxAttempts && !done; attempt++) {
       const kp = rng.int(o.minIntersectionality, Math.min(o.maxIntersectionality, protectedOk.length));
-      const kx = rng.int(o.minGranularity, Math.min(o.maxGranularity, otherOk.length));
+      const kx = rng.int(Math.min(minKx, maxKx), maxKx);
       const protAttrs = rng.sample(protectedOk, kp);
       const attrs = [...protAttrs, ...rng.sample(otherOk, kx)];
-      const a = attrs.map((j) => pick(rng, choices[j]!));
+      // Quota membership draws the values here; population membership once the shape is drawn.
+      const a = population ? [] : attrs.map((j) => pick(rng, choices[j]!));
       const m = attrs.length;
       const s = rng.uniform(o.minSimilarity, o.maxSimilarity);
       const keep = Math.min(Math.round(s * m), m - 1);
@@ -358,6 +399,14 @@ export function definePairs(copula: GaussianCopula, o: SynthOptions, rng: Rng): 
       const forced = rng.int(0, kp - 1);
       const rest = Array.from({ length: m }, (_, t) => t).filter((t) => t !== forced);
       const changed = new Set([forced, ...rng.sample(rest, m - 1 - keep)]);
+      if (population) {
+        const shape = { attrs, protectedCount: kp, changed: [...changed] };
+        const drawn = drawFittingValues(population, choices, shape, o, clashes, rng, misses);
+        if (!drawn) continue;
+        finish(drawn[0], drawn[1], drawBias(), s, false);
+        done = true;
+        continue;
+      }
       const b = a.map((c, t) => (changed.has(t) ? pick(rng, choices[c.attr]!, c) : c));
       const sa = [...a].sort((x, y) => x.attr - y.attr);
       const sb = [...b].sort((x, y) => x.attr - y.attr);
@@ -365,6 +414,7 @@ export function definePairs(copula: GaussianCopula, o: SynthOptions, rng: Rng): 
       finish(sa, sb, drawBias(), s, false);
       done = true;
     }
+    if (!done && population) populationFailure(p, o, population.n, misses);
     if (!done) {
       fail(
         '/pairs',
