@@ -80,6 +80,7 @@ async function listVariants(dataset: ReturnType<typeof checkDataset>, ctl: RunCo
     }
     rows = end;
     ctl.tested = rows;
+    ctl.discriminatory = perInput > 0 ? rows : 0;
   }
   const combos = perInput + 1;
   // In a row's pairs, attribute k changes in the V − V/|D_k| combinations that give it another value,
