@@ -67,7 +67,7 @@ export interface AuditScore {
   /** Individual: pairs per verdict. */
   verdicts: Record<AuditVerdict, number> | null;
   /**
-   * Individual, with the twin model: share of the reported pairs that are true (`truePairs / findings`,
+   * Individual, with the twin model: share of the distinct reported pairs that are true (`truePairs` over them,
    * caused by the planted bias); individual without the twin model: share of pairs judged `planted`
    * (the measure before the twin model, now also `localisation`); subgroup: share of the top-k
    * findings whose best Jaccard with a planted subgroup reaches the threshold. Null without findings.
@@ -80,16 +80,22 @@ export interface AuditScore {
    */
   recall: number | null;
   /**
-   * Individual: share of the reported pairs judged `planted` (crossing a planted subgroup in the
+   * Individual: share of the distinct reported pairs judged `planted` (crossing a planted subgroup in the
    * planted direction: inside a planted subgroup, whatever caused it); subgroup: mean over planted
    * subgroups of the best Jaccard among the top-k findings. Null without findings (individual).
    */
   localisation: number | null;
   /**
-   * Individual, with the twin model: reported pairs that are true, i.e. the audited model's
+   * Individual, with the twin model: distinct reported pairs that are true (a pair reported twice, in
+   * either order, counts once), i.e. the audited model's
    * decisions on the two inputs differ and the twin model's are equal. Null otherwise.
    */
   truePairs: number | null;
+  /**
+   * Individual, with the twin model: individuals (distinct non-protected values) with at least one
+   * true pair. Null otherwise.
+   */
+  trueIndividuals: number | null;
   /**
    * Individual, with the twin model: share of the planted subgroups that are `reached` (see
    * `GroupScore.reached`). Null otherwise, and without planted subgroups.
@@ -102,7 +108,10 @@ export interface AuditScore {
    */
   queriesCharged: number | null;
   /**
-   * Individual, with the twin model: `1000 · truePairs / queriesCharged`. Null otherwise, and when
+   * Individual, with the twin model: `1000 · trueIndividuals / queriesCharged`: individuals shown
+   * discriminated by the bias per 1,000 inputs charged. Counted per individual, not per pair: the
+   * inputs of one individual (its protected variants) hold many more pairs than a check reports, so a
+   * pair count would reward listing pairs among the same few inputs. Null otherwise, and when
    * nothing is charged.
    */
   truePerKQueries: number | null;
@@ -120,7 +129,10 @@ export interface AuditScore {
     /** Mean over planted subgroups of the share of members discriminated in the planted direction. */
     learned: number | null;
   } | null;
-  /** Individual: effort until the first planted pair (pairs in the order the model was asked). */
+  /**
+   * Individual: effort until the first true pair with the twin model (else the first `planted` pair),
+   * pairs in the order the model was asked.
+   */
   firstTrue: Effort | null;
 }
 
@@ -184,6 +196,24 @@ function distinctRows(x: Float64Array, d: number, n: number): number {
   return seen.size;
 }
 
+/**
+ * The distinct pairs of a result, first occurrence kept: a pair reported twice (in either order, e.g.
+ * from two audited rows with the same values) is one finding, so no measure counts it twice.
+ */
+function distinctPairs<P extends { sample: readonly number[]; counterfactual: readonly number[] }>(
+  pairs: readonly P[],
+): P[] {
+  const seen = new Set<string>();
+  return pairs.filter((p) => {
+    const a = p.sample.join(',');
+    const b = p.counterfactual.join(',');
+    const key = a < b ? `${a}|${b}` : `${b}|${a}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 function scoreIndividual(
   result: DiscoveryResult & { findings: { kind: 'individual' } },
   dataset: Dataset,
@@ -195,7 +225,7 @@ function scoreIndividual(
   const mt = options.modelTruth ?? modelTruth(model, dataset, truth);
   const { schema, d } = dataset;
   const subgroups = biasedSubgroups(truth, schema);
-  const pairs = result.findings.pairs;
+  const pairs = distinctPairs(result.findings.pairs);
   const n = pairs.length;
   const rows = new Float64Array(2 * n * d);
   pairs.forEach((p, i) => {
@@ -216,6 +246,8 @@ function scoreIndividual(
   const reached = subgroups.map(() => new Set<string>());
   const shown = subgroups.map(() => false);
   let truePairs = 0;
+  // Individuals (non-protected values) shown discriminated by the bias: the unit of `truePerKQueries`.
+  const trueIndividuals = new Set<string>();
   const verdicts: Record<AuditVerdict, number> = { planted: 0, reversed: 0, unplanted: 0, unconfirmed: 0 };
   const events: { stamp: Stamp; isTrue: boolean }[] = [];
   const end: Stamp = { seconds: result.run.wallSeconds, queries: result.metrics.distinctQueries };
@@ -228,7 +260,10 @@ function scoreIndividual(
       move === 0 ? 'unconfirmed' : planted === 0 ? 'unplanted' : planted === move ? 'planted' : 'reversed';
     verdicts[verdict]++;
     const isTrue = twinDecisions !== null && move !== 0 && twinDecisions[s] === twinDecisions[c];
-    if (isTrue) truePairs++;
+    if (isTrue) {
+      truePairs++;
+      trueIndividuals.add(keyOf(rows, s * d, free));
+    }
     if (verdict === 'planted' || isTrue) {
       for (let k = 0; k < subgroups.length; k++) {
         const inS = subgroups[k]!.matches(rows, s * d);
@@ -239,7 +274,7 @@ function scoreIndividual(
       }
     }
     const stamp = options.clock?.stampOfPair(pairs[i]!.sample, pairs[i]!.counterfactual) ?? end;
-    events.push({ stamp, isTrue: verdict === 'planted' });
+    events.push({ stamp, isTrue: twin ? isTrue : verdict === 'planted' });
   }
   const groupScores: GroupScore[] = mt.groups.map((g, k) => {
     let covered = 0;
@@ -273,9 +308,10 @@ function scoreIndividual(
     precision: n ? (twin ? truePairs : verdicts.planted) / n : null,
     localisation: n ? verdicts.planted / n : null,
     truePairs: twin ? truePairs : null,
+    trueIndividuals: twin ? trueIndividuals.size : null,
     reach: twin && subgroups.length ? shown.filter(Boolean).length / subgroups.length : null,
     queriesCharged,
-    truePerKQueries: twin && queriesCharged ? (1000 * truePairs) / queriesCharged : null,
+    truePerKQueries: twin && queriesCharged ? (1000 * trueIndividuals.size) / queriesCharged : null,
     recall: coverages.length ? coverages.reduce((a, b) => a + b, 0) / coverages.length : null,
     groups: groupScores,
     model: {
@@ -400,6 +436,7 @@ export function scoreAudit(
     alarmScore,
     firstTrue: null,
     truePairs: null,
+    trueIndividuals: null,
     reach: null,
     queriesCharged: null,
     truePerKQueries: null,

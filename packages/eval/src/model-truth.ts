@@ -45,11 +45,12 @@ export interface ModelTruth {
   spuriousCount: number;
   groups: PlantedGroupTruth[];
   /**
-   * Every (audited row, protected variant) pair: each row with every other joint assignment of its
-   * protected values (rows × variants per row). Null without the twin model.
+   * Every distinct (audited row, protected variant) pair: each row with every other joint assignment
+   * of its protected values, each unordered pair of inputs once (rows that repeat, or are each other's
+   * variants, give one pair). Null without the twin model.
    */
   variantPairs: number | null;
-  /** Variant pairs whose two inputs get different decisions from the model. Null without the twin model. */
+  /** Distinct variant pairs whose two inputs get different decisions from the model. Null without the twin model. */
   flips: number | null;
   /**
    * Variant pairs the planted bias caused: the model's decisions on the row and the variant differ and
@@ -93,6 +94,28 @@ export function injectedBias(
   return beta;
 }
 
+/** A row's values as text: the key of an input. */
+function rowText(x: ArrayLike<number>, off: number, d: number): string {
+  let s = '';
+  for (let j = 0; j < d; j++) s += `${x[off + j]},`;
+  return s;
+}
+
+/** A set of unordered pairs of input keys. */
+class UnorderedPairs {
+  private readonly seen = new Set<string>();
+  /** Adds {a, b}; true when it was not there yet. */
+  add(a: string, b: string): boolean {
+    const key = a < b ? `${a}|${b}` : `${b}|${a}`;
+    if (this.seen.has(key)) return false;
+    this.seen.add(key);
+    return true;
+  }
+  get size(): number {
+    return this.seen.size;
+  }
+}
+
 /**
  * Compute the model truth of `model` on `dataset` (the audited rows) against the planted subgroups
  * of `truth`. Every row's protected variants (all combinations) go to the model in batches. With
@@ -116,6 +139,7 @@ export function modelTruth(
   const biasCaused = twinModel ? new Uint8Array(n) : null;
   let flips = 0;
   let trueFlips = 0;
+  const pairs = new UnorderedPairs();
   const members = subgroups.map(() => new Uint8Array(n));
   for (let i = 0; i < n; i++) {
     for (let k = 0; k < K; k++) members[k]![i] = subgroups[k]!.matches(x, i * d) ? 1 : 0;
@@ -136,13 +160,16 @@ export function modelTruth(
     const beta = injectedBias(subgroups, rows, d, m);
     let v = 0;
     for (let i = start; i < end; i++) {
+      const rowKey = twinDecisions ? rowText(x, i * d, d) : '';
       for (let j = 0; j < per; j++, v++) {
         const move = decisions[v]! - own[i]!;
+        // Each distinct unordered pair counts once (audited rows may repeat, or be each other's variant).
+        const fresh = twinDecisions !== null && pairs.add(rowKey, rowText(rows, v * d, d));
         if (move === 0) continue;
         discriminated[i] = 1;
-        flips++;
+        if (fresh) flips++;
         if (twinDecisions && twinDecisions[v] === twinOwn![i]) {
-          trueFlips++;
+          if (fresh) trueFlips++;
           biasCaused![i] = 1;
         }
         const planted = Math.sign(beta[v]! - ownBeta[i]!);
@@ -157,7 +184,7 @@ export function modelTruth(
     }
   }
   const count = (mask: Uint8Array) => mask.reduce((a, b) => a + b, 0);
-  const variantPairs = n * per;
+  const variantPairs = pairs.size;
   return {
     discriminated,
     discriminatedCount: count(discriminated),

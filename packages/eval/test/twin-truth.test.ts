@@ -129,12 +129,13 @@ describe('modelTruth with the twin model (hand-computed)', () => {
     // Row (1,2,2): flips at (0,0,2) and (1,0,2), the twin at neither: 2 flips, 2 true.
     // Row (1,1,0): flips at (0,0,0), (0,2,0), (1,2,0), the twin at all three: 3 flips, 0 true.
     // Row (0,0,0): flips at (0,1,0) (the twin too) and (1,0,0) and (1,1,0) (the twin too): 3 flips, 1 true.
-    expect(t.variantPairs).toBe(20);
-    expect(t.flips).toBe(10);
+    // Rows (1,1,0) and (0,0,0) are each other's variant: that pair, a flip but not true, counts once.
+    expect(t.variantPairs).toBe(19);
+    expect(t.flips).toBe(9);
     expect(t.trueFlips).toBe(5);
     expect([...t.biasCaused!]).toEqual([1, 1, 0, 1]);
     expect(t.biasCausedCount).toBe(3);
-    expect(t.baseRate).toBe(0.25);
+    expect(t.baseRate).toBe(5 / 19);
   });
 
   it('without the twin model the new counts are null', () => {
@@ -152,7 +153,7 @@ describe('modelTruth with the twin model (hand-computed)', () => {
   it('the twin is the model itself: nothing is bias-caused', () => {
     const m = modelOf(auditedRule);
     const t = modelTruth(m, dataset, truth, m);
-    expect(t.flips).toBe(10);
+    expect(t.flips).toBe(9);
     expect(t.trueFlips).toBe(0);
     expect(t.biasCausedCount).toBe(0);
     expect(t.baseRate).toBe(0);
@@ -195,14 +196,25 @@ describe('scoreAudit with the twin model (hand-computed)', () => {
   });
 
   it('a result that asked fewer inputs than it lists is charged for the distinct inputs it lists', () => {
+    const s = scoreAudit(individual(reported, 3), dataset, truth, {
+      model: modelOf(auditedRule),
+      twinModel: modelOf(twinRule),
+    });
+    expect(s.truePairs).toBe(2);
+    expect(s.queriesCharged).toBe(8);
+    expect(s.truePerKQueries).toBe(250);
+  });
+
+  it('a pair reported again, in either order, is one finding', () => {
     const withRepeat = [...reported, pair([0, 0, 1], [1, 0, 1]), pair([1, 0, 1], [0, 0, 1])];
     const s = scoreAudit(individual(withRepeat, 3), dataset, truth, {
       model: modelOf(auditedRule),
       twinModel: modelOf(twinRule),
     });
-    expect(s.truePairs).toBe(4);
+    expect(s.findings).toBe(6);
+    expect(s.truePairs).toBe(2);
+    expect(s.precision).toBe(0.5);
     expect(s.queriesCharged).toBe(8);
-    expect(s.truePerKQueries).toBe(500);
   });
 
   it('without the twin model: precision is the share of planted pairs, the twin measures null', () => {
@@ -243,11 +255,14 @@ describe('scoreAudit with the twin model (hand-computed)', () => {
       modelTruth: mt,
     });
     expect(s.findings).toBe(20);
+    // 19 distinct pairs ((1,1,0)–(0,0,0) is listed from both rows), 5 of them true.
     expect(s.truePairs).toBe(5);
     expect(s.precision).toBe(mt.baseRate);
     // Rows (1,1,0) and (0,0,0) share X = 0: 3 values of X × 6 protected combinations.
     expect(s.queriesCharged).toBe(18);
-    expect(s.truePerKQueries).toBe((1000 * 5) / 18);
+    // True pairs for three individuals (X = 1, 2 and 0): charged per individual, not per pair.
+    expect(s.trueIndividuals).toBe(3);
+    expect(s.truePerKQueries).toBe((1000 * 3) / 18);
   });
 });
 
@@ -280,24 +295,28 @@ describe('brute force on random small cases', () => {
       const audited = Array.from({ length: n }, () => [int(2), int(3), int(3)]);
       const ds = datasetOf(audited);
 
-      let variantPairs = 0;
-      let flips = 0;
-      let trueFlips = 0;
+      // Distinct unordered pairs of inputs, by their sorted keys.
+      const unordered = (p: readonly number[], q: readonly number[]) => [p.join(), q.join()].sort().join('|');
+      const all = new Set<string>();
+      const flipping = new Set<string>();
+      const caused = new Set<string>();
       const biasCaused = audited.map(() => 0);
       audited.forEach(([a, b, x], r) => {
         for (let a2 = 0; a2 < 2; a2++) {
           for (let b2 = 0; b2 < 3; b2++) {
             if (a2 === a && b2 === b) continue;
-            variantPairs++;
+            const k = unordered([a!, b!, x!], [a2, b2, x!]);
+            all.add(k);
             if (f(a!, b!, x!) === f(a2, b2, x!)) continue;
-            flips++;
+            flipping.add(k);
             if (gTwin(a!, b!, x!) === gTwin(a2, b2, x!)) {
-              trueFlips++;
+              caused.add(k);
               biasCaused[r] = 1;
             }
           }
         }
       });
+      const [variantPairs, flips, trueFlips] = [all.size, flipping.size, caused.size];
       const mt = modelTruth(model, ds, truth, twinModel);
       expect([mt.variantPairs, mt.flips, mt.trueFlips]).toEqual([variantPairs, flips, trueFlips]);
       expect([...mt.biasCaused!]).toEqual(biasCaused);
@@ -315,7 +334,15 @@ describe('brute force on random small cases', () => {
       let planted = 0;
       const reached = [false, false];
       const inputs = new Set<string>();
-      for (const p of reported) {
+      const individuals = new Set<number>();
+      const once = new Set<string>();
+      const distinct = reported.filter((p) => {
+        const k = unordered(p.sample, p.counterfactual);
+        if (once.has(k)) return false;
+        once.add(k);
+        return true;
+      });
+      for (const p of distinct) {
         const [sa, sb, sx] = p.sample as [number, number, number];
         const [ca, cb, cx] = p.counterfactual as [number, number, number];
         inputs.add(p.sample.join()).add(p.counterfactual.join());
@@ -323,6 +350,7 @@ describe('brute force on random small cases', () => {
         if (move !== 0 && Math.sign(betaOf(ca, cb, cx) - betaOf(sa, sb, sx)) === move) planted++;
         if (move === 0 || gTwin(sa, sb, sx) !== gTwin(ca, cb, cx)) continue;
         truePairs++;
+        individuals.add(sx);
         if (inS0(sa, sb, sx) !== inS0(ca, cb, cx)) reached[0] = true;
         if (inS1(sa, sb) !== inS1(ca, cb)) reached[1] = true;
       }
@@ -334,12 +362,13 @@ describe('brute force on random small cases', () => {
       });
       const q = Math.max(distinctQueries, inputs.size);
       expect(s.truePairs).toBe(truePairs);
-      expect(s.precision).toBe(truePairs / m);
-      expect(s.localisation).toBe(planted / m);
+      expect(s.precision).toBe(truePairs / distinct.length);
+      expect(s.localisation).toBe(planted / distinct.length);
       expect(s.groups.map((gs) => gs.reached)).toEqual(reached);
       expect(s.reach).toBe(reached.filter(Boolean).length / 2);
       expect(s.queriesCharged).toBe(q);
-      expect(s.truePerKQueries).toBe((1000 * truePairs) / q);
+      expect(s.trueIndividuals).toBe(individuals.size);
+      expect(s.truePerKQueries).toBe((1000 * individuals.size) / q);
       if (twinModel === model) expect([s.truePairs, mt.trueFlips, s.reach]).toEqual([0, 0, 0]);
 
       const lister = scoreAudit(individual(unaskedLister(audited), 0), ds, truth, {
