@@ -1,4 +1,23 @@
+import { Hasher } from '@fb/core';
+import type { SynthResult } from '../src/index.js';
 import { normalQuantile } from '../src/normal.js';
+
+/** Digest of a generated data set's rows, labels and every per-row truth array. */
+export function outputDigest(r: SynthResult): string {
+  const t = r.truth;
+  return new Hasher()
+    .numbers(r.dataset.x)
+    .numbers(r.dataset.y)
+    .numbers(t.subgroupOf)
+    .numbers(t.bias)
+    .numbers(t.epistemicSigma)
+    .numbers(t.aleatoricSigma)
+    .numbers(t.aleatoricNoise)
+    .numbers(t.probability)
+    .numbers(t.counterfactualProbability)
+    .numbers(t.counterfactualLabel)
+    .digest();
+}
 
 /** Van der Waerden normal scores of a column (mid-ranks for ties), computed independently of the generator. */
 export function normalScores(col: Float64Array): Float64Array {

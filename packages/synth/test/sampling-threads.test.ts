@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { createRng, defineSchema, Hasher } from '@fb/core';
+import { createRng, defineSchema } from '@fb/core';
 import { describe, expect, it } from 'vitest';
 import { BiasIndex } from '../src/bias-index.js';
 import { buildCopula } from '../src/copula.js';
@@ -8,6 +8,7 @@ import { randomOutcome } from '../src/outcome-model.js';
 import { BLOCK_SUMS, type OutcomeArrays, outcomeArrays } from '../src/outcomes.js';
 import { type PopulationJob, runTasks, type SamplingTask } from '../src/sampling-threads.js';
 import { type Constraint, constraintLatent, type SubgroupDef } from '../src/subgroups.js';
+import { outputDigest } from './helpers.js';
 
 const d = 4;
 const schema = defineSchema({
@@ -137,16 +138,7 @@ describe('subgroup rows and outcomes in threads', () => {
       backgroundShare: 0.05,
       ensembleSize: 2,
     };
-    const digest = (threads: number) => {
-      const r = generate({ ...options, threads });
-      return new Hasher()
-        .numbers(r.dataset.x)
-        .numbers(r.dataset.y)
-        .numbers(r.truth.probability)
-        .numbers(r.truth.epistemicSigma)
-        .numbers(r.truth.counterfactualLabel)
-        .digest();
-    };
+    const digest = (threads: number) => outputDigest(generate({ ...options, threads }));
     expect(digest(3)).toBe(digest(1));
   });
 });
