@@ -1,6 +1,6 @@
-import { Hasher } from '@fb/core';
 import { describe, expect, it } from 'vitest';
 import { generate, type SynthOptions } from '../src/index.js';
+import { outputHasher } from './helpers.js';
 
 /**
  * Digests of the dataset and every per-row truth array of mid-sized runs, recorded after subgroup rows
@@ -44,17 +44,7 @@ describe('generate: output is stable for a seed', () => {
   it.each(cases)('digest of run %#', (options, expected) => {
     const r = generate(options);
     const t = r.truth;
-    const h = new Hasher()
-      .numbers(r.dataset.x)
-      .numbers(r.dataset.y)
-      .numbers(t.subgroupOf)
-      .numbers(t.bias)
-      .numbers(t.epistemicSigma)
-      .numbers(t.aleatoricSigma)
-      .numbers(t.aleatoricNoise)
-      .numbers(t.probability)
-      .numbers(t.counterfactualProbability)
-      .numbers(t.counterfactualLabel);
+    const h = outputHasher(r);
     // The truth functions on inputs off the data: every row's protected variants.
     const probe = t.counterfactualOf(r.dataset.x.subarray(0, 300 * r.dataset.d));
     h.numbers(t.subgroupsOf(probe))

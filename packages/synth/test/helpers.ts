@@ -2,8 +2,8 @@ import { Hasher } from '@fb/core';
 import type { SynthResult } from '../src/index.js';
 import { normalQuantile } from '../src/normal.js';
 
-/** Digest of a generated data set's rows, labels and every per-row truth array. */
-export function outputDigest(r: SynthResult): string {
+/** A hasher fed a generated data set's rows, labels and every per-row truth array, in that order. */
+export function outputHasher(r: SynthResult): Hasher {
   const t = r.truth;
   return new Hasher()
     .numbers(r.dataset.x)
@@ -15,9 +15,11 @@ export function outputDigest(r: SynthResult): string {
     .numbers(t.aleatoricNoise)
     .numbers(t.probability)
     .numbers(t.counterfactualProbability)
-    .numbers(t.counterfactualLabel)
-    .digest();
+    .numbers(t.counterfactualLabel);
 }
+
+/** Digest of `outputHasher`'s arrays. */
+export const outputDigest = (r: SynthResult): string => outputHasher(r).digest();
 
 /** Van der Waerden normal scores of a column (mid-ranks for ties), computed independently of the generator. */
 export function normalScores(col: Float64Array): Float64Array {
