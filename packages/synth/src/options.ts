@@ -215,14 +215,22 @@ export const synthOptionsSchema: OptionsSchema = {
       4,
       2,
     ),
-    maxAttempts: int('candidate draws per pair before giving up on an identical or nested subgroup', 200, 1),
+    maxAttempts: int(
+      'candidate draws per pair before giving up on an identical or nested subgroup (population membership: candidate shapes, each with all its value assignments)',
+      200,
+      1,
+    ),
     disjointSubgroups: {
       type: 'boolean',
       description:
         'no two subgroups of different pairs may share a row (a candidate that could is redrawn): every planted subgroup is then exactly the rows its bias shifted',
       default: false,
     },
-    minGroupSize: int('fewest rows of a pair (both subgroups)', 20, 2),
+    minGroupSize: int(
+      'fewest rows of a pair (both subgroups; population membership: of each subgroup)',
+      20,
+      2,
+    ),
     maxGroupSize: int('most rows of a pair', 200, 2),
     minImbalance: num(
       'lower end of the size imbalance f ~ U(min, max); |S_A| = floor((n + floor(n f)) / 2)',
