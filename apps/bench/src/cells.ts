@@ -163,7 +163,7 @@ async function methodPackageOf(id: string): Promise<string> {
 /** Versions of the packages every cell depends on. */
 export function sharedCodeVersions(): Record<string, string> {
   return Object.fromEntries(
-    ['@fb/core', '@fb/synth', '@fb/models', '@fb/eval'].map((p) => [p, codeVersion(p)]),
+    ['@fb/core', '@fb/synth', '@fb/models', '@fb/eval', '@fb/baselines'].map((p) => [p, codeVersion(p)]),
   );
 }
 

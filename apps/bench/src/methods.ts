@@ -1,4 +1,13 @@
-import { exhaustiveCounterfactual, randomFinder, valueDisparity } from '@fb/baselines';
+import {
+  everyVariantUnasked,
+  exhaustiveCounterfactual,
+  largestProtectedCells,
+  randomFinder,
+  sizeMatchedRandom,
+  uniformDomain,
+  valueDisparity,
+  wholePopulation,
+} from '@fb/baselines';
 import type { Detector } from '@fb/core';
 import { adf } from '@fb/individual-adf';
 import { aequitas } from '@fb/individual-aequitas';
@@ -42,6 +51,12 @@ export const methodRegistry: readonly Detector<object>[] = [
   exhaustiveCounterfactual as unknown as Detector<object>,
   valueDisparity as unknown as Detector<object>,
   randomFinder as unknown as Detector<object>,
+  // Outputs that know nothing: the floors a study can also run as rows of their own.
+  largestProtectedCells as unknown as Detector<object>,
+  wholePopulation as unknown as Detector<object>,
+  sizeMatchedRandom as unknown as Detector<object>,
+  uniformDomain as unknown as Detector<object>,
+  everyVariantUnasked as unknown as Detector<object>,
   // @new-method:entries (tools/create-method inserts new entries above this line)
 ];
 

@@ -25,8 +25,11 @@ export interface ScoringTruth {
   /** The scenario whose planted subgroups these are (the cell's own, or a biased one for chance). */
   scenario: string;
   view: TruthView;
-  /** The audited model's own counterfactual behaviour against these subgroups (computed once). */
-  modelTruth(): ModelTruth;
+  /**
+   * The audited model's own counterfactual behaviour against these subgroups, with the variant pairs
+   * the bias caused (against the twin model); computed once.
+   */
+  modelTruth(): Promise<ModelTruth>;
 }
 
 /** The audited rows and model of a block, shared by every method run on it. */
@@ -43,6 +46,13 @@ export interface Prepared {
   truth: ScoringTruth | null;
   /** Data without bias: the same rows scored against each biased scenario's subgroups. */
   chance: ScoringTruth[];
+  /**
+   * The audited model's twin: the same model specification built from the no-bias twin's labels
+   * (same rows, split, seed and options); σ(η) for σ(η + β); the model itself on data without bias
+   * and for σ(η). A flip the model makes and its twin does not is caused by the planted bias. Null on
+   * real data. Built on first use and kept.
+   */
+  twinModel(): Promise<Classifier | null>;
 }
 
 /** The same scenario without planted bias (the no-bias twin: same rows, same subgroups). */
@@ -155,12 +165,27 @@ function probabilityModel(view: TruthView, d: number, description: string): Clas
   return models.classifierFromFunction((x) => view.probabilityOf(x), { nFeatures: d, description });
 }
 
-function scoringTruth(scenario: string, view: TruthView, model: Classifier, audit: Dataset): ScoringTruth {
-  let cached: ModelTruth | null = null;
-  return {
-    scenario,
-    view,
-    modelTruth: () => (cached ??= modelTruth(model, audit, view)),
+function scoringTruth(
+  scenario: string,
+  view: TruthView,
+  model: Classifier,
+  twin: () => Promise<Classifier | null>,
+  audit: Dataset,
+): ScoringTruth {
+  let cached: Promise<ModelTruth> | null = null;
+  const compute = async () => modelTruth(model, audit, view, (await twin()) ?? undefined);
+  return { scenario, view, modelTruth: () => (cached ??= compute()) };
+}
+
+/** A value built on first use and kept (a failed build is retried on the next use). */
+function lazy<T>(build: () => Promise<T>): () => Promise<T> {
+  let kept: Promise<T> | null = null;
+  return () => {
+    kept ??= build().catch((e: unknown) => {
+      kept = null;
+      throw e;
+    });
+    return kept;
   };
 }
 
@@ -177,7 +202,7 @@ async function prepareBlock(b: BlockSpec): Promise<Prepared> {
     const trainRows = subsetRows(data, split.train);
     const model =
       b.model.kind === 'blind' ? await fitBlind(trainRows) : await train(b.model, trainRows, b.seed);
-    return finish(audit, model, null, []);
+    return finish(audit, model, null, [], async () => null);
   }
   // Model-output bias: the labels of the no-bias twin, the planted bias in the model only.
   const labelled = b.question === 'model-output' && !spec.null ? withoutBias(spec) : spec;
@@ -207,18 +232,47 @@ async function prepareBlock(b: BlockSpec): Promise<Prepared> {
     default:
       model = await train(b.model, trainRows, b.seed);
   }
+  const twinModel = lazy(() => twinOf(b, spec, g, model, split.train, audit));
   const chance: ScoringTruth[] = [];
   for (const scenario of b.chanceAgainst) {
     const other = await generateSynthetic(scenario, b.seed);
     if (fingerprint(other.dataset) !== fingerprint(g.dataset)) {
       throw new Error(`${scenario.label}: its rows differ from those of ${spec.label}; no chance level`);
     }
-    chance.push(scoringTruth(scenario.label, truthView(other.truth, audit), model, audit));
+    chance.push(scoringTruth(scenario.label, truthView(other.truth, audit), model, twinModel, audit));
   }
-  return finish(audit, model, scoringTruth(spec.label, plantedView, model, audit), chance);
+  const truth = scoringTruth(spec.label, plantedView, model, twinModel, audit);
+  return finish(audit, model, truth, chance, twinModel);
 }
 
-function finish(audit: Dataset, model: Classifier, truth: ScoringTruth | null, chance: ScoringTruth[]) {
+/**
+ * The audited model's twin (see `Prepared.twinModel`): built from the no-bias twin's rows and labels
+ * exactly as the model was from the block's (same split, seed and options).
+ */
+async function twinOf(
+  b: BlockSpec,
+  spec: SyntheticSpec,
+  generated: Awaited<ReturnType<typeof generateSynthetic>>,
+  model: Classifier,
+  trainIndex: Int32Array,
+  audit: Dataset,
+): Promise<Classifier> {
+  // Without bias, and for σ(η), the model is its own twin: no flip of it is caused by planted bias.
+  if (spec.null || b.model.kind === 'oracle') return model;
+  // The model-output question already generated the twin's labels (the model holds the bias alone).
+  const twin = b.question === 'model-output' ? generated : await generateSynthetic(withoutBias(spec), b.seed);
+  if (b.model.kind === 'shifted') return probabilityModel(truthView(twin.truth, audit), audit.d, 'σ(η)');
+  const trainRows = subsetRows(twin.dataset, trainIndex);
+  return b.model.kind === 'blind' ? fitBlind(trainRows) : train(b.model, trainRows, b.seed);
+}
+
+function finish(
+  audit: Dataset,
+  model: Classifier,
+  truth: ScoringTruth | null,
+  chance: ScoringTruth[],
+  twinModel: () => Promise<Classifier | null>,
+): Prepared {
   const predictions = model.predict(audit.x);
   let hits = 0;
   for (let i = 0; i < audit.n; i++) if (predictions[i] === audit.y[i]) hits++;
@@ -229,6 +283,7 @@ function finish(audit: Dataset, model: Classifier, truth: ScoringTruth | null, c
     modelAccuracy: hits / audit.n,
     truth,
     chance,
+    twinModel,
   };
 }
 

@@ -19,8 +19,11 @@ const QUESTIONS: Record<string, Question[]> = {
   'fair-naive-bayes': ['data'],
   verifair: ['model', 'model-output'],
   'value-disparity': ['data', 'model-output'],
-  // Blind to labels and model: the floor of every subgroup question.
+  // Blind to labels and model: floors of every subgroup question.
   'random-finder': ['data', 'model', 'model-output'],
+  'largest-protected-cells': ['data', 'model', 'model-output'],
+  'whole-population': ['data', 'model', 'model-output'],
+  'size-matched-random': ['data', 'model', 'model-output'],
 };
 
 export function questionsOf(id: string): Question[] {

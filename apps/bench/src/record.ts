@@ -2,6 +2,7 @@ import type { Access, DetectorKind, RunMetrics } from '@fb/core';
 import type { AuditScore } from '@fb/eval';
 import type { Cell } from './cells.js';
 import type { Question } from './config.js';
+import type { FloorScore } from './score/floors.js';
 
 /** What the store keeps per cell, finished or failed. */
 export interface CellRecord {
@@ -35,6 +36,11 @@ export interface CellRecord {
    * scenario that shares these rows (the chance level of that scenario's scores).
    */
   chance: { scenario: string; score: AuditScore }[];
+  /**
+   * Data with planted bias only: what outputs that know nothing, matched to this run, score through
+   * the same scorer (see `floorScores`). Absent in records of older versions.
+   */
+  floors?: FloorScore[];
   /** Protected attribute values the method points at (`attribute=value`), for agreement between methods. */
   implicated: string[];
   /** The errors of earlier attempts in the run that stored this record (absent when it ran once). */

@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type MeanInterval, quantile } from '@fb/eval';
+import { skill } from './analyse/skill.js';
 import {
   agreement,
   biasTrend,
@@ -40,6 +41,7 @@ import {
 import { reportHtml } from './html.js';
 import { baselineIds } from './methods.js';
 import type { CellRecord } from './record.js';
+import { skillIntro, skillTables } from './report/skill-tables.js';
 import { csv, intervalFields, json, latex, markdown, num, raw, type Table, withInterval } from './tables.js';
 
 /** A piece of the report, rendered the same way into report.md and report.html. */
@@ -179,6 +181,13 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
     data: accuracy.map((m) => ({ ...m, accuracy: raw(m.accuracy) })),
     cells: accuracy.map((m) => ({ question: m.question, model: m.model, dataset: m.dataset })),
   });
+
+  heading(2, 'Skill against the floors');
+  text(...skillIntro());
+  for (const st of skillTables(skill(records))) {
+    addTable(st.table);
+    if (st.warnings.length) text(`**Trivial outputs and floors:** ${st.warnings.join(' ')}`);
+  }
 
   const eff = effectiveness(records);
   // The headline scenario: the base of a one-at-a-time design, else the study's first scenario.

@@ -4,6 +4,7 @@ import type { Cell } from './cells.js';
 import { methodForCell } from './prefit.js';
 import { type Prepared, prepare, type ScoringTruth } from './prepare.js';
 import { type CellRecord, identity } from './record.js';
+import { floorScores } from './score/floors.js';
 
 /** Subgroups whose protected conditions count as what a subgroup method points at. */
 const TOP_SUBGROUPS = 5;
@@ -61,16 +62,19 @@ export function cellProgress(cell: Cell, p: Progress): CellProgress {
   };
 }
 
-function score(
+async function score(
   result: DiscoveryResult,
   prep: Prepared,
   truth: ScoringTruth,
   cell: Cell,
   clock?: QueryClock,
-): AuditScore {
+): Promise<AuditScore> {
+  const individual = result.findings.kind === 'individual';
+  const twinModel = individual ? await prep.twinModel() : null;
   return scoreAudit(result, prep.dataset, truth.view, {
     model: prep.model,
-    ...(result.findings.kind === 'individual' ? { modelTruth: truth.modelTruth() } : {}),
+    ...(individual ? { modelTruth: await truth.modelTruth() } : {}),
+    ...(twinModel ? { twinModel } : {}),
     jaccardThreshold: cell.jaccardThreshold,
     topK: cell.topK,
     ...(clock ? { clock } : {}),
@@ -92,8 +96,16 @@ export async function runCell(cell: Cell, onProgress?: (p: Progress) => void): P
     ...(onProgress ? { onProgress } : {}),
   });
   const t1 = performance.now();
-  const own = prep.truth ? score(result, prep, prep.truth, cell, clock) : null;
-  const chance = prep.chance.map((t) => ({ scenario: t.scenario, score: score(result, prep, t, cell) }));
+  const truth = prep.truth;
+  const own = truth ? await score(result, prep, truth, cell, clock) : null;
+  const chance: CellRecord['chance'] = [];
+  for (const t of prep.chance)
+    chance.push({ scenario: t.scenario, score: await score(result, prep, t, cell) });
+  // Floors only where bias is planted: the excess over them is measured on those runs.
+  const floors =
+    truth && own && !(cell.dataset.kind === 'synthetic' && cell.dataset.null)
+      ? await floorScores(result, own, prep, cell, (r) => score(r, prep, truth, cell))
+      : [];
   const scoreSeconds = (performance.now() - t1) / 1000;
   return {
     ...identity(cell),
@@ -109,6 +121,7 @@ export async function runCell(cell: Cell, onProgress?: (p: Progress) => void): P
     costs: { prepareSeconds, scoreSeconds },
     score: own,
     chance,
+    floors,
     implicated: implicatedValues(result, prep.dataset.schema),
   };
 }

@@ -1,0 +1,172 @@
+import { ALPHA, MIN_NULLS_FOR_FPR, type SkillRow } from '../analyse/skill.js';
+import { questions } from '../analysis.js';
+import type { Question } from '../config.js';
+import { floorMeaning } from '../score/floors.js';
+import { type Measure, measureMeaning, measureWords } from '../score/measures.js';
+import { intervalFields, num, raw, type Table, withInterval } from '../tables.js';
+
+/** One table of the skill section, with the sentences that must stand beside it. */
+export interface SkillTable {
+  question: Question;
+  family: 'individual' | 'subgroup';
+  measure: Measure;
+  table: Table;
+  /** Where an output that knows nothing ranks above a published method, and methods below their floor. */
+  warnings: string[];
+}
+
+const floorText = (fs: readonly { name: string; value: { mean: number } }[], d: number) =>
+  fs.map((f) => `${f.name} ${num(f.value.mean, d)}`).join('; ') || '–';
+
+const digits = (m: Measure) => (m === 'truePerKQueries' ? 1 : 2);
+
+const tag = (r: SkillRow) =>
+  r.baseline === 'trivial'
+    ? `${r.label} (trivial)`
+    : r.baseline === 'floor'
+      ? `${r.label} (floor)`
+      : r.baseline === 'baseline'
+        ? `${r.label} (baseline)`
+        : r.label;
+
+function alarmText(r: SkillRow): string {
+  if (!r.alarm) return '–';
+  const auc = `${num(r.alarm.auc, 2)} [${num(r.alarm.lo, 2)}, ${num(r.alarm.hi, 2)}]`;
+  const c = r.alarm.controlled;
+  return c ? `${auc}; TPR ${num(c.tpr, 2)} at held-out FPR ${num(c.fpr, 2)}` : auc;
+}
+
+/** Sentences for one group of rows (a scenario and model): trivial outputs above methods, methods below floors. */
+function warningsOf(rows: readonly SkillRow[], measure: Measure): string[] {
+  const out: string[] = [];
+  const methods = rows.filter((r) => r.baseline === null);
+  const trivial = rows.filter((r) => r.baseline === 'trivial' || r.baseline === 'floor');
+  const where = `${rows[0]!.scenario}, ${rows[0]!.model}`;
+  for (const t of trivial) {
+    const beaten = methods.filter((m) => m.value.mean < t.value.mean).map((m) => m.label);
+    if (beaten.length)
+      out.push(
+        `${where}: ${t.label} (${num(t.value.mean, digits(measure))}) scores above ${beaten.join(', ')} on ${measureWords[measure]}.`,
+      );
+  }
+  const below = methods.filter((m) => m.excess.mean < 0).map((m) => m.label);
+  if (below.length)
+    out.push(`${where}: below their strongest floor on ${measureWords[measure]}: ${below.join(', ')}.`);
+  return out;
+}
+
+/**
+ * The skill tables: per question, family and measure, every method's value beside every floor matched
+ * to its runs, its paired excess over the strongest floor (ranked), the seed-level one-sided test
+ * (Holm-adjusted per scenario and model), the "does it react" twin and the paired own-twin alarm.
+ */
+export function skillTables(rows: readonly SkillRow[]): SkillTable[] {
+  const out: SkillTable[] = [];
+  for (const question of questions) {
+    for (const family of ['subgroup', 'individual'] as const) {
+      const fr = rows.filter((r) => r.question === question && r.family === family);
+      for (const measure of [...new Set(fr.map((r) => r.measure))]) {
+        const mr = fr.filter((r) => r.measure === measure);
+        const groups = new Map<string, SkillRow[]>();
+        for (const r of mr) {
+          const k = `${r.scenario}\u0000${r.model}`;
+          groups.set(k, [...(groups.get(k) ?? []), r]);
+        }
+        const d = digits(measure);
+        const table: Table = {
+          name: `skill-${question}-${family}-${measure}`,
+          caption: `${question} question, ${family} methods, ${measureWords[measure]} (${measureMeaning[family][measure]}): mean [95% CI] over seeds, the floors matched to each method's runs, the paired excess over the strongest floor (ranked), one-sided signed-rank test over seeds (Holm-adjusted per scenario and model), the same method on the scenario's own no-bias twin, and the paired AUC of its alarm against that twin`,
+          headers: [
+            'scenario',
+            'model',
+            'method',
+            'seeds',
+            measureWords[measure],
+            'strongest floor',
+            'other floors',
+            'excess over strongest floor',
+            'p (Holm)',
+            'finds',
+            'own twin',
+            'alarm AUC vs own twin',
+          ],
+          align: ['l', 'l', 'l', 'r', 'r', 'l', 'l', 'r', 'r', 'l', 'r', 'r'],
+          rows: mr.map((r) => [
+            r.scenario,
+            r.model,
+            tag(r),
+            String(r.seeds),
+            withInterval(r.value, d),
+            floorText(
+              r.floors.filter((f) => f.name === r.strongest),
+              d,
+            ),
+            floorText(
+              r.floors.filter((f) => f.name !== r.strongest),
+              d,
+            ),
+            withInterval(r.excess, d),
+            r.pHolm === null ? '–' : num(r.pHolm, 3),
+            r.finds ? 'yes' : 'no',
+            withInterval(r.twin, d),
+            alarmText(r),
+          ]),
+          data: mr.map((r) => ({
+            question: r.question,
+            scenario: r.scenario,
+            model: r.model,
+            method: r.label,
+            family: r.family,
+            measure: r.measure,
+            baseline: r.baseline,
+            seeds: r.seeds,
+            ...intervalFields('value', r.value),
+            ...Object.fromEntries(
+              r.floors.map((f) => [`floor_${f.name.replace(/\W+/g, '_')}`, raw(f.value.mean)]),
+            ),
+            strongest_floor: r.strongest,
+            ...intervalFields('excess', r.excess),
+            p: raw(r.p),
+            p_holm: raw(r.pHolm),
+            finds: r.finds,
+            ...intervalFields('own_twin', r.twin),
+            alarm_auc: raw(r.alarm?.auc),
+            alarm_auc_lo: raw(r.alarm?.lo),
+            alarm_auc_hi: raw(r.alarm?.hi),
+            alarm_seeds: r.alarm?.seeds ?? 0,
+            alarm_p: raw(r.alarm?.pValue),
+          })),
+          cells: mr.map((r) => ({ question, dataset: r.scenario, model: r.model, method: r.label })),
+        };
+        out.push({
+          question,
+          family,
+          measure,
+          table,
+          warnings: [...groups.values()].flatMap((g) => warningsOf(g, measure)),
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** How to read the skill tables: the floors, the test, the twin and the alarm, in words. */
+export function skillIntro(): string[] {
+  return [
+    'Each table ranks methods by their **paired excess over the strongest floor**: per seed, the method’s value',
+    'minus what an output that knows nothing scores through the same scorer, matched to that run; the strongest',
+    'floor is the one with the highest mean. A method **finds** the planted bias on a measure when its mean',
+    `excess is positive and a one-sided Wilcoxon signed-rank test over seeds (the independent unit) rejects at`,
+    `${ALPHA} after Holm’s adjustment across the methods of the same scenario and model. The floors:`,
+    ...Object.entries(floorMeaning).map(([name, meaning]) => `_${name}_: ${meaning}.`),
+    'The **own twin** column is the same method on the scenario’s own no-bias twin (same rows, labels without',
+    'bias), scored against the planted subgroups: whether the method reacts to the bias at all. The **alarm AUC** is',
+    'the share of seeds whose planted run raises a higher alarm than its own twin (ties half), with a Wilson',
+    `interval; a false-positive-controlled rate is shown only with at least ${MIN_NULLS_FOR_FPR} own null runs,`,
+    'its FPR measured on held-out nulls. Individual methods on σ(η + β) have no precision and no alarm there:',
+    'σ(η) never flips, so every flip is bias-caused and the twin’s alarm is always 0 (a null that cannot fail).',
+    'Rows marked (trivial) are outputs blind to labels and model, (floor) floor methods, (baseline) the',
+    'exhaustive check of the audited rows.',
+  ];
+}
