@@ -106,8 +106,14 @@ export function effectiveness(records: readonly CellRecord[]): EffectivenessRow[
     const r0 = rs[0]!;
     const own = rs.map((r) => r.score!);
     const chance = chanceScores(nulls, rs, r0.dataset.label);
+    // The scenario's own twin only (the no-bias data set whose rows it shares), never pooled nulls.
     const nullRuns = nulls.filter(
-      (n) => n.question === r0.question && n.model === r0.model && n.plan.label === r0.plan.label && n.score,
+      (n) =>
+        n.question === r0.question &&
+        n.model === r0.model &&
+        n.plan.label === r0.plan.label &&
+        n.score &&
+        n.chance.some((c) => c.scenario === r0.dataset.label),
     );
     const pick = (xs: AuditScore[], f: (s: AuditScore) => number | null) => rateInterval(finite(xs.map(f)));
     rows.push({
@@ -144,24 +150,41 @@ export function saturated(values: readonly number[]): 'floor' | 'ceiling' | null
   return null;
 }
 
+/** One table of paired comparisons: the methods of one family, question, scenario and model. */
+export interface ComparisonTable {
+  question: Question;
+  family: string;
+  scenario: string;
+  model: string;
+  tests: Comparison[];
+  /** Seeds (the independent unit) both methods of a comparison may share. */
+  seeds: number;
+}
+
 /**
- * Paired comparisons of recall between the methods of one family on one question, over the blocks
- * (data set, seed, model) they share. Only families and questions with enough blocks to reject at
- * all are tested (an exact two-sided signed-rank test on n blocks cannot go below 2 / 2^n).
+ * Paired comparisons of recall between the methods of one family on one question, scenario and model,
+ * with the seed as the independent unit: scenarios that share rows and models trained on the same
+ * data are never separate blocks of one test. Only tables with enough seeds to reject at all are
+ * tested (an exact two-sided signed-rank test on n seeds cannot go below 2 / 2^n).
  */
-export function comparisons(
-  records: readonly CellRecord[],
-  alpha = 0.05,
-): { question: Question; family: string; tests: Comparison[]; blocks: number }[] {
+export function comparisons(records: readonly CellRecord[], alpha = 0.05): ComparisonTable[] {
   const { biased } = partition(records);
-  const out: { question: Question; family: string; tests: Comparison[]; blocks: number }[] = [];
-  for (const rs of groupBy(biased, (r) => `${r.question}\u0000${r.family}`).values()) {
-    const blocks = new Set(rs.map((r) => r.block)).size;
+  const out: ComparisonTable[] = [];
+  const key = (r: CellRecord) => [r.question, r.family, r.dataset.label, r.model].join('\u0000');
+  for (const rs of groupBy(biased, key).values()) {
+    const r0 = rs[0]!;
     const tests = pairedComparisons(
-      rs.map((r) => ({ method: r.plan.label, block: r.block, value: r.score!.recall ?? Number.NaN })),
+      rs.map((r) => ({ method: r.plan.label, block: String(r.seed), value: r.score!.recall ?? Number.NaN })),
       alpha,
     );
-    out.push({ question: rs[0]!.question, family: rs[0]!.family ?? '', tests, blocks });
+    out.push({
+      question: r0.question,
+      family: r0.family ?? '',
+      scenario: r0.dataset.label,
+      model: r0.model,
+      tests,
+      seeds: new Set(rs.map((r) => r.seed)).size,
+    });
   }
   return out;
 }

@@ -107,6 +107,16 @@ export function inPlanOrder(study: Study, records: readonly CellRecord[]): CellR
 
 const unique = (xs: readonly string[]) => [...new Set(xs)];
 
+/** A label as part of a file name: letters and digits, the rest one dash. */
+const slug = (s: string) =>
+  s
+    .replace(/σ/g, 'sigma')
+    .replace(/η/g, 'eta')
+    .replace(/β/g, 'beta')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase();
+
 /** Median and quartiles of the finite values, for summary curves. */
 function spread(name: string, xs: readonly number[]): Record<string, number | null> {
   const v = xs.filter((x) => Number.isFinite(x));
@@ -420,18 +430,19 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
 
   heading(2, 'Comparisons within each family');
   for (const c of comparisons(records)) {
-    const minP = 2 / 2 ** c.blocks;
+    const minP = 2 / 2 ** c.seeds;
     if (c.tests.length === 0) continue;
+    const where = `${c.question} question, ${c.family} methods, ${c.scenario}, ${c.model}`;
     if (minP > 0.05) {
       text(
-        `_${c.question} question, ${c.family} methods: ${c.blocks} shared blocks; an exact paired test cannot reach p < 0.05 with fewer than 6 (smallest p ${num(minP, 3)}), so no comparison is tested._`,
+        `_${where}: ${c.seeds} seeds; an exact paired test cannot reach p < 0.05 with fewer than 6 (smallest p ${num(minP, 3)}), so no comparison is tested._`,
       );
       continue;
     }
     addTable({
-      name: `comparisons-${c.question}-${c.family}`,
-      caption: `${c.question} question, ${c.family} methods: paired Wilcoxon signed-rank tests of recall over ${c.blocks} shared blocks, Holm-adjusted within the family`,
-      headers: ['A', 'B', 'blocks', 'mean A − B', 'p', 'p (Holm)', 'better'],
+      name: `comparisons-${c.question}-${c.family}-${slug(c.scenario)}-${slug(c.model)}`,
+      caption: `${where}: paired Wilcoxon signed-rank tests of recall over ${c.seeds} seeds (the independent unit), Holm-adjusted within the table`,
+      headers: ['A', 'B', 'seeds', 'mean A − B', 'p', 'p (Holm)', 'better'],
       align: ['l', 'l', 'r', 'r', 'r', 'r', 'l'],
       rows: c.tests.map((t) => [
         t.a,
@@ -445,9 +456,11 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
       data: c.tests.map((t) => ({
         question: c.question,
         family: c.family,
+        scenario: c.scenario,
+        model: c.model,
         a: t.a,
         b: t.b,
-        blocks: t.n,
+        seeds: t.n,
         mean_difference: raw(t.meanDifference),
         p: raw(t.pValue),
         p_holm: raw(t.pHolm),

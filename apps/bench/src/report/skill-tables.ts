@@ -52,6 +52,20 @@ function warningsOf(rows: readonly SkillRow[], measure: Measure): string[] {
   const below = methods.filter((m) => m.excess.mean < 0).map((m) => m.label);
   if (below.length)
     out.push(`${where}: below their strongest floor on ${measureWords[measure]}: ${below.join(', ')}.`);
+  const all = rows.flatMap((r) => [r.value.mean, ...r.floors.map((f) => f.value.mean)]);
+  const bound = measure === 'truePerKQueries' ? null : all.every((v) => v === 1) ? 'ceiling (1)' : null;
+  if (bound || all.every((v) => v === 0))
+    out.push(
+      `${where}: every method and floor sits at the ${bound ?? 'floor (0)'} on ${measureWords[measure]}: it cannot rank them here.`,
+    );
+  // The smallest one-sided exact p over n seeds is 1/2^n; Holm multiplies the smallest by the rows tested.
+  const tested = rows.filter((r) => r.p !== null);
+  const seeds = Math.max(0, ...tested.map((r) => r.seeds));
+  const smallest = tested.length / 2 ** seeds;
+  if (tested.length && smallest >= ALPHA)
+    out.push(
+      `${where}: with ${seeds} seeds and ${tested.length} rows the smallest Holm-adjusted p is ${num(Math.min(1, smallest), 3)}: no row can be shown to find the bias at ${ALPHA}.`,
+    );
   return out;
 }
 
