@@ -7,6 +7,7 @@ import {
   datasetFingerprint,
   type IndividualDetector,
   ModelError,
+  prepareModel,
   type OptionsSchema,
   ProtectedVariants,
   RESULT_SCHEMA_VERSION,
@@ -123,6 +124,8 @@ export const everyVariantUnasked: IndividualDetector<EveryVariantUnaskedOptions>
     }
     const resolved = resolveOptions<EveryVariantUnaskedOptions>(optionsSchema, options);
     const dataset = checkDataset(input.dataset);
+    // Never asked, but a model passed in is still checked: a wrong one is bad input, not ignored.
+    prepareModel(input.model, dataset, false);
     const ctl = new RunController(context);
     const listed = await listVariants(dataset, ctl);
     const attrs = dataset.schema.attributes;

@@ -91,7 +91,13 @@ export interface SubgroupDetectorSpec<O extends object> extends DetectorMeta<O> 
   scan(args: SubgroupScan<O>): Promise<{ subgroups: SubgroupFinding[]; extras?: Record<string, unknown> }>;
 }
 
-function prepareModel(
+/**
+ * The model a detector audits, checked against the dataset (its width and its classes against the
+ * outcome's labels, typed `ModelError`s) and wrapped to count its queries; null when there is none
+ * and `required` is false. Every detector built with `defineIndividualDetector` or
+ * `defineSubgroupDetector` calls it; a detector built by hand calls it too.
+ */
+export function prepareModel(
   model: Classifier | undefined,
   dataset: Dataset,
   required: boolean,
