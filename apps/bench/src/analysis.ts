@@ -359,7 +359,11 @@ export function biasTrend(records: readonly CellRecord[]) {
             n.plan.label === label &&
             (v.question === 'model-output' || n.model === v.model),
         )
-        .flatMap((n) => n.chance.filter((c) => scenarios.has(c.scenario)).map((c) => c.score.localisation));
+        // One value per twin run (its seed): the mean over the scenarios it was scored against, so that
+        // a twin shared by several bias levels is counted once, not once per level.
+        .map((n) =>
+          mean(finite(n.chance.filter((c) => scenarios.has(c.scenario)).map((c) => c.score.localisation))),
+        );
       rows.push({
         variant: v.name,
         label,
