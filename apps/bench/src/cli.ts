@@ -113,6 +113,7 @@ async function main(): Promise<void> {
     signal: controller.signal,
   });
   if (controller.signal.aborted) process.exitCode = 130;
+  if (outcome.summary) console.log(`\n${outcome.summary}\n`);
   console.log(describeOutcome(outcome));
 }
 

@@ -1,10 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { skill } from './analyse/skill.js';
 import { type Cell, expandCells } from './cells.js';
 import type { Study } from './config.js';
 import { type PoolEvents, type PoolOptions, runPool } from './pool.js';
 import { StudyProgress } from './progress.js';
 import { type CellRecord, mayPassAgain } from './record.js';
+import { skillSummary } from './report/skill-summary.js';
 import { writeReport } from './report.js';
 import { ResultStore } from './store.js';
 
@@ -56,6 +58,8 @@ export interface StudyOutcome {
   /** Wall-clock seconds from handing out the first cell to storing the last, without the report. */
   runSeconds: number;
   reportPath: string | null;
+  /** The skill table in a few lines for the terminal (null without a report). */
+  summary: string | null;
 }
 
 /** One line for the end of a run: what ran, how long it took and the cells per hour. */
@@ -148,11 +152,13 @@ export async function runStudy(study: Study, opts: RunStudyOptions): Promise<Stu
     }
     const runSeconds = (performance.now() - started) / 1000;
     let reportPath: string | null = null;
+    let summary: string | null = null;
     if (opts.report ?? true) {
       const current = new Set(cells.map((c) => c.key));
       const records = (await store.records()).filter((r) => current.has(r.key));
       const elapsedSeconds = await store.elapsedSeconds(current);
       reportPath = await writeReport(study, records, opts.outDir, { elapsedSeconds });
+      summary = skillSummary(skill(records));
       write(`report: ${reportPath}\n`);
     }
     return {
@@ -162,6 +168,7 @@ export async function runStudy(study: Study, opts: RunStudyOptions): Promise<Stu
       failed,
       runSeconds,
       reportPath,
+      summary,
     };
   } finally {
     store.close();

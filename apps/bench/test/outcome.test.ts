@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeOutcome } from '../src/run-study.js';
 
 describe('the line a run ends with', () => {
-  const base = { cells: 100, skipped: 30, ran: 70, failed: 2, reportPath: null };
+  const base = { cells: 100, skipped: 30, ran: 70, failed: 2, reportPath: null, summary: null };
 
   it('gives the time and the cells per hour', () => {
     // 70 cells in half an hour: 140 an hour.

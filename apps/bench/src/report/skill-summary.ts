@@ -1,0 +1,87 @@
+import type { SkillRow } from '../analyse/skill.js';
+import type { Measure } from '../score/measures.js';
+import { measureWords } from '../score/measures.js';
+import { num } from '../tables.js';
+
+/** The measure a family's summary line is about: the one that ranks where the others saturate. */
+const headline: Record<'individual' | 'subgroup', Measure> = {
+  subgroup: 'localisation',
+  individual: 'truePerKQueries',
+};
+
+/**
+ * The study in a few lines, for the terminal: per question, family, scenario and model, the method
+ * with the largest excess over its strongest floor on the family's headline measure, that floor, the
+ * seed-level test, and every method that finds the planted bias there.
+ */
+export function skillSummary(rows: readonly SkillRow[]): string {
+  const lines: string[][] = [
+    [
+      'question',
+      'family',
+      'measure',
+      'scenario',
+      'model',
+      'largest excess',
+      'value',
+      'strongest floor',
+      'excess',
+      'p (Holm)',
+      'find the bias',
+    ],
+  ];
+  const above: string[] = [];
+  const groups = new Map<string, SkillRow[]>();
+  for (const r of rows) {
+    if (r.measure !== headline[r.family]) continue;
+    const k = [r.question, r.family, r.scenario, r.model].join('\u0000');
+    groups.set(k, [...(groups.get(k) ?? []), r]);
+  }
+  for (const g of groups.values()) {
+    const methods = g.filter((r) => r.baseline !== 'trivial' && r.baseline !== 'floor');
+    const best = [...methods].sort((a, b) => b.excess.mean - a.excess.mean)[0];
+    if (!best) continue;
+    const higher = g.filter(
+      (r) => (r.baseline === 'trivial' || r.baseline === 'floor') && r.value.mean > best.value.mean,
+    );
+    if (higher.length)
+      above.push(
+        `${best.question} / ${best.family} / ${best.scenario} / ${best.model}: ${higher.map((r) => r.label).join(', ')} above ${best.label}`,
+      );
+    const d = best.measure === 'truePerKQueries' ? 1 : 2;
+    const floor = best.floors.find((f) => f.name === best.strongest);
+    lines.push([
+      best.question,
+      best.family,
+      measureWords[best.measure],
+      best.scenario,
+      best.model,
+      best.label,
+      num(best.value.mean, d),
+      floor ? `${floor.name} ${num(floor.value.mean, d)}` : '–',
+      num(best.excess.mean, d),
+      best.pHolm === null ? '–' : num(best.pHolm, 3),
+      methods
+        .filter((r) => r.finds)
+        .map((r) => r.label)
+        .join(', ') || 'none',
+    ]);
+  }
+  if (lines.length === 1) return 'No scored runs on planted bias: no summary.';
+  const widths = lines[0]!.map((_, c) => Math.max(...lines.map((l) => [...l[c]!].length)));
+  const text = lines.map((l) =>
+    l
+      .map((cell, c) => cell.padEnd(widths[c]!))
+      .join('  ')
+      .trimEnd(),
+  );
+  return [
+    'Skill against the floors (the headline measure of each family; details in the report):',
+    text[0]!,
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...text.slice(1),
+    ...(above.length
+      ? ['', 'Outputs that know nothing, or floors, scoring above the best method:', ...above]
+      : []),
+  ].join('\n');
+}
