@@ -26,6 +26,46 @@ export function keyResolution(a: Attribute): number {
   return range > 0 && Number.isFinite(range) ? 10 ** (Math.floor(Math.log10(range)) - 3) : 1;
 }
 
+/**
+ * The key of a tested sample, as `CounterfactualChecker` keys it: the input's non-protected values
+ * (in schema order), each as its cell index `round((v - min) / keyResolution)`. Two inputs with the
+ * same key are one tested sample. A method that keeps its own record of what it has submitted keys
+ * it with this, so that its counts agree with the checker's TSN.
+ */
+export class TestedSampleKey {
+  /** Positions of the non-protected attributes, the ones the key is made of. */
+  readonly nonProtected: Int32Array;
+  /** Per non-protected attribute: its lower bound and key resolution. */
+  private readonly origin: Float64Array;
+  private readonly cell: Float64Array;
+  private readonly scratch: Float64Array;
+
+  constructor(schema: Schema) {
+    const attrs = schema.attributes;
+    this.nonProtected = Int32Array.from(attrs.map((a, j) => (a.protected ? -1 : j)).filter((j) => j >= 0));
+    this.origin = Float64Array.from(this.nonProtected, (j) => bounds(attrs[j]!)[0]);
+    this.cell = Float64Array.from(this.nonProtected, (j) => keyResolution(attrs[j]!));
+    this.scratch = new Float64Array(this.nonProtected.length);
+  }
+
+  /** Values in a key. */
+  get width(): number {
+    return this.nonProtected.length;
+  }
+
+  /**
+   * The key of the input at `x[off..]` (a full row, protected values included), written into one
+   * scratch row that the next call overwrites.
+   */
+  of(x: ArrayLike<number>, off: number): Float64Array {
+    const { nonProtected, origin, cell, scratch } = this;
+    for (let k = 0; k < nonProtected.length; k++) {
+      scratch[k] = Math.round((x[off + nonProtected[k]!]! - origin[k]!) / cell[k]!);
+    }
+    return scratch;
+  }
+}
+
 /** Outcome of checking one row of a batch. */
 export const CheckStatus = {
   /** Not checked: the tested-sample or query budget ran out. */
@@ -46,9 +86,9 @@ export interface BatchCheck {
  * The counting contract, implemented once for every individual method.
  *
  * A *tested sample* is a distinct input, keyed on its non-protected attributes at their declared
- * resolution (`keyResolution`: each value's cell index on its grid, so that values closer than the
- * resolution, e.g. generated reals on a continuous attribute, are one input), whose counterfactual
- * check ran; the first input of a cell is the one queried and reported; a *discriminatory sample* is
+ * resolution (`TestedSampleKey`: each value's cell index on its `keyResolution` grid, so that values
+ * closer than the resolution, e.g. generated reals on a continuous attribute, are one input), whose
+ * counterfactual check ran; the first input of a cell is the one queried and reported; a *discriminatory sample* is
  * a tested sample for which some change of protected attributes changes the model's decision (or,
  * with a threshold γ > 0, moves the favourable-class probability by more than γ). For each batch the
  * checker builds every protected
@@ -63,15 +103,11 @@ export class CounterfactualChecker {
   private readonly ctl: RunController;
   private readonly d: number;
   private readonly prot: number[];
-  private readonly nonProt: number[];
   private readonly domains: Float64Array[];
   private readonly variants: ProtectedVariants;
   private readonly keys: RowIndex;
   private readonly statusById = new GrowableArray((n) => new Int32Array(n));
-  private readonly keyScratch: Float64Array;
-  /** Per non-protected attribute: its lower bound and key resolution. */
-  private readonly keyOrigin: Float64Array;
-  private readonly keyCell: Float64Array;
+  private readonly testedKey: TestedSampleKey;
   private readonly pairSamples = new GrowableArray((n) => new Float64Array(n));
   private readonly pairCounterfactuals = new GrowableArray((n) => new Float64Array(n));
   private readonly pairOutcomes = new GrowableArray((n) => new Int32Array(n));
@@ -123,12 +159,9 @@ export class CounterfactualChecker {
     }
     this.variants = new ProtectedVariants(schema, mode);
     this.prot = [...this.variants.prot];
-    this.nonProt = schema.attributes.map((_, j) => j).filter((j) => !schema.attributes[j]!.protected);
     this.domains = [...this.variants.domains];
-    this.keys = new RowIndex(this.nonProt.length);
-    this.keyScratch = new Float64Array(this.nonProt.length);
-    this.keyOrigin = Float64Array.from(this.nonProt, (j) => bounds(schema.attributes[j]!)[0]);
-    this.keyCell = Float64Array.from(this.nonProt, (j) => keyResolution(schema.attributes[j]!));
+    this.testedKey = new TestedSampleKey(schema);
+    this.keys = new RowIndex(this.testedKey.width);
     this.dsnByValue = this.domains.map((dom) => new Int32Array(dom.length));
     this.pairsByValue = this.domains.map((dom) => new Int32Array(dom.length));
   }
@@ -156,11 +189,7 @@ export class CounterfactualChecker {
 
   /** The cell indices of an input's non-protected values (written into one scratch row). */
   private keyOf(x: Float64Array, off: number): Float64Array {
-    for (let k = 0; k < this.nonProt.length; k++) {
-      const v = x[off + this.nonProt[k]!]!;
-      this.keyScratch[k] = Math.round((v - this.keyOrigin[k]!) / this.keyCell[k]!);
-    }
-    return this.keyScratch;
+    return this.testedKey.of(x, off);
   }
 
   /**

@@ -14,6 +14,7 @@ import {
   RunController,
   type Schema,
   SchemaError,
+  TestedSampleKey,
   type VariantMode,
 } from '../src/index.js';
 import { AGE, auditSchema, expectError, INCOME, RACE, rowsOf, ruleLabel, SEX, SpyModel } from './helpers.js';
@@ -465,6 +466,19 @@ describe('CounterfactualChecker: tested samples on the declared resolution', () 
       ]),
     );
     expect(checker.tsn).toBe(2);
+  });
+});
+
+describe('TestedSampleKey', () => {
+  it("is the checker's key: the non-protected values' cell indices", () => {
+    // (sex, age, race, income): age codes and income on cells of 0.1 from 0.
+    const key = new TestedSampleKey(auditSchema);
+    expect(Array.from(key.nonProtected)).toEqual([AGE, INCOME]);
+    expect(key.width).toBe(2);
+    expect(Array.from(key.of([1, 2, 0, 45.03], 0))).toEqual([2, 450]);
+    // An offset into a batch, and a value within half a cell of 45 on the other side.
+    expect(Array.from(key.of([9, 9, 9, 9, 0, 2, 1, 44.96], 4))).toEqual([2, 450]);
+    expect(Array.from(key.of([0, 2, 0, 45.2], 0))).toEqual([2, 452]);
   });
 });
 

@@ -20,7 +20,7 @@ export const kosei: IndividualDetector<KoseiOptions> = defineIndividualDetector<
   optionsSchema,
   async search({ dataset, options, ctl, checker }) {
     const neighbours = new Neighbours(dataset.schema, options.continuousSteps);
-    const tested = new TestedSet(neighbours.movable);
+    const tested = new TestedSet(dataset.schema);
     const queue = new RowQueue(dataset.d);
 
     const globalStart = performance.now();

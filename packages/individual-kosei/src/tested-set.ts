@@ -1,30 +1,29 @@
-import { RowIndex } from '@fb/core';
+import { RowIndex, type Schema, TestedSampleKey } from '@fb/core';
 
 /**
- * The inputs KOSEI has already sent for evaluation, keyed like the checker's tested samples (on the
- * non-protected attributes). The search consults it before building a batch, so no input is ever
- * submitted twice.
+ * The inputs KOSEI has already sent for evaluation, keyed exactly as the checker keys its tested
+ * samples (core's `TestedSampleKey`: the non-protected values' cell indices at `keyResolution`), so
+ * that an input is claimed here if and only if the checker would count it as a new tested sample.
+ * The search consults it before building a batch, so no input is ever submitted twice, and its
+ * tested counts agree with the checker's TSN.
  */
 export class TestedSet {
   private readonly index: RowIndex;
-  private readonly key: Float64Array;
-  private readonly nonProtected: Int32Array;
+  private readonly key: TestedSampleKey;
 
-  constructor(nonProtected: Int32Array) {
-    this.nonProtected = nonProtected;
-    this.index = new RowIndex(nonProtected.length);
-    this.key = new Float64Array(nonProtected.length);
+  constructor(schema: Schema) {
+    this.key = new TestedSampleKey(schema);
+    this.index = new RowIndex(this.key.width);
   }
 
   get size(): number {
     return this.index.size;
   }
 
-  /** Record the input at `row[off..]`; true if it was not there yet. */
+  /** Record the input at `row[off..]`; true if its key was not there yet. */
   claim(row: Float64Array, off: number): boolean {
-    for (let k = 0; k < this.nonProtected.length; k++) this.key[k] = row[off + this.nonProtected[k]!]!;
     const before = this.index.size;
-    this.index.getOrAdd(this.key);
+    this.index.getOrAdd(this.key.of(row, off));
     return this.index.size > before;
   }
 }

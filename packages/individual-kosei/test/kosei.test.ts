@@ -3,11 +3,13 @@ import {
   CounterfactualChecker,
   CountingClassifier,
   type DiscoveryResult,
+  defineSchema,
   OptionsError,
+  type Rng,
   RunController,
   reproducibleView,
 } from '@fb/core';
-import { labelledSample, probabilityModel } from '@fb/testkit';
+import { labelledSample, probabilityModel, RowModel } from '@fb/testkit';
 import { describe, expect, it } from 'vitest';
 import { runGlobalPhase } from '../src/global-phase.js';
 import { kosei } from '../src/index.js';
@@ -136,7 +138,7 @@ describe('duplicate avoidance', () => {
     const counted = new CountingClassifier(model);
     const checker = new SpyChecker(gridSchema, counted, ctl);
     const neighbours = new Neighbours(gridSchema, 100);
-    const tested = new TestedSet(neighbours.movable);
+    const tested = new TestedSet(gridSchema);
     const queue = new RowQueue(4);
     // 1000 draws over 600 points: the global phase meets many repeats.
     const global = await runGlobalPhase(gridSchema, checker, ctl, ctl.rng.fork('g'), tested, queue, 1000, 64);
@@ -160,6 +162,89 @@ describe('duplicate avoidance', () => {
     expect(local.expanded).toBe(600);
     expect(model.rowsSeen).toBe(2 * 600);
     expect(counted.queryStats.queries).toBe(2 * 600);
+  });
+});
+
+describe('continuous attributes without step', () => {
+  // x on [0, 100] without step: the checker's key resolution is 10^(2 - 3) = 0.1, so a tested sample is
+  // a cell round(x / 0.1); KOSEI walks the lattice 0, 1, ..., 100 (continuousSteps 100).
+  const schema = defineSchema({
+    attributes: [
+      { name: 'sex', kind: 'categorical', protected: true, categories: ['f', 'm'] },
+      { name: 'x', kind: 'continuous', protected: false, min: 0, max: 100 },
+    ],
+    outcome: { name: 'y', labels: ['no', 'yes'], favorable: 1 },
+  });
+  /** Decides by sex up to x = 2.5, refuses above. */
+  const lowModel = () => new RowModel('low-x', 2, (r) => (r[1]! <= 2.5 ? r[0]! : 0));
+
+  it('keys tested inputs on the cells the checker keys them on', () => {
+    const tested = new TestedSet(schema);
+    const claim = (x: number) => tested.claim(Float64Array.of(0, x), 0);
+    expect(claim(0.10001)).toBe(true);
+    // Cell 1 again (0.10002 / 0.1 = 1.0002 and 0.14 / 0.1 = 1.4 round to 1), whatever the sex.
+    expect(claim(0.10002)).toBe(false);
+    expect(tested.claim(Float64Array.of(1, 0.14), 0)).toBe(false);
+    expect(claim(0.16)).toBe(true); // cell 2
+    expect(claim(1)).toBe(true); // cell 10
+    expect(tested.size).toBe(3);
+  });
+
+  it('counts each cell once in the phases, as the checker does (hand count)', async () => {
+    const ctl = new RunController({ seed: 1 });
+    const checker = new CounterfactualChecker(schema, new CountingClassifier(lowModel()), ctl);
+    const tested = new TestedSet(schema);
+    const queue = new RowQueue(2);
+    // Scripted draws: sex code 0, then these values of x. Cells 1, 1, 1, 2, 500, 500.
+    const xs = [0.10001, 0.10002, 0.14, 0.16, 50, 50.04];
+    let next = 0;
+    const rng = { int: () => 0, uniform: () => xs[next++]! } as unknown as Rng;
+    const global = await runGlobalPhase(schema, checker, ctl, rng, tested, queue, xs.length, 4);
+    // Three cells tested (0.10001, 0.16, 50), three draws repeat one; 0.10001 and 0.16 discriminate.
+    expect(global).toEqual({ tested: 3, discriminatory: 2, repeats: 3, exhausted: false });
+    expect(checker.tsn).toBe(3);
+    const local = await runLocalPhase(new Neighbours(schema, 100), checker, ctl, tested, queue, {
+      limit: 1000,
+      unit: 'evaluations',
+      batchSize: 1,
+    });
+    // 0.10001 -> 0 and 1 (new); 0.16 -> 0 and 1 (tested); 0 -> below min, 1 (tested);
+    // 1 -> 0 (tested), 2 (new); 2 -> 1 (tested), 3 (new, x > 2.5: fair, not queued).
+    expect(local).toEqual({
+      tested: 4,
+      discriminatory: 3,
+      expanded: 5,
+      duplicatesSkipped: 5,
+      outOfDomain: 1,
+    });
+    expect(checker.tsn).toBe(7);
+    expect(checker.dsn).toBe(5);
+    expect(global.tested + local.tested).toBe(checker.tsn);
+    expect(tested.size).toBe(checker.tsn);
+  });
+
+  it("reports in its extras the metrics' tested count on random reals", async () => {
+    // x on [0, 1]: cells of 0.001, 1,001 of them; 3,000 uniform draws repeat many cells.
+    const unit = defineSchema({
+      attributes: [
+        { name: 'sex', kind: 'categorical', protected: true, categories: ['f', 'm'] },
+        { name: 'x', kind: 'continuous', protected: false, min: 0, max: 1 },
+      ],
+      outcome: { name: 'y', labels: ['no', 'yes'], favorable: 1 },
+    });
+    const model = new RowModel('low-x', 2, (r) => (r[1]! <= 0.2 ? r[0]! : 0));
+    const result = await kosei.run(
+      { dataset: labelledSample(model, 50, unit), model },
+      { globalIterations: 3000, localLimit: 10 },
+      { seed: 3 },
+    );
+    const e = extrasOf(result);
+    expect(e.globalRepeats).toBeGreaterThan(0);
+    expect(e.globalTested + e.globalRepeats).toBe(3000);
+    expect(e.globalTested).toBeLessThanOrEqual(1001);
+    expect(e.localTested).toBeGreaterThan(0);
+    expect(e.globalTested + e.localTested).toBe(result.metrics.tsn);
+    expect(e.globalDiscriminatory + e.localDiscriminatory).toBe(result.metrics.dsn);
   });
 });
 
