@@ -4,15 +4,15 @@ import {
   checkDataset,
   type DiscoveryResult,
   type DiscriminatoryPair,
-  datasetFingerprint,
   type IndividualDetector,
   ModelError,
-  prepareModel,
   type OptionsSchema,
   ProtectedVariants,
-  RESULT_SCHEMA_VERSION,
+  prepareModel,
   RunController,
   resolveOptions,
+  resultEnvelope,
+  resultRunInfo,
   valueLabel,
 } from '@fb/core';
 
@@ -128,46 +128,16 @@ export const everyVariantUnasked: IndividualDetector<EveryVariantUnaskedOptions>
     prepareModel(input.model, dataset, false);
     const ctl = new RunController(context);
     const listed = await listVariants(dataset, ctl);
-    const attrs = dataset.schema.attributes;
-    const stopReason = ctl.finalReason();
-    const wallSeconds = ctl.elapsedSeconds();
     const dsn = listed.perInput > 0 ? listed.rows : 0;
+    const run = resultRunInfo(ctl);
     const result: DiscoveryResult<'individual'> = {
-      schemaVersion: RESULT_SCHEMA_VERSION,
-      method: {
-        id: meta.id,
-        version: meta.version,
-        kind: 'individual',
-        access: meta.access,
-        options: { ...resolved },
-      },
-      dataset: {
-        name: dataset.name ?? null,
-        fingerprint: datasetFingerprint(dataset),
-        rows: dataset.n,
-        attributes: attrs.map((a) => a.name),
-        protected: attrs.filter((a) => a.protected).map((a) => a.name),
-        outcome: dataset.schema.outcome.name,
-      },
-      model: null,
-      seed: ctl.seed,
-      budget: {
-        maxSeconds: ctl.budget.maxSeconds ?? null,
-        maxTested: ctl.budget.maxTested ?? null,
-        maxQueries: ctl.budget.maxQueries ?? null,
-        maxPairs: ctl.maxPairs,
-      },
-      run: {
-        startedAt: ctl.startedAt.toISOString(),
-        wallSeconds,
-        stopReason,
-        aborted: stopReason === 'aborted',
-      },
+      ...resultEnvelope('individual', meta, resolved, dataset, null, ctl),
+      run,
       metrics: {
         tsn: listed.rows,
         dsn,
         sur: listed.rows === 0 ? 0 : dsn / listed.rows,
-        dss: dsn === 0 ? null : wallSeconds / dsn,
+        dss: dsn === 0 ? null : run.wallSeconds / dsn,
         pairs: listed.total,
         queries: 0,
         distinctQueries: 0,

@@ -123,7 +123,12 @@ export function prepareModel(
   return counted;
 }
 
-function envelope<K extends DetectorKind>(
+/**
+ * The parts of a result every detector fills the same way: schema version, method, dataset and model
+ * descriptions, seed and budget. Detectors built with the `define...Detector` helpers get it from
+ * them; a detector built by hand spreads it into its result.
+ */
+export function resultEnvelope<K extends DetectorKind>(
   kind: K,
   meta: Pick<DetectorMeta<object>, 'id' | 'version' | 'access'>,
   options: object,
@@ -156,7 +161,8 @@ function envelope<K extends DetectorKind>(
   };
 }
 
-function runInfo(ctl: RunController): DiscoveryResult['run'] {
+/** A result's `run` section: when it started, how long it took, why it stopped. */
+export function resultRunInfo(ctl: RunController): DiscoveryResult['run'] {
   const stopReason = ctl.finalReason();
   return {
     startedAt: ctl.startedAt.toISOString(),
@@ -229,11 +235,11 @@ export function defineIndividualDetector<O extends object>(
       const extras = (await spec.search({ dataset, model: model!, options: resolved, ctl, checker })) ?? {};
       // Built before the clock is read, so that wallSeconds covers the (capped) result building.
       const findings = checker.findings();
-      const run = runInfo(ctl);
+      const run = resultRunInfo(ctl);
       const stats = model!.queryStats;
       const { tsn, dsn, pairs } = spec.ownCounts?.(extras) ?? checker;
       const result: DiscoveryResult<'individual'> = {
-        ...envelope('individual', spec, resolved, dataset, model, ctl),
+        ...resultEnvelope('individual', spec, resolved, dataset, model, ctl),
         run,
         metrics: {
           tsn,
@@ -263,11 +269,11 @@ export function defineSubgroupDetector<O extends object>(spec: SubgroupDetectorS
     async run(input, options, context) {
       const { resolved, dataset, model, ctl } = prepare(spec, spec.requiresModel, input, options, context);
       const { subgroups, extras } = await spec.scan({ dataset, model, options: resolved, ctl });
-      const run = runInfo(ctl);
+      const run = resultRunInfo(ctl);
       const stats = model?.queryStats ?? { queries: 0, distinctQueries: 0 };
       const dsn = subgroups.length;
       const result: DiscoveryResult<'subgroup'> = {
-        ...envelope('subgroup', spec, resolved, dataset, model, ctl),
+        ...resultEnvelope('subgroup', spec, resolved, dataset, model, ctl),
         run,
         metrics: {
           tsn: dataset.n,
