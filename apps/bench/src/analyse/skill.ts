@@ -75,7 +75,10 @@ export interface SkillRow {
   excess: MeanInterval;
   /** One-sided exact Wilcoxon signed-rank p-value of "the excess is positive", over seeds. */
   p: number | null;
-  /** Holm-adjusted over the rows of the same question, family, scenario, model and measure. */
+  /**
+   * Holm-adjusted over the methods of the same question, family, scenario, model and measure (trivial
+   * outputs and floors are adjusted among themselves).
+   */
   pHolm: number | null;
   /** Positive mean excess with Holm-adjusted p below `ALPHA`. */
   finds: boolean;
@@ -84,6 +87,10 @@ export interface SkillRow {
   /** Null where the twin's alarm cannot fail (individual methods on σ(η + β): σ(η) never flips). */
   alarm: OwnTwinAlarm | null;
 }
+
+/** Rows that are outputs that know nothing or floors, not methods. */
+export const isFloorLike = (r: Pick<SkillRow, 'baseline'>) =>
+  r.baseline === 'trivial' || r.baseline === 'floor';
 
 const key = (...parts: (string | number)[]) => parts.join('\u0000');
 
@@ -208,12 +215,16 @@ export function skill(records: readonly CellRecord[]): SkillRow[] {
         const row = skillRow(mine, measure, floorCells, twinOf);
         if (row) table.push(row);
       }
-      const tested = table.filter((t) => t.p !== null);
-      const adjusted = holm(tested.map((t) => t.p!));
-      tested.forEach((t, i) => {
-        t.pHolm = adjusted[i]!;
-        t.finds = t.excess.mean > 0 && adjusted[i]! < ALPHA;
-      });
+      // Holm's family: the methods of the table; trivial outputs and floors form a family of their own
+      // (they are checked, never claimed).
+      for (const family of [table.filter((t) => !isFloorLike(t)), table.filter(isFloorLike)]) {
+        const tested = family.filter((t) => t.p !== null);
+        const adjusted = holm(tested.map((t) => t.p!));
+        tested.forEach((t, i) => {
+          t.pHolm = adjusted[i]!;
+          t.finds = t.excess.mean > 0 && adjusted[i]! < ALPHA;
+        });
+      }
       table.sort((a, b) => (b.excess.mean || 0) - (a.excess.mean || 0));
       rows.push(...table);
     }

@@ -1,4 +1,5 @@
-import type { SkillRow } from '../analyse/skill.js';
+import { isFloorLike, type SkillRow } from '../analyse/skill.js';
+import { questions } from '../analysis.js';
 import type { Measure } from '../score/measures.js';
 import { measureWords } from '../score/measures.js';
 import { num } from '../tables.js';
@@ -37,8 +38,14 @@ export function skillSummary(rows: readonly SkillRow[]): string {
     const k = [r.question, r.family, r.scenario, r.model].join('\u0000');
     groups.set(k, [...(groups.get(k) ?? []), r]);
   }
-  for (const g of groups.values()) {
-    const methods = g.filter((r) => r.baseline !== 'trivial' && r.baseline !== 'floor');
+  const order = (g: SkillRow[]) => {
+    const r = g[0]!;
+    return [questions.indexOf(r.question), r.family, r.scenario, r.model].join('\u0000');
+  };
+  for (const g of [...groups.values()].sort((a, b) =>
+    order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0,
+  )) {
+    const methods = g.filter((r) => !isFloorLike(r));
     const best = [...methods].sort((a, b) => b.excess.mean - a.excess.mean)[0];
     if (!best) continue;
     const higher = g.filter(

@@ -1,4 +1,4 @@
-import { ALPHA, MIN_NULLS_FOR_FPR, type SkillRow } from '../analyse/skill.js';
+import { ALPHA, isFloorLike, MIN_NULLS_FOR_FPR, type SkillRow } from '../analyse/skill.js';
 import { questions } from '../analysis.js';
 import type { Question } from '../config.js';
 import { floorMeaning } from '../score/floors.js';
@@ -40,7 +40,7 @@ function alarmText(r: SkillRow): string {
 function warningsOf(rows: readonly SkillRow[], measure: Measure): string[] {
   const out: string[] = [];
   const methods = rows.filter((r) => r.baseline === null);
-  const trivial = rows.filter((r) => r.baseline === 'trivial' || r.baseline === 'floor');
+  const trivial = rows.filter(isFloorLike);
   const where = `${rows[0]!.scenario}, ${rows[0]!.model}`;
   for (const t of trivial) {
     const beaten = methods.filter((m) => m.value.mean < t.value.mean).map((m) => m.label);
@@ -58,13 +58,13 @@ function warningsOf(rows: readonly SkillRow[], measure: Measure): string[] {
     out.push(
       `${where}: every method and floor sits at the ${bound ?? 'floor (0)'} on ${measureWords[measure]}: it cannot rank them here.`,
     );
-  // The smallest one-sided exact p over n seeds is 1/2^n; Holm multiplies the smallest by the rows tested.
-  const tested = rows.filter((r) => r.p !== null);
+  // The smallest one-sided exact p over n seeds is 1/2^n; Holm multiplies the smallest by the methods tested.
+  const tested = methods.filter((r) => r.p !== null);
   const seeds = Math.max(0, ...tested.map((r) => r.seeds));
   const smallest = tested.length / 2 ** seeds;
   if (tested.length && smallest >= ALPHA)
     out.push(
-      `${where}: with ${seeds} seeds and ${tested.length} rows the smallest Holm-adjusted p is ${num(Math.min(1, smallest), 3)}: no row can be shown to find the bias at ${ALPHA}.`,
+      `${where}: with ${seeds} seeds and ${tested.length} methods the smallest Holm-adjusted p is ${num(Math.min(1, smallest), 3)}: no row can be shown to find the bias at ${ALPHA}.`,
     );
   return out;
 }
@@ -72,7 +72,7 @@ function warningsOf(rows: readonly SkillRow[], measure: Measure): string[] {
 /**
  * The skill tables: per question, family and measure, every method's value beside every floor matched
  * to its runs, its paired excess over the strongest floor (ranked), the seed-level one-sided test
- * (Holm-adjusted per scenario and model), the "does it react" twin and the paired own-twin alarm.
+ * (Holm-adjusted over the methods of each scenario and model), the "does it react" twin and the paired own-twin alarm.
  */
 export function skillTables(rows: readonly SkillRow[]): SkillTable[] {
   const out: SkillTable[] = [];
@@ -89,7 +89,7 @@ export function skillTables(rows: readonly SkillRow[]): SkillTable[] {
         const d = digits(measure);
         const table: Table = {
           name: `skill-${question}-${family}-${measure}`,
-          caption: `${question} question, ${family} methods, ${measureWords[measure]} (${measureMeaning[family][measure]}): mean [95% CI] over seeds, the floors matched to each method's runs, the paired excess over the strongest floor (ranked), one-sided signed-rank test over seeds (Holm-adjusted per scenario and model), the same method on the scenario's own no-bias twin, and the paired AUC of its alarm against that twin`,
+          caption: `${question} question, ${family} methods, ${measureWords[measure]} (${measureMeaning[family][measure]}): mean [95% CI] over seeds, the floors matched to each method's runs, the paired excess over the strongest floor (ranked), one-sided signed-rank test over seeds (Holm-adjusted over the methods of each scenario and model), the same method on the scenario's own no-bias twin, and the paired AUC of its alarm against that twin`,
           headers: [
             'scenario',
             'model',
