@@ -33,6 +33,8 @@ export * from './schema.js';
 export {
   incompleteBeta,
   logGamma,
+  logNormalUpperTail,
+  logUpperIncompleteGamma,
   normalDensity,
   normalUpperTail,
   studentTUpperTail,

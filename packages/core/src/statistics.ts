@@ -113,7 +113,11 @@ export function upperIncompleteGamma(a: number, x: number): number {
     }
     return 1 - sum * front;
   }
-  // Continued fraction for Q (modified Lentz).
+  return front * gammaFraction(a, x);
+}
+
+/** Continued fraction of Q(a, x)·Γ(a)·e^x·x^−a, for x ≥ a + 1 (modified Lentz). */
+function gammaFraction(a: number, x: number): number {
   let b = x + 1 - a;
   let c = 1 / TINY;
   let d = 1 / b;
@@ -130,7 +134,18 @@ export function upperIncompleteGamma(a: number, x: number): number {
     h *= del;
     if (Math.abs(del - 1) < EPS) break;
   }
-  return front * h;
+  return h;
+}
+
+/**
+ * ln Q(a, x), the log of the regularized upper incomplete gamma, finite wherever ln Q is a finite
+ * double: far in the tail, where Q itself underflows to 0 (x beyond about 700 + a·ln x), the
+ * continued fraction's prefactor is kept as its logarithm.
+ */
+export function logUpperIncompleteGamma(a: number, x: number): number {
+  if (x <= 0) return 0;
+  if (x < a + 1) return Math.log(upperIncompleteGamma(a, x));
+  return -x + a * Math.log(x) - logGamma(a) + Math.log(gammaFraction(a, x));
 }
 
 /** P(Z > z) for a standard normal Z, accurate in relative terms far into the upper tail. */
@@ -141,6 +156,18 @@ export function normalUpperTail(z: number): number {
   // erfc(x) = Q(1/2, x²) for x ≥ 0.
   const upper = 0.5 * upperIncompleteGamma(0.5, (z * z) / 2);
   return z >= 0 ? upper : 1 - upper;
+}
+
+/**
+ * ln P(Z > z) for a standard normal Z: finite for every finite z up to about 1.9e154 (where z²/2
+ * overflows), so that a tail far below the smallest double (P(Z > 40) ≈ 3.7e−350) keeps its value as a
+ * logarithm (−804.6) instead of rounding to 0.
+ */
+export function logNormalUpperTail(z: number): number {
+  if (Number.isNaN(z)) return Number.NaN;
+  if (z === Number.POSITIVE_INFINITY) return Number.NEGATIVE_INFINITY;
+  if (z <= 0) return Math.log(normalUpperTail(z));
+  return Math.log(0.5) + logUpperIncompleteGamma(0.5, (z * z) / 2);
 }
 
 /** Standard normal density. */

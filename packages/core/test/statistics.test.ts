@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { incompleteBeta, logGamma, normalUpperTail, studentTUpperTail } from '../src/index.js';
+import {
+  incompleteBeta,
+  logGamma,
+  logNormalUpperTail,
+  logUpperIncompleteGamma,
+  normalUpperTail,
+  studentTUpperTail,
+  upperIncompleteGamma,
+} from '../src/index.js';
 
 // Reference values from scipy.stats (t.sf, norm.sf) and the standard tables.
 describe('distribution tails', () => {
@@ -43,5 +51,35 @@ describe('distribution tails', () => {
     expect(normalUpperTail(37) / 5.7255712225239266e-300).toBeCloseTo(1, 8);
     expect(normalUpperTail(-2)).toBeCloseTo(0.9772498680518208, 14);
     expect(studentTUpperTail(0, 12)).toBe(0.5);
+  });
+
+  it('keeps the log of a normal tail far below the smallest double', () => {
+    // ln P(Z > z) (mpmath at 40 digits, rounded to the nearest double: log(erfc(z/√2)/2)).
+    const cases: [number, number][] = [
+      [0.5, -1.1759117615936185],
+      [2, -3.783184333682032],
+      [10, -53.23128515051247],
+      [38, -726.5572160188201],
+      [40, -804.6084420137538],
+      [50, -1254.8313611394199],
+      [1000, -500007.82669481216],
+    ];
+    for (const [z, log] of cases) expect(logNormalUpperTail(z) / log).toBeCloseTo(1, 13);
+    // Mills' ratio: ln P(Z > z) = −z²/2 − ln z − ½ ln 2π + ln(1 − 1/z² + 3/z⁴ − 15/z⁶ + 105/z⁸ − …),
+    // truncated after 105/z⁸ (a remainder below 1e−17 from z = 100).
+    for (const z of [100, 1e4, 1e8]) {
+      const u = 1 / (z * z);
+      const series = Math.log1p(u * (-1 + u * (3 + u * (-15 + 105 * u))));
+      const asymptotic = -(z * z) / 2 - Math.log(z) - 0.5 * Math.log(2 * Math.PI) + series;
+      expect(logNormalUpperTail(z) / asymptotic).toBeCloseTo(1, 13);
+    }
+    expect(normalUpperTail(40)).toBe(0);
+    expect(Number.isFinite(logNormalUpperTail(1e150))).toBe(true);
+    // Where the tail is a double, the log agrees with it.
+    for (const z of [-3, -0.2, 0, 1, 1.3, 1.8, 7, 37]) {
+      expect(logNormalUpperTail(z)).toBeCloseTo(Math.log(normalUpperTail(z)), 12);
+    }
+    expect(logNormalUpperTail(Number.POSITIVE_INFINITY)).toBe(Number.NEGATIVE_INFINITY);
+    expect(logUpperIncompleteGamma(2.5, 3)).toBeCloseTo(Math.log(upperIncompleteGamma(2.5, 3)), 13);
   });
 });

@@ -3,13 +3,12 @@ import {
   defineSubgroupDetector,
   favourableProbabilities,
   ModelError,
-  normalUpperTail,
   OptionsError,
   type SubgroupDetector,
   type SubgroupFinding,
 } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
-import { outcomeRate, tValue } from './divergence.js';
+import { outcomeRate, tValue, twoSidedPValue } from './divergence.js';
 import { fpGrowth } from './fp-growth.js';
 import { itemize } from './items.js';
 import { type Options, optionsSchema } from './options.js';
@@ -167,6 +166,7 @@ export const divexplorer: SubgroupDetector<Options> = defineSubgroupDetector<Opt
         const items = index.items(p);
         const shapley = itemShapley(index, p, delta);
         const t = tValue(patterns.stats, p * S + at, all, at, kind);
+        const { pValue, logPValue } = twoSidedPValue(t);
         const rows =
           kind === 'boolean'
             ? patterns.stats[p * S + at]! + patterns.stats[p * S + at + 1]!
@@ -177,6 +177,7 @@ export const divexplorer: SubgroupDetector<Options> = defineSubgroupDetector<Opt
           overallRate,
           divergence: deltas[p]!,
           t: Number.isFinite(t) ? t : null,
+          logPValue: Number.isFinite(t) ? logPValue : null,
           support: patterns.support[p]! / n,
           outcomeRows: rows,
           length: items.length,
@@ -189,8 +190,9 @@ export const divexplorer: SubgroupDetector<Options> = defineSubgroupDetector<Opt
           size: patterns.support[p]!,
           score: key(p),
           effect: deltas[p]!,
-          // The upper tail itself: 1 − Φ(t) rounds to 0 beyond t ≈ 8.3.
-          pValue: Math.min(1, 2 * normalUpperTail(Math.abs(t))),
+          // The upper tail itself: 1 − Φ(t) rounds to 0 beyond t ≈ 8.3; past t ≈ 38.5 the tail
+          // underflows too, and details.logPValue keeps it.
+          pValue,
           direction: FAVOURABLE.includes(metric) ? (deltas[p]! > 0 ? 'higher' : 'lower') : null,
           details,
         });

@@ -1,3 +1,4 @@
+import { logNormalUpperTail, normalUpperTail } from '@fb/core';
 import type { OutcomeKind } from './outcomes.js';
 
 /** The outcome's mean over a pattern's non-NaN rows, from its summed statistics at `off`. */
@@ -38,4 +39,17 @@ export function tValue(
   const se = Math.sqrt(p.variance / p.count + q.variance / q.count);
   const diff = Math.abs(p.mean - q.mean);
   return se === 0 ? (diff === 0 ? 0 : Number.POSITIVE_INFINITY) : diff / se;
+}
+
+/**
+ * The convenience p-value of a t-value, 2·P(Z > |t|) (two-sided normal tail), and its natural log.
+ * The p-value underflows to 0 beyond |t| ≈ 38.5, where no double can hold it; the log is computed in
+ * the log domain and stays finite (ln p = −1254.14 at t = 50) for every finite t up to about 1e154.
+ */
+export function twoSidedPValue(t: number): { pValue: number; logPValue: number } {
+  const z = Math.abs(t);
+  return {
+    pValue: Math.min(1, 2 * normalUpperTail(z)),
+    logPValue: Math.min(0, Math.LN2 + logNormalUpperTail(z)),
+  };
 }

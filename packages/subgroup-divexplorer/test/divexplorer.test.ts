@@ -76,6 +76,8 @@ describe('divexplorer', () => {
       expect(s.size).toBe(mask.reduce((acc, v) => acc + v, 0));
       expect(s.details.rate).toBeCloseTo(rate(mask, s.details.metric), 12);
       expect(s.effect).toBeCloseTo(rate(mask, s.details.metric) - rate(null, s.details.metric), 12);
+      // The log p-value beside the p-value, which is positive at these t-values.
+      expect(s.details.logPValue as number).toBeCloseTo(Math.log(s.pValue!), 9);
     }
     // Both items push the FPR up.
     expect(top.details['shapley:a']).toBeGreaterThan(0);
