@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type MeanInterval, quantile } from '@fb/eval';
-import { skill } from './analyse/skill.js';
+import { MIN_NULLS_FOR_FPR, skill } from './analyse/skill.js';
 import {
   agreement,
   biasTrend,
@@ -217,7 +217,7 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
         name: `${q}-${family}`,
         caption: `${q} question, ${family} methods: ${
           individual ? 'planted-subgroup coverage' : 'planted subgroups found'
-        } and precision (mean [95% CI] over seeds; chance level in parentheses), and detection against the no-bias twin`,
+        } and precision (mean [95% CI] over seeds; chance level in parentheses), and detection against the scenario's own no-bias twin (TPR at a controlled FPR only with at least ${MIN_NULLS_FOR_FPR} own null runs)`,
         headers: [
           'scenario',
           'model',
@@ -242,7 +242,8 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
           r.detection
             ? `${num(r.detection.auc, 2)} [${num(r.detection.aucLo, 2)}, ${num(r.detection.aucHi, 2)}]`
             : '–',
-          r.detection
+          // A false-positive-controlled rate needs enough own nulls to reach its level.
+          r.detection && r.detection.nullRuns >= MIN_NULLS_FOR_FPR
             ? `${num(r.detection.tpr, 2)} [${num(r.detection.tprLo, 2)}, ${num(r.detection.tprHi, 2)}] at ${num(r.detection.fpr, 2)}`
             : '–',
           String(r.detection?.nullRuns ?? 0),
@@ -267,10 +268,14 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
           auc: raw(r.detection?.auc),
           auc_lo: raw(r.detection?.aucLo),
           auc_hi: raw(r.detection?.aucHi),
-          tpr: raw(r.detection?.tpr),
-          tpr_lo: raw(r.detection?.tprLo),
-          tpr_hi: raw(r.detection?.tprHi),
-          fpr: raw(r.detection?.fpr),
+          ...(r.detection && r.detection.nullRuns >= MIN_NULLS_FOR_FPR
+            ? {
+                tpr: raw(r.detection.tpr),
+                tpr_lo: raw(r.detection.tprLo),
+                tpr_hi: raw(r.detection.tprHi),
+                fpr: raw(r.detection.fpr),
+              }
+            : { tpr: null, tpr_lo: null, tpr_hi: null, fpr: null }),
           null_runs: r.detection?.nullRuns ?? 0,
         })),
         cells: fr.map((r) => ({ question: q, dataset: r.scenario, model: r.model, method: r.label })),
