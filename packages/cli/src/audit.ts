@@ -186,7 +186,15 @@ export async function runDetectors(
       runs.push(run);
       options.progress.end(run);
     } catch (e) {
-      const run: MethodRun = { method, status: 'failed', reason: (e as Error).message, result: null };
+      // An interrupt that ended a wait for the model leaves nothing of this method to report.
+      const run: MethodRun = options.signal.aborted
+        ? {
+            method,
+            status: 'interrupted',
+            reason: `interrupted before it returned (${(e as Error).message}): nothing of this method is reported`,
+            result: null,
+          }
+        : { method, status: 'failed', reason: (e as Error).message, result: null };
       runs.push(run);
       options.progress.end(run);
     }

@@ -1,4 +1,11 @@
-import { type Condition, conditionMatcher, type Dataset, type DiscoveryResult, memberMask } from '@fb/core';
+import {
+  type Condition,
+  conditionMatcher,
+  type Dataset,
+  type DiscoveryResult,
+  FairbenchError,
+  memberMask,
+} from '@fb/core';
 import { wilsonInterval } from '@fb/eval';
 import { generate } from '@fb/synth';
 import { type DetectorProgress, type MethodRun, runDetectors } from './audit.js';
@@ -20,6 +27,8 @@ export interface CalibrateOptions {
   signal: AbortSignal;
   progress: DetectorProgress;
   onTrial?: (trial: number, planted: boolean) => void;
+  /** A trial failed (a typed error): it is left out, the others go on. */
+  onTrialFailed?: (trial: number, planted: boolean, error: FairbenchError) => void;
 }
 
 /** One method's detection counts over all trials. */
@@ -35,6 +44,24 @@ export interface Calibration {
   readonly falseAlarmRate: { rate: number; lo: number; hi: number } | null;
   /** Runs that did not complete (skipped, failed), with the reason. */
   readonly problems: string[];
+}
+
+/** A trial that could not run (its data set could not be generated, its model not trained, ...). */
+export interface FailedTrial {
+  /** 1-based. */
+  readonly trial: number;
+  readonly planted: boolean;
+  /** The typed error's code and message. */
+  readonly code: string;
+  readonly reason: string;
+}
+
+export interface CalibrationResult {
+  readonly methods: Calibration[];
+  /** Trials (biased and unbiased counted apart) that ran to the end. */
+  readonly trialsDone: number;
+  /** Trials that failed: left out of the counts, the others kept. */
+  readonly failedTrials: FailedTrial[];
 }
 
 /** Rows of `ds` shared by two masks over their union. */
@@ -80,7 +107,10 @@ export function finds(result: DiscoveryResult, ds: Dataset, planted: readonly Co
  * bias (the same kind of subgroups, planted without any effect): what a method "finds" there is a false
  * alarm under the same rule.
  */
-export async function calibrate(data: AuditData, options: CalibrateOptions): Promise<Calibration[]> {
+export async function calibrate(data: AuditData, options: CalibrateOptions): Promise<CalibrationResult> {
+  const failedTrials: FailedTrial[] = [];
+  let trialsDone = 0;
+  let firstError: unknown = null;
   const counts = new Map<
     string,
     { found: number; planted: number; falseAlarms: number; nullGroups: number; problems: string[] }
@@ -90,60 +120,82 @@ export async function calibrate(data: AuditData, options: CalibrateOptions): Pro
       if (options.signal.aborted) break;
       options.onTrial?.(trial, planted);
       const seed = options.seed * 1000 + trial;
-      const gen = generate({
-        seed,
-        source: data.dataset,
-        pairs: options.pairs,
-        minBias: planted ? options.bias : 0,
-        maxBias: planted ? options.bias : 0,
-        biasSign: 'negative',
-        minGroupSize: 150,
-        maxGroupSize: 400,
-        backgroundShare: 0.6,
-      });
-      const prepared = await prepareModel(
-        { ...data, dataset: gen.dataset, modelSchema: gen.dataset.schema, binned: [], recorded: null },
-        { kind: 'train', model: options.model, testFraction: 0.5, seed },
-      );
-      const runs: MethodRun[] = await runDetectors(prepared, {
+      try {
+        await runTrial(trial, planted, seed);
+        trialsDone++;
+      } catch (e) {
+        // A typed error ends this trial only: the finished ones are kept and the failure is reported.
+        if (!(e instanceof FairbenchError)) throw e;
+        firstError ??= e;
+        failedTrials.push({ trial: trial + 1, planted, code: e.code, reason: e.message });
+        options.onTrialFailed?.(trial, planted, e);
+      }
+    }
+  }
+  if (trialsDone === 0 && firstError !== null) throw firstError;
+  return {
+    methods: [...counts].map(([method, c]) => ({
+      method,
+      ...c,
+      power: c.planted > 0 ? wilsonInterval(c.found, c.planted) : null,
+      falseAlarmRate: c.nullGroups > 0 ? wilsonInterval(c.falseAlarms, c.nullGroups) : null,
+    })),
+    trialsDone,
+    failedTrials,
+  };
+
+  async function runTrial(trial: number, planted: boolean, seed: number): Promise<void> {
+    const gen = generate({
+      seed,
+      source: data.dataset,
+      pairs: options.pairs,
+      minBias: planted ? options.bias : 0,
+      maxBias: planted ? options.bias : 0,
+      biasSign: 'negative',
+      minGroupSize: 150,
+      maxGroupSize: 400,
+      backgroundShare: 0.6,
+    });
+    const prepared = await prepareModel(
+      { ...data, dataset: gen.dataset, modelSchema: gen.dataset.schema, binned: [], recorded: null },
+      { kind: 'train', model: options.model, testFraction: 0.5, seed },
+    );
+    let runs: MethodRun[];
+    try {
+      runs = await runDetectors(prepared, {
         seconds: options.seconds,
         seed,
         signal: options.signal,
         progress: options.progress,
         ...(options.only ? { only: options.only } : {}),
       });
-      const groups = gen.truth.pairs.map((p) => p.a.conditions);
-      for (const run of runs) {
-        const c = counts.get(run.method.id) ?? {
-          found: 0,
-          planted: 0,
-          falseAlarms: 0,
-          nullGroups: 0,
-          problems: [],
-        };
-        counts.set(run.method.id, c);
-        if (!run.result || run.status !== 'done') {
-          c.problems.push(
-            `${planted ? 'planted' : 'null'} trial ${trial + 1}: ${run.status}${run.reason ? ` (${run.reason})` : ''}`,
-          );
-          continue;
-        }
-        const hits = groups.filter((g) => finds(run.result!, prepared.dataset, g)).length;
-        if (planted) {
-          c.found += hits;
-          c.planted += groups.length;
-        } else {
-          c.falseAlarms += hits;
-          c.nullGroups += groups.length;
-        }
-      }
+    } finally {
       await prepared.close();
     }
+    const groups = gen.truth.pairs.map((p) => p.a.conditions);
+    for (const run of runs) {
+      const c = counts.get(run.method.id) ?? {
+        found: 0,
+        planted: 0,
+        falseAlarms: 0,
+        nullGroups: 0,
+        problems: [],
+      };
+      counts.set(run.method.id, c);
+      if (!run.result || run.status !== 'done') {
+        c.problems.push(
+          `${planted ? 'planted' : 'null'} trial ${trial + 1}: ${run.status}${run.reason ? ` (${run.reason})` : ''}`,
+        );
+        continue;
+      }
+      const hits = groups.filter((g) => finds(run.result!, prepared.dataset, g)).length;
+      if (planted) {
+        c.found += hits;
+        c.planted += groups.length;
+      } else {
+        c.falseAlarms += hits;
+        c.nullGroups += groups.length;
+      }
+    }
   }
-  return [...counts].map(([method, c]) => ({
-    method,
-    ...c,
-    power: c.planted > 0 ? wilsonInterval(c.found, c.planted) : null,
-    falseAlarmRate: c.nullGroups > 0 ? wilsonInterval(c.falseAlarms, c.nullGroups) : null,
-  }));
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type DetectorProgress, groupMetrics, type MethodRun, runDetectors } from './audit.js';
@@ -6,7 +6,8 @@ import { ALPHA, calibrate, MIN_JACCARD } from './calibrate.js';
 import { loadAuditData, type SchemaFile, schemaLines } from './data.js';
 import { UsageError } from './errors.js';
 import { type AuditMethod, DEFAULT_METHODS } from './methods.js';
-import { type ModelSource, prepareModel } from './models.js';
+import { type ModelSource, type PreparedModel, prepareModel } from './models.js';
+import { claimOutput, writeOutput } from './report/output.js';
 import { writeReport } from './report/write.js';
 
 export const USAGE = `fairbench audit <data.csv> --protected <a,b> --outcome <column=favourable label> <model> [options]
@@ -15,6 +16,7 @@ model (one of):
   --train rf|lr|mlp        fit a model of @fb/models on a split, audit the held-out rows
   --model <file.onnx>      an ONNX classifier (a scikit-learn pipeline export works as is)
   --endpoint <url>         a model served over HTTP (POST {columns, rows} -> {probabilities} or {labels})
+  --endpoint-timeout <s>   --endpoint: seconds a batch may wait for its answer (default 120)
   --predictions <column>   decisions recorded in the data (outcome labels), no model
   --scores <column>        scores recorded in the data, no model; with --threshold and --higher-is
 
@@ -29,7 +31,8 @@ options:
   --time <seconds>         time budget shared by the detectors (default 30)
   --seed <n>               seed of every random draw (default 1)
   --test-fraction <f>      --train: share of rows held out and audited (default 0.3)
-  --out <dir>              where the report goes (default fairbench-report)
+  --out <dir>              where the report goes (default fairbench-report): a new or empty folder, or
+                           one holding an earlier report (its files are replaced); never an input's folder
   --quiet                  no progress on stderr
 
 fairbench calibrate <data.csv> ... : power and false alarms of each detector on data like yours
@@ -179,10 +182,18 @@ export async function audit(args: string[], io: Io, signal: AbortSignal): Promis
       positive: { type: 'string' },
       'test-fraction': { type: 'string' },
       'batch-size': { type: 'string' },
+      'endpoint-timeout': { type: 'string' },
     },
   });
   const dataOptions = dataArgs(values, positionals);
   const file = dataOptions.file;
+  const out = path.resolve(values.out ?? 'fairbench-report');
+  const inputs = [file, values.schema, values.model].filter((f): f is string => f !== undefined);
+  // Before any work: the report must have somewhere to go that holds nothing it would overwrite.
+  claimOutput(out, inputs);
+  if (values['endpoint-timeout'] !== undefined && values.endpoint === undefined) {
+    throw new UsageError('--endpoint-timeout goes with --endpoint');
+  }
   const chosen = (['train', 'model', 'endpoint', 'predictions', 'scores'] as const).filter(
     (k) => values[k] !== undefined,
   );
@@ -230,14 +241,24 @@ export async function audit(args: string[], io: Io, signal: AbortSignal): Promis
       1024,
       (v) => Number.isInteger(v) && v > 0,
     );
-    source = { kind: 'endpoint', url: values.endpoint, batchSize };
+    const timeout = numberOption('endpoint-timeout', values['endpoint-timeout'], 120, (v) => v > 0);
+    source = { kind: 'endpoint', url: values.endpoint, batchSize, timeoutMs: timeout * 1000 };
   } else {
     const threshold =
       values.threshold === undefined ? undefined : numberOption('threshold', values.threshold, 0, () => true);
     source = { kind: 'recorded', threshold, higherIs: higherIs as 'favourable' | 'unfavourable' | undefined };
   }
   say(source.kind === 'train' ? `training ${values.train} ...` : 'loading the model ...');
-  const prepared = await prepareModel(data, source);
+  let prepared: PreparedModel;
+  try {
+    prepared = await prepareModel(data, source);
+  } catch (e) {
+    if (!signal.aborted) throw e;
+    io.stderr(
+      `fairbench: interrupted before the model had answered for every row (${(e as Error).message}): no report written\n`,
+    );
+    return 130;
+  }
   try {
     for (const f of prepared.facts) say(`model: ${f}`);
     const labels = prepared.dataset.schema.outcome.labels;
@@ -258,23 +279,26 @@ export async function audit(args: string[], io: Io, signal: AbortSignal): Promis
       progress: progressPrinter(io, quiet),
       ...(methods ? { only: methods } : {}),
     });
-    const out = path.resolve(values.out ?? 'fairbench-report');
-    const files = await writeReport(out, {
-      title: `Fairness audit of ${path.basename(file)}`,
-      command: `fairbench audit ${args.join(' ')}`,
-      createdAt: new Date().toISOString(),
-      partial: signal.aborted,
-      data: {
-        file: path.basename(file),
-        rowsRead: data.rowsRead,
-        rowsAudited: prepared.dataset.n,
-        notes: data.notes,
+    const files = await writeReport(
+      out,
+      {
+        title: `Fairness audit of ${path.basename(file)}`,
+        command: `fairbench audit ${args.join(' ')}`,
+        createdAt: new Date().toISOString(),
+        partial: signal.aborted,
+        data: {
+          file: path.basename(file),
+          rowsRead: data.rowsRead,
+          rowsAudited: prepared.dataset.n,
+          notes: data.notes,
+        },
+        schema: prepared.dataset.schema,
+        model: { description: prepared.description, facts: prepared.facts, caveats: prepared.caveats },
+        groups,
+        runs,
       },
-      schema: prepared.dataset.schema,
-      model: { description: prepared.description, facts: prepared.facts, caveats: prepared.caveats },
-      groups,
-      runs,
-    });
+      inputs,
+    );
     io.stdout(
       `${signal.aborted ? 'partial report' : 'report'}: ${path.join(out, 'report.html')} (${files.length} files)\n`,
     );
@@ -317,6 +341,9 @@ export async function calibrateCommand(args: string[], io: Io, signal: AbortSign
     },
   });
   const dataOptions = dataArgs(values, positionals);
+  const out = path.resolve(values.out ?? 'fairbench-calibration');
+  const inputs = [dataOptions.file, values.schema].filter((f): f is string => f !== undefined);
+  claimOutput(out, inputs);
   const model = values.train ?? 'rf';
   if (model !== 'rf' && model !== 'lr' && model !== 'mlp')
     throw new UsageError('--train must be rf, lr or mlp');
@@ -345,6 +372,10 @@ export async function calibrateCommand(args: string[], io: Io, signal: AbortSign
     progress: progressPrinter(io, true),
     ...(methods ? { only: methods } : {}),
     onTrial: (t, planted) => say(`trial ${t + 1}/${trials}, ${planted ? `bias ${bias}` : 'no bias'} ...`),
+    onTrialFailed: (t, planted, e) =>
+      io.stderr(
+        `trial ${t + 1}/${trials}, ${planted ? `bias ${bias}` : 'no bias'}: failed (${e.code}: ${e.message}); the other trials are kept\n`,
+      ),
   });
   const pct = (r: { rate: number; lo: number; hi: number } | null) =>
     r ? `${(100 * r.rate).toFixed(0)}% [${(100 * r.lo).toFixed(0)}, ${(100 * r.hi).toFixed(0)}]` : '–';
@@ -352,17 +383,31 @@ export async function calibrateCommand(args: string[], io: Io, signal: AbortSign
     `planted: ${pairs} subgroups per data set with logit bias -${bias}; found = a reported subgroup (p <= ${ALPHA} when the method gives one) sharing >= ${MIN_JACCARD} of its rows (Jaccard), or a discriminatory pair inside it\n`,
   );
   io.stdout(`method        power (95% CI)      false alarms (95% CI)\n`);
-  for (const r of results) {
+  for (const r of results.methods) {
     io.stdout(
       `${r.method.padEnd(13)} ${`${r.found}/${r.planted} ${pct(r.power)}`.padEnd(19)} ${r.falseAlarms}/${r.nullGroups} ${pct(r.falseAlarmRate)}${r.problems.length ? `  (${r.problems.length} runs incomplete)` : ''}\n`,
     );
   }
-  const out = path.resolve(values.out ?? 'fairbench-calibration');
-  mkdirSync(out, { recursive: true });
-  writeFileSync(
-    path.join(out, 'calibration.json'),
-    `${JSON.stringify({ command: `fairbench calibrate ${args.join(' ')}`, bias, pairs, trials, model, seconds, seed, rule: { alpha: ALPHA, minJaccard: MIN_JACCARD }, partial: signal.aborted, methods: results }, null, 1)}\n`,
+  const command = `fairbench calibrate ${args.join(' ')}`;
+  writeOutput(
+    out,
+    [
+      [
+        'calibration.json',
+        `${JSON.stringify({ command, bias, pairs, trials, model, seconds, seed, rule: { alpha: ALPHA, minJaccard: MIN_JACCARD }, partial: signal.aborted, trialsDone: results.trialsDone, failedTrials: results.failedTrials, methods: results.methods }, null, 1)}\n`,
+      ],
+    ],
+    inputs,
+    command,
   );
+  if (results.failedTrials.length > 0) {
+    io.stdout(
+      `${results.failedTrials.length} of ${results.trialsDone + results.failedTrials.length} trials failed and are left out of the counts:\n`,
+    );
+    for (const f of results.failedTrials) {
+      io.stdout(`  trial ${f.trial} (${f.planted ? 'bias' : 'no bias'}): ${f.code}: ${f.reason}\n`);
+    }
+  }
   io.stdout(`calibration: ${path.join(out, 'calibration.json')}\n`);
   return signal.aborted ? 130 : 0;
 }

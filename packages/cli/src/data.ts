@@ -4,9 +4,11 @@ import {
   type AttributeKind,
   attributeIndex,
   createDataset,
+  DataError,
   type Dataset,
   defineSchema,
   type Schema,
+  SchemaError,
 } from '@fb/core';
 import { binAttribute, type CsvSchema, loadCsv, parseDelimited } from '@fb/datasets';
 import { UsageError } from './errors.js';
@@ -75,6 +77,95 @@ function detectDelimiter(text: string): string {
   const counts = [',', ';', '\t'].map((c) => [c, first.split(c).length - 1] as const);
   counts.sort((a, b) => b[1] - a[1]);
   return counts[0]![1] > 0 ? counts[0]![0] : ',';
+}
+
+/**
+ * Every row must have as many cells as the header: a short row (or a header split on `,` over rows split
+ * on `;`) is named, with the delimiter that would fit when there is one.
+ */
+function checkRowLengths(header: string[], rows: string[][], delimiter: string, file: string): void {
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    // A blank line parses as one empty cell: it holds no row.
+    if (row.length === 1 && row[0]!.trim() === '') continue;
+    if (row.length === header.length) continue;
+    const raw = row.join(delimiter);
+    const other = [',', ';', '\t'].find(
+      (c) => c !== delimiter && raw.split(c).length === header.length && header.length > 1,
+    );
+    const shown = (c: string) => (c === '\t' ? 'a tab' : `"${c}"`);
+    throw new DataError(
+      'DATA_SHAPE',
+      `${file}, line ${r + 2}: ${row.length} ${row.length === 1 ? 'cell' : 'cells'}, the header has ${header.length} (${header.join(', ')})${
+        other
+          ? `; the header is split on ${shown(delimiter)} but this line on ${shown(other)}: use one delimiter throughout`
+          : ''
+      }`,
+      { row: r + 2 },
+    );
+  }
+}
+
+const KINDS: readonly AttributeKind[] = ['categorical', 'ordinal', 'continuous'];
+
+/** A schema file as JSON may hold anything: each field is checked and named (`--schema bins.age[1]`). */
+export function checkSchemaFile(file: unknown): SchemaFile {
+  const bad = (field: string, what: string): never => {
+    throw new SchemaError('SCHEMA_INVALID', `--schema ${field}: ${what}`, { option: field });
+  };
+  const show = (v: unknown) => (typeof v === 'string' ? `"${v}"` : (JSON.stringify(v) ?? String(v)));
+  if (typeof file !== 'object' || file === null || Array.isArray(file)) {
+    return bad('(file)', 'must be a JSON object');
+  }
+  const f = file as Record<string, unknown>;
+  const known = ['columns', 'protected', 'kinds', 'categories', 'bins'];
+  for (const k of Object.keys(f)) {
+    if (!known.includes(k)) bad(k, `unknown field (known: ${known.join(', ')})`);
+  }
+  const names = (field: string, v: unknown) => {
+    if (!Array.isArray(v)) return bad(field, 'must be a list of column names');
+    v.forEach((c, i) => {
+      if (typeof c !== 'string' || c.trim() === '') bad(`${field}[${i}]`, `${show(c)} is not a column name`);
+    });
+  };
+  const record = (field: string, v: unknown): [string, unknown][] => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+      return bad(field, 'must be an object keyed by column name');
+    }
+    return Object.entries(v);
+  };
+  if (f['columns'] !== undefined) names('columns', f['columns']);
+  if (f['protected'] !== undefined) names('protected', f['protected']);
+  if (f['kinds'] !== undefined) {
+    for (const [c, k] of record('kinds', f['kinds'])) {
+      if (!KINDS.includes(k as AttributeKind))
+        bad(`kinds.${c}`, `${show(k)} is not a kind (${KINDS.join(', ')})`);
+    }
+  }
+  if (f['categories'] !== undefined) {
+    for (const [c, labels] of record('categories', f['categories'])) {
+      if (!Array.isArray(labels) || labels.length === 0)
+        bad(`categories.${c}`, 'must be a non-empty list of labels');
+      (labels as unknown[]).forEach((l, i) => {
+        if (typeof l !== 'string')
+          bad(`categories.${c}[${i}]`, `${show(l)} is not a label (write labels as strings)`);
+      });
+    }
+  }
+  if (f['bins'] !== undefined) {
+    for (const [c, edges] of record('bins', f['bins'])) {
+      if (!Array.isArray(edges) || edges.length === 0)
+        bad(`bins.${c}`, 'must be a non-empty list of numbers');
+      (edges as unknown[]).forEach((e, i) => {
+        if (typeof e !== 'number' || !Number.isFinite(e))
+          bad(`bins.${c}[${i}]`, `${show(e)} is not a finite number`);
+        if (i > 0 && (e as number) <= ((edges as number[])[i - 1] as number)) {
+          bad(`bins.${c}[${i}]`, `${e} does not exceed the edge before it: edges must increase`);
+        }
+      });
+    }
+  }
+  return f as SchemaFile;
 }
 
 /** Protected numeric columns with more distinct values than this are binned. */
@@ -162,7 +253,21 @@ export function loadAuditData(options: DataOptions): AuditData {
   if (records.length < 2) throw new UsageError(`${options.file} has no data rows`);
   const header = records[0]!.map((h) => h.trim());
   const rows = records.slice(1);
-  const file = options.schemaFile ?? {};
+  checkRowLengths(header, rows, delimiter, options.file);
+  const file = options.schemaFile === undefined ? {} : checkSchemaFile(options.schemaFile);
+  for (const field of ['kinds', 'categories', 'bins'] as const) {
+    for (const c of Object.keys(file[field] ?? {})) {
+      if (!header.includes(c)) {
+        throw new SchemaError(
+          'SCHEMA_INVALID',
+          `--schema ${field}.${c}: "${c}" is not a column of ${options.file}`,
+          {
+            option: `${field}.${c}`,
+          },
+        );
+      }
+    }
+  }
   const protectedNames = options.protected.length > 0 ? options.protected : (file.protected ?? []);
   if (protectedNames.length === 0) {
     throw new UsageError(

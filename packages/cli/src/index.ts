@@ -11,7 +11,9 @@ export {
   ALPHA,
   type CalibrateOptions,
   type Calibration,
+  type CalibrationResult,
   calibrate,
+  type FailedTrial,
   finds,
   MIN_JACCARD,
 } from './calibrate.js';
@@ -19,6 +21,7 @@ export { audit, CALIBRATE_USAGE, calibrateCommand, USAGE } from './cli.js';
 export {
   type AuditData,
   type BinnedAttribute,
+  checkSchemaFile,
   type DataOptions,
   loadAuditData,
   quantileEdges,
@@ -26,8 +29,11 @@ export {
   schemaLines,
 } from './data.js';
 export { BlockingClassifier, loadEndpointClassifier } from './endpoint.js';
-export { UsageError } from './errors.js';
+export { OutputRefusedError, UsageError } from './errors.js';
+export { interruptCell, onInterrupt, raiseInterrupt, watchInterruptPipe } from './interrupt.js';
 export { type AuditMethod, DEFAULT_METHODS, type Family } from './methods.js';
 export { type ModelSource, type PreparedModel, prepareModel, RecordedDecisions } from './models.js';
+export { csvCell, findingsCsv, safeCsv } from './report/csv.js';
 export { type AuditReport, type RankedSubgroup, renderHtml, topSubgroups } from './report/html.js';
+export { claimOutput, MANIFEST, writeOutput } from './report/output.js';
 export { writeReport } from './report/write.js';

@@ -8,7 +8,13 @@ import { UsageError } from './errors.js';
 export type ModelSource =
   | { kind: 'train'; model: 'rf' | 'lr' | 'mlp'; testFraction: number; seed: number }
   | { kind: 'onnx'; file: string }
-  | { kind: 'endpoint'; url: string; batchSize: number }
+  | {
+      kind: 'endpoint';
+      url: string;
+      batchSize: number;
+      /** How long a batch may wait for its answer (default 120 s). */
+      timeoutMs?: number | undefined;
+    }
   | {
       kind: 'recorded';
       /** Scores only: decisions are favourable when the score is at or above (or below) the threshold. */
@@ -258,7 +264,18 @@ export async function prepareModel(data: AuditData, source: ModelSource): Promis
   if (source.kind === 'onnx') {
     inner = await loadOnnxClassifier(source.file, { schema: data.modelSchema });
   } else {
-    inner = await loadEndpointClassifier(source.url, data.modelSchema, { batchSize: source.batchSize });
+    inner = await loadEndpointClassifier(source.url, data.modelSchema, {
+      batchSize: source.batchSize,
+      ...(source.timeoutMs !== undefined ? { timeoutMs: source.timeoutMs } : {}),
+    });
+  }
+  const labels = full.schema.outcome.labels;
+  if (inner.nClasses !== labels.length) {
+    await inner.close?.();
+    throw new ModelError(
+      'MODEL_MISMATCH',
+      `the model answers for ${inner.nClasses} classes, outcome "${full.schema.outcome.name}" has ${labels.length} labels (${labels.join(', ')}): audit it against an outcome with the classes it predicts`,
+    );
   }
   if (inner.nFeatures !== full.d) {
     await inner.close?.();

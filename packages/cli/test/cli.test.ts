@@ -1,15 +1,20 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Condition, createDataset, type DiscoveryResult, defineSchema, ModelError } from '@fb/core';
 import { describe, expect, it } from 'vitest';
 import {
   audit,
+  checkSchemaFile,
+  claimOutput,
+  csvCell,
+  findingsCsv,
   finds,
   groupMetrics,
   loadAuditData,
   loadEndpointClassifier,
+  OutputRefusedError,
   quantileEdges,
   RecordedDecisions,
   UsageError,
@@ -299,5 +304,136 @@ describe('calibrate: when a planted subgroup counts as found', () => {
     expect(
       finds(result({ kind: 'individual', pairs: [pair(0), pair(1)], byAttributeValue: [] }), ds, planted),
     ).toBe(true);
+  });
+});
+
+describe('bad input', () => {
+  it('names a short row and a "," header over ";" rows', () => {
+    const file = path.join(dir, 'ragged.csv');
+    writeFileSync(file, 'sex,v,y\nF;1;yes\nM;2;no\n');
+    expect(() => loadAuditData({ file, outcome: 'y', favorable: 'yes', protected: ['sex'] })).toThrow(
+      /line 2: 1 cell, the header has 3 .*split on "," but this line on ";"/,
+    );
+  });
+
+  it('checks every field of a schema file', () => {
+    expect(() => checkSchemaFile({ bins: { age: ['a', 30] } })).toThrow(
+      /bins.age\[0\]: "a" is not a finite number/,
+    );
+    expect(() => checkSchemaFile({ bins: { age: [30, 30] } })).toThrow(/edges must increase/);
+    expect(() => checkSchemaFile({ kinds: { age: 'numeric' } })).toThrow(/kinds.age/);
+    expect(checkSchemaFile({ bins: { age: [30, 40] }, protected: ['sex'] })).toEqual({
+      bins: { age: [30, 40] },
+      protected: ['sex'],
+    });
+  });
+
+  it('escapes formulas in CSV cells and keeps numbers', () => {
+    expect(['=1+1', '@x', '+A1', '-1+2', '-0.5', '+3', 'a,b', 'x'].map(csvCell)).toEqual([
+      `"'=1+1"`,
+      `"'@x"`,
+      `"'+A1"`,
+      `"'-1+2"`,
+      '-0.5',
+      '+3',
+      '"a,b"',
+      'x',
+    ]);
+    expect(csvCell(-0.5)).toBe('-0.5');
+  });
+
+  it('writes attributes named like table columns as attr_<name>', () => {
+    const clash = defineSchema({
+      attributes: [
+        { name: 'score', kind: 'categorical', protected: true, categories: ['a', 'b'] },
+        { name: 'rank', kind: 'ordinal', protected: false, min: 0, max: 9 },
+      ],
+      outcome: { name: 'y', labels: ['no', 'yes'], favorable: 1 },
+    });
+    const result = {
+      findings: {
+        kind: 'subgroup',
+        subgroups: [
+          {
+            rank: 1,
+            conditions: [{ attribute: 'score', values: [1] }],
+            size: 3,
+            score: 2,
+            effect: 0.1,
+            pValue: null,
+            direction: null,
+            details: {},
+          },
+        ],
+      },
+      metrics: { tsn: 1, dsn: 1, sur: 1, dss: null },
+    } as unknown as DiscoveryResult;
+    const { csv, renamed } = findingsCsv(result, clash);
+    expect(renamed).toEqual([
+      ['score', 'attr_score'],
+      ['rank', 'attr_rank'],
+    ]);
+    expect(csv.split('\n')[0]).toBe(
+      'attr_score,attr_rank,subgroup,subgroup_key,size,score,effect,p_value,direction,rank,TSN,DSN,SUR,DSS',
+    );
+    expect(csv.split('\n')[1]).toBe('b,*,attr_score = b,b|*,3,2,0.1,,,1,1,1,1,');
+  });
+
+  it('refuses an --out that holds an input or files it did not write, and replaces its own', async () => {
+    const shared = path.join(dir, 'shared');
+    mkdirSync(shared);
+    const data = path.join(shared, 'x.csv');
+    writeFileSync(data, syntheticCsv(200));
+    const args = [data, '--protected', 'sex', '--outcome', 'income=yes', '--train', 'lr', '--time', '1'];
+    await expect(audit([...args, '--out', shared], quietIo, new AbortController().signal)).rejects.toThrow(
+      OutputRefusedError,
+    );
+    expect(readFileSync(data, 'utf8')).toBe(syntheticCsv(200));
+    const out = path.join(dir, 'own');
+    expect(await audit([...args, '--out', out], quietIo, new AbortController().signal)).toBe(0);
+    expect(readdirSync(out)).toContain('findings-aequitas.csv');
+    await audit([...args, '--methods', 'sliceline', '--out', out], quietIo, new AbortController().signal);
+    expect(readdirSync(out)).not.toContain('findings-aequitas.csv');
+    writeFileSync(path.join(out, 'mine.txt'), 'notes');
+    expect(() => claimOutput(out, [])).toThrow(/did not write \("mine.txt"\)/);
+  });
+});
+
+// Request 1 is answered after 900 ms, later ones after 300 ms; row probabilities name the request.
+const LATE_SERVER = `
+let count = 0;
+require('node:http').createServer((req, res) => {
+  let text = '';
+  req.on('data', (c) => (text += c));
+  req.on('end', () => {
+    const k = ++count;
+    const body = JSON.parse(text);
+    setTimeout(() => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ probabilities: body.rows.map(() => (k === 3 ? [0.9, 0.9] : [k / 10, 1 - k / 10])) }));
+    }, k === 1 ? 900 : 300);
+  });
+}).listen(0, '127.0.0.1', function () { process.stdout.write(String(this.address().port)); });
+`;
+
+describe('BlockingClassifier', () => {
+  it('matches answers to requests after a timeout, and refuses rows that are not distributions', async () => {
+    const server = spawn(process.execPath, ['-e', LATE_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const port = await new Promise<number>((resolve) =>
+      server.stdout.once('data', (d) => resolve(Number(String(d)))),
+    );
+    const model = await loadEndpointClassifier(`http://127.0.0.1:${port}/`, schema, {
+      batchSize: 4,
+      timeoutMs: 500,
+    });
+    try {
+      expect(() => model.predictProba(Float64Array.from([0, 1]))).toThrow(/no answer within 500 ms/);
+      // Request 1's late answer arrives while request 2 is awaited: request 2 gets its own.
+      expect(Array.from(model.predictProba(Float64Array.from([0, 1])))).toEqual([0.2, 0.8]);
+      expect(() => model.predictProba(Float64Array.from([0, 1]))).toThrow(/sum to 1.8, not 1/);
+    } finally {
+      await model.close();
+      server.kill();
+    }
   });
 });

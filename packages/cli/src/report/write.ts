@@ -1,9 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { type DiscoveryResult, resultToCsv, toCsv } from '@fb/core';
+import type { DiscoveryResult } from '@fb/core';
 import type { GroupMetrics } from '../audit.js';
 import { type Chart, groupRateChart, subgroupChart } from './charts.js';
+import { findingsCsv, safeCsv } from './csv.js';
 import { type AuditReport, renderHtml, topSubgroups } from './html.js';
+import { writeOutput } from './output.js';
 
 function groupCsv(g: GroupMetrics): string {
   const header = ['group', 'rows', 'positive_label'];
@@ -14,12 +14,12 @@ function groupCsv(g: GroupMetrics): string {
     g.positive,
     ...[r.selectionRate, r.tpr, r.fpr].flatMap((x) => [x.value, x.lo, x.hi]),
   ]);
-  return toCsv(header, rows);
+  return safeCsv(header, rows);
 }
 
 function aequitasCsv(g: GroupMetrics): string {
   const header = [...new Set(g.aequitas.flatMap((r) => Object.keys(r)))];
-  return toCsv(
+  return safeCsv(
     header,
     g.aequitas.map((r) =>
       header.map((h) => {
@@ -44,12 +44,16 @@ function trimmed(result: DiscoveryResult): DiscoveryResult {
   };
 }
 
-/** Render the charts, then write report.html, report.json and the labelled CSVs into `dir`. Returns the file names. */
+/**
+ * Render the charts, then write report.html, report.json and the labelled CSVs into `dir`, with a
+ * manifest listing them. `dir` must be new, empty, or hold only an earlier report's files (which are
+ * replaced), and hold none of `inputs` (see `claimOutput`). Returns the file names.
+ */
 export async function writeReport(
   dir: string,
   base: Omit<AuditReport, 'charts' | 'files'>,
+  inputs: readonly string[] = [],
 ): Promise<string[]> {
-  mkdirSync(dir, { recursive: true });
   const charts: Chart[] = [];
   if (base.groups) charts.push(await groupRateChart(base.groups));
   const top = topSubgroups(base);
@@ -65,12 +69,21 @@ export async function writeReport(
   const results = base.runs
     .filter((r) => r.result)
     .map((r) => ({ id: r.method.id, result: trimmed(r.result!) }));
+  const renames = new Map<string, string>();
   for (const { id, result } of results) {
-    csvs.push([`findings-${id}.csv`, resultToCsv(result, base.schema, { labels: true })]);
+    const { csv, renamed } = findingsCsv(result, base.schema);
+    for (const [from, to] of renamed) renames.set(from, to);
+    csvs.push([`findings-${id}.csv`, csv]);
   }
   files.push(...csvs.map(([name]) => name));
-  const report: AuditReport = { ...base, charts, files };
-  for (const [name, text] of csvs) writeFileSync(path.join(dir, name), text);
+  const notes = [
+    ...base.data.notes,
+    ...[...renames].map(
+      ([from, to]) =>
+        `column "${from}" is written as "${to}" in the findings CSVs: their layout has a "${from}" column of its own`,
+    ),
+  ];
+  const report: AuditReport = { ...base, data: { ...base.data, notes }, charts, files };
   const json = {
     title: report.title,
     command: report.command,
@@ -89,7 +102,11 @@ export async function writeReport(
     topSubgroups: top.map((s) => ({ method: s.methodId, subgroup: s.label, ...s.finding })),
     results: results.map((r) => r.result),
   };
-  writeFileSync(path.join(dir, 'report.json'), `${JSON.stringify(json, null, 1)}\n`);
-  writeFileSync(path.join(dir, 'report.html'), renderHtml(report));
+  writeOutput(
+    dir,
+    [['report.html', renderHtml(report)], ['report.json', `${JSON.stringify(json, null, 1)}\n`], ...csvs],
+    inputs,
+    report.command,
+  );
   return files;
 }
