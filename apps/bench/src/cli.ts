@@ -2,12 +2,12 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { expandCells } from './cells.js';
-import { loadStudy, type Study } from './config.js';
-import { estimateStudy, formatEstimate, sampleCells } from './estimate.js';
-import { parseOnly } from './only.js';
-import { describeOutcome, runStudy } from './run-study.js';
-import { ResultStore } from './store.js';
+import { expandCells } from './plan/cells.js';
+import { loadStudy, type Study } from './plan/config.js';
+import { estimateStudy, formatEstimate, sampleCells } from './plan/estimate.js';
+import { parseOnly } from './plan/only.js';
+import { describeOutcome, runStudy } from './run/run-study.js';
+import { ResultStore } from './run/store.js';
 
 /** Run a stratified sample of the study's cells (into its own store) and print the time estimate. */
 async function estimate(

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { resolve } from 'node:path';
-import { compileLatex, tablesDocument } from './latex.js';
+import { compileLatex, tablesDocument } from './report/latex.js';
 
 // `pnpm --filter @fb/bench latex <result dir>`: typeset every generated table of a study report.
 const dir = resolve(process.argv[2] ?? 'results/default');

@@ -1,8 +1,8 @@
 import { parentPort } from 'node:worker_threads';
 import { setPredictionThreads } from '@fb/models';
-import type { Cell } from './cells.js';
-import type { CellRecord } from './record.js';
-import { type CellProgress, cellProgress, runCell } from './run-cell.js';
+import type { Cell } from './plan/cells.js';
+import type { CellRecord } from './run/record.js';
+import { type CellProgress, cellProgress, runCell } from './run/run-cell.js';
 
 /** Messages between the pool and a worker. */
 export type ToWorker = { type: 'run'; cell: Cell };

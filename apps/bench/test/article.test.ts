@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ArticleError, buildArticle, fillFacts, typedNumbers } from '../src/article/build.js';
 import { articleFacts } from '../src/article/facts.js';
-import { writeReport } from '../src/report.js';
+import { writeReport } from '../src/report/report.js';
 import { cleanTempDirs, tempDir, tinyStudy } from './helpers.js';
 import { sampleRecords } from './records.js';
 

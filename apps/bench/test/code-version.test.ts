@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { builtCodeHash, codeVersion } from '../src/cells.js';
+import { builtCodeHash, codeVersion } from '../src/plan/cells.js';
 import { cleanTempDirs, tempDir } from './helpers.js';
 
 afterEach(cleanTempDirs);

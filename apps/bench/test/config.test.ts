@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expandCells, scenarioGrid } from '../src/cells.js';
-import { loadStudy, validateStudy } from '../src/config.js';
+import { expandCells, scenarioGrid } from '../src/plan/cells.js';
+import { loadStudy, validateStudy } from '../src/plan/config.js';
 import { cleanTempDirs, tempDir, tinyStudy } from './helpers.js';
 
 afterEach(cleanTempDirs);

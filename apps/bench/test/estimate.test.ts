@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Cell } from '../src/cells.js';
-import { dataKind, estimateStudy, formatEstimate, sampleCells } from '../src/estimate.js';
-import type { CellRecord } from '../src/record.js';
+import type { Cell } from '../src/plan/cells.js';
+import { dataKind, estimateStudy, formatEstimate, sampleCells } from '../src/plan/estimate.js';
+import type { CellRecord } from '../src/run/record.js';
 
 /** Just the fields the estimator reads. */
 function cell(key: string, plan: string, kind: 'planted bias' | 'no bias' | 'real', block: string): Cell {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { validateStudy } from '../src/config.js';
+import { validateStudy } from '../src/plan/config.js';
 
 /** The built worker (tests run after the build; the pool runs compiled code in its threads). */
 export const workerUrl = new URL('../dist/worker.js', import.meta.url);

@@ -1,6 +1,6 @@
 import { type DiscoveryResult, defineSchema } from '@fb/core';
 import { describe, expect, it } from 'vitest';
-import { implicatedValues } from '../src/run-cell.js';
+import { implicatedValues } from '../src/run/run-cell.js';
 
 const schema = defineSchema({
   attributes: [

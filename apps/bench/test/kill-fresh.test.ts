@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRng } from '@fb/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expandCells } from '../src/cells.js';
-import type { CellRecord } from '../src/record.js';
-import { MAX_TIMER_SECONDS, runStudy } from '../src/run-study.js';
-import { ResultStore, StoreInUseError } from '../src/store.js';
+import { expandCells } from '../src/plan/cells.js';
+import type { CellRecord } from '../src/run/record.js';
+import { MAX_TIMER_SECONDS, runStudy } from '../src/run/run-study.js';
+import { ResultStore, StoreInUseError } from '../src/run/store.js';
 import { cleanTempDirs, tempDir, tinyStudy, workerUrl } from './helpers.js';
 
 afterEach(cleanTempDirs);

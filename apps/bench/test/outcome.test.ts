@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeOutcome } from '../src/run-study.js';
+import { describeOutcome } from '../src/run/run-study.js';
 
 describe('the line a run ends with', () => {
   const base = { cells: 100, skipped: 30, ran: 70, failed: 2, reportPath: null, summary: null };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AffinityQueue } from '../src/pool.js';
+import { AffinityQueue } from '../src/run/pool.js';
 
 const cells = (spec: Record<string, number>) =>
   Object.entries(spec).flatMap(([data, n]) =>

@@ -1,7 +1,7 @@
 import { type Classifier, createDataset, createRng, defineSchema } from '@fb/core';
 import { limi } from '@fb/individual-limi';
 import { describe, expect, it } from 'vitest';
-import { methodForCell } from '../src/prefit.js';
+import { methodForCell } from '../src/run/prefit.js';
 
 const schema = defineSchema({
   attributes: [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PromiseCache } from '../src/promise-cache.js';
+import { PromiseCache } from '../src/run/promise-cache.js';
 
 describe('PromiseCache', () => {
   it('makes each key once, keeps the newest max keys, and forgets a failure', async () => {

@@ -1,5 +1,5 @@
 import type { AuditScore } from '@fb/eval';
-import type { CellRecord } from '../src/record.js';
+import type { CellRecord } from '../src/run/record.js';
 
 /** Hand-made cell records for report tests: one individual method's scores and their no-bias twins. */
 const factors = {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeReport } from '../src/report.js';
+import { writeReport } from '../src/report/report.js';
 import { cleanTempDirs, tempDir, tinyStudy } from './helpers.js';
 import { sampleRecords } from './records.js';
 

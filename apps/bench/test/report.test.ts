@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { studySummary, writeReport } from '../src/report.js';
-import { ResultStore } from '../src/store.js';
-import { csv, escapeTex, LONG_ROWS, latex, type Table, texPlacement } from '../src/tables.js';
+import { studySummary, writeReport } from '../src/report/report.js';
+import { csv, escapeTex, LONG_ROWS, latex, type Table, texPlacement } from '../src/report/tables.js';
+import { ResultStore } from '../src/run/store.js';
 import { cleanTempDirs, tempDir, tinyStudy } from './helpers.js';
 import { sampleRecords } from './records.js';
 

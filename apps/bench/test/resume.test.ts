@@ -3,9 +3,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expandCells } from '../src/cells.js';
-import { runStudy } from '../src/run-study.js';
-import { ResultStore } from '../src/store.js';
+import { expandCells } from '../src/plan/cells.js';
+import { runStudy } from '../src/run/run-study.js';
+import { ResultStore } from '../src/run/store.js';
 import { cleanTempDirs, tempDir, tinyStudy, workerUrl } from './helpers.js';
 
 afterEach(cleanTempDirs);

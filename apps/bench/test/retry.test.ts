@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expandCells } from '../src/cells.js';
-import { failedRecord, mayPassAgain } from '../src/record.js';
-import { buildReport } from '../src/report.js';
-import { type CellExecutor, runStudy } from '../src/run-study.js';
-import { ResultStore } from '../src/store.js';
+import { expandCells } from '../src/plan/cells.js';
+import { buildReport } from '../src/report/report.js';
+import { failedRecord, mayPassAgain } from '../src/run/record.js';
+import { type CellExecutor, runStudy } from '../src/run/run-study.js';
+import { ResultStore } from '../src/run/store.js';
 import { cleanTempDirs, tempDir, tinyStudy } from './helpers.js';
 
 afterEach(cleanTempDirs);

@@ -7,11 +7,11 @@ import { memberMask } from '@fb/core';
 import * as synth from '@fb/synth';
 import { describe, expect, it } from 'vitest';
 import { type SkillRow, skill } from '../src/analyse/skill.js';
-import { expandCells } from '../src/cells.js';
-import { loadStudy, validateStudy } from '../src/config.js';
-import { auditSplit } from '../src/prepare.js';
-import type { CellRecord } from '../src/record.js';
-import { runCell } from '../src/run-cell.js';
+import { expandCells } from '../src/plan/cells.js';
+import { loadStudy, validateStudy } from '../src/plan/config.js';
+import { auditSplit } from '../src/run/prepare.js';
+import type { CellRecord } from '../src/run/record.js';
+import { runCell } from '../src/run/run-cell.js';
 import type { FloorName } from '../src/score/floors.js';
 import { type Measure, measureValues } from '../src/score/measures.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { render } from '../src/figures.js';
-import { sansWidth, textMarkWidth } from '../src/text-width.js';
+import { render } from '../src/report/figures.js';
+import { sansWidth, textMarkWidth } from '../src/report/text-width.js';
 
 describe('figure text widths', () => {
   it('sums DejaVu Sans character widths (hand-computed from the font metrics)', () => {

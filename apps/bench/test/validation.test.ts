@@ -6,10 +6,10 @@
 import { existsSync } from 'node:fs';
 import { wilsonInterval } from '@fb/eval';
 import { describe, expect, it } from 'vitest';
-import { expandCells } from '../src/cells.js';
-import { validateStudy } from '../src/config.js';
-import type { CellRecord } from '../src/record.js';
-import { runCell } from '../src/run-cell.js';
+import { expandCells } from '../src/plan/cells.js';
+import { validateStudy } from '../src/plan/config.js';
+import type { CellRecord } from '../src/run/record.js';
+import { runCell } from '../src/run/run-cell.js';
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 

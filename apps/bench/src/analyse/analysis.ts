@@ -11,8 +11,8 @@ import {
   pairedComparisons,
   quantile,
 } from '@fb/eval';
-import type { Question } from './config.js';
-import type { CellRecord } from './record.js';
+import type { Question } from '../plan/config.js';
+import type { CellRecord } from '../run/record.js';
 
 /** Done cells on synthetic data with planted bias, on its no-bias twin, and on real data. */
 export function partition(records: readonly CellRecord[]) {

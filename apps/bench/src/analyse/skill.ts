@@ -8,8 +8,8 @@ import {
   wilcoxonSignedRank,
   wilsonInterval,
 } from '@fb/eval';
-import type { Question } from '../config.js';
-import type { CellRecord } from '../record.js';
+import type { Question } from '../plan/config.js';
+import type { CellRecord } from '../run/record.js';
 import { type FloorName, floorMethods } from '../score/floors.js';
 import { type Measure, measuresOf, measureValues } from '../score/measures.js';
 

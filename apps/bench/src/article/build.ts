@@ -8,8 +8,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { compileLatex, paperPreamble } from '../latex.js';
-import { escapeTex, markdown as markdownTable, type Table } from '../tables.js';
+import { compileLatex, paperPreamble } from '../report/latex.js';
+import { escapeTex, markdown as markdownTable, type Table } from '../report/tables.js';
 import { articleFacts, type Facts } from './facts.js';
 
 /** A reference: its key as cited (`[@key]`) and the entry as printed. */

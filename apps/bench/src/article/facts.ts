@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FPR, type StudySummary } from '../report.js';
+import { FPR, type StudySummary } from '../report/report.js';
 
 /** Named numbers and names the article's prose may use, each formatted as printed. */
 export type Facts = Map<string, string>;

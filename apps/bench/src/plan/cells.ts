@@ -3,8 +3,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Budget } from '@fb/core';
+import { findMethod } from '../methods.js';
+import { appPath } from '../paths.js';
 import type { MethodEntry, ModelSpec, Question, RealDatasetName, Study } from './config.js';
-import { findMethod } from './methods.js';
 import { questionsOf } from './questions.js';
 
 /** The data of a cell: a synthetic scenario (regenerated from seed and options) or a real data set. */
@@ -79,7 +80,7 @@ export function contentHash(value: unknown): string {
 }
 
 const require = createRequire(import.meta.url);
-const benchPackage = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+const benchPackage = JSON.parse(readFileSync(appPath('package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
 };
 

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { OptionsError, type OptionsSchema, resolveOptions } from '@fb/core';
 import * as synth from '@fb/synth';
 import { parse as parseYaml } from 'yaml';
+import { methodRegistry } from '../methods.js';
+import { appPath } from '../paths.js';
 import { contentHash, datasetsOf, planLabels, planOptions } from './cells.js';
-import { methodRegistry } from './methods.js';
 
 /** A registered method with its options; `vary` turns one entry into one plan per option value. */
 export interface MethodEntry {
@@ -382,7 +382,7 @@ export function validateStudy(value: unknown, source = 'study'): Study {
 }
 
 /** Directory of the study files shipped with the app. */
-export const studiesDir = fileURLToPath(new URL('../studies/', import.meta.url));
+export const studiesDir = appPath('studies/');
 
 /** Load a study by name (from `studies/`) or from a JSON or YAML file path. */
 export function loadStudy(nameOrPath: string): Study {

@@ -1,6 +1,6 @@
 import { createRng } from '@fb/core';
+import type { CellRecord } from '../run/record.js';
 import type { Cell } from './cells.js';
-import type { CellRecord } from './record.js';
 
 /**
  * The kind of data a cell audits. A method's cost differs between them, not only by data size: a

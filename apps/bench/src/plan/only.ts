@@ -1,4 +1,4 @@
-import type { RunStudyOptions } from './run-study.js';
+import type { RunStudyOptions } from '../run/run-study.js';
 
 const onlyKeys = ['method', 'label', 'dataset', 'model'] as const;
 

@@ -1,5 +1,5 @@
+import { findMethod } from '../methods.js';
 import type { Question } from './config.js';
-import { findMethod } from './methods.js';
 
 /**
  * The questions a method can answer (docs/study-design.md). Individual methods query the model's

@@ -1,4 +1,4 @@
-import type { CellRecord } from './record.js';
+import type { CellRecord } from '../run/record.js';
 import type { Block, Report } from './report.js';
 import type { CellSelector, Table } from './tables.js';
 

@@ -1,7 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type MeanInterval, quantile } from '@fb/eval';
-import { MIN_NULLS_FOR_FPR, skill } from './analyse/skill.js';
 import {
   agreement,
   biasTrend,
@@ -21,9 +20,12 @@ import {
   realData,
   saturated,
   sensitivity,
-} from './analysis.js';
-import { datasetsOf, modelsOf, planLabels } from './cells.js';
-import type { Study } from './config.js';
+} from '../analyse/analysis.js';
+import { MIN_NULLS_FOR_FPR, skill } from '../analyse/skill.js';
+import { baselineIds } from '../methods.js';
+import { datasetsOf, modelsOf, planLabels } from '../plan/cells.js';
+import type { Study } from '../plan/config.js';
+import type { CellRecord } from '../run/record.js';
 import {
   agreementFigure,
   chanceFigure,
@@ -39,9 +41,7 @@ import {
   trendFigure,
 } from './figures.js';
 import { reportHtml } from './html.js';
-import { baselineIds } from './methods.js';
-import type { CellRecord } from './record.js';
-import { skillIntro, skillTables } from './report/skill-tables.js';
+import { skillIntro, skillTables } from './skill-tables.js';
 import { csv, intervalFields, json, latex, markdown, num, raw, type Table, withInterval } from './tables.js';
 
 /** A piece of the report, rendered the same way into report.md and report.html. */

@@ -1,8 +1,8 @@
+import { questions } from '../analyse/analysis.js';
 import { isFloorLike, type SkillRow } from '../analyse/skill.js';
-import { questions } from '../analysis.js';
 import type { Measure } from '../score/measures.js';
 import { measureWords } from '../score/measures.js';
-import { num } from '../tables.js';
+import { num } from './tables.js';
 
 /** The measure a family's summary line is about: the one that ranks where the others saturate. */
 const headline: Record<'individual' | 'subgroup', Measure> = {

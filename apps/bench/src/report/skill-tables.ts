@@ -1,9 +1,9 @@
+import { questions } from '../analyse/analysis.js';
 import { ALPHA, isFloorLike, MIN_NULLS_FOR_FPR, type SkillRow } from '../analyse/skill.js';
-import { questions } from '../analysis.js';
-import type { Question } from '../config.js';
+import type { Question } from '../plan/config.js';
 import { floorMeaning } from '../score/floors.js';
 import { type Measure, measureMeaning, measureWords } from '../score/measures.js';
-import { intervalFields, num, raw, type Table, withInterval } from '../tables.js';
+import { intervalFields, num, raw, type Table, withInterval } from './tables.js';
 
 /** One table of the skill section, with the sentences that must stand beside it. */
 export interface SkillTable {

@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
-import { type Cell, contentHash } from './cells.js';
+import { type Cell, contentHash } from '../plan/cells.js';
+import type { FromWorker, ToWorker } from '../worker.js';
 import { type CellRecord, failedRecord } from './record.js';
 import type { CellProgress } from './run-cell.js';
-import type { FromWorker, ToWorker } from './worker.js';
 
 export interface PoolEvents {
   onStart?(cell: Cell): void;

@@ -6,7 +6,7 @@ import {
   limiOptions,
   limiWith,
 } from '@fb/individual-limi';
-import { findMethod } from './methods.js';
+import { findMethod } from '../methods.js';
 import { PromiseCache } from './promise-cache.js';
 
 /**

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   type Classifier,
   createDataset,
@@ -14,8 +13,9 @@ import * as datasets from '@fb/datasets';
 import { type ModelTruth, modelTruth, type TruthView, truthView } from '@fb/eval';
 import * as models from '@fb/models';
 import * as synth from '@fb/synth';
-import { type BlockSpec, blockInputs, contentHash, type DatasetSpec } from './cells.js';
-import type { ModelSpec } from './config.js';
+import { appPath } from '../paths.js';
+import { type BlockSpec, blockInputs, contentHash, type DatasetSpec } from '../plan/cells.js';
+import type { ModelSpec } from '../plan/config.js';
 import { PromiseCache } from './promise-cache.js';
 
 type SyntheticSpec = Extract<DatasetSpec, { kind: 'synthetic' }>;
@@ -95,7 +95,7 @@ const loaders: Record<string, (options: { dataDir?: string }) => Promise<Dataset
 /** The shared copies of the real data files, when this checkout sits next to them. */
 function dataDir(): string | undefined {
   if (process.env['FB_DATA_DIR']) return process.env['FB_DATA_DIR'];
-  const shared = resolve(fileURLToPath(new URL('../../../../shared/datasets', import.meta.url)));
+  const shared = resolve(appPath('../../../shared/datasets'));
   return existsSync(shared) ? shared : undefined;
 }
 

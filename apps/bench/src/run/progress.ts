@@ -1,4 +1,4 @@
-import type { Cell } from './cells.js';
+import type { Cell } from '../plan/cells.js';
 import type { CellRecord } from './record.js';
 
 const clock = (seconds: number): string => {

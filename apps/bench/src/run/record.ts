@@ -1,8 +1,8 @@
 import type { Access, DetectorKind, RunMetrics } from '@fb/core';
 import type { AuditScore } from '@fb/eval';
-import type { Cell } from './cells.js';
-import type { Question } from './config.js';
-import type { FloorScore } from './score/floors.js';
+import type { Cell } from '../plan/cells.js';
+import type { Question } from '../plan/config.js';
+import type { FloorScore } from '../score/floors.js';
 
 /** What the store keeps per cell, finished or failed. */
 export interface CellRecord {

@@ -1,10 +1,10 @@
 import { type DiscoveryResult, describeCondition, type Progress, type Schema } from '@fb/core';
 import { type AuditScore, QueryClock, scoreAudit } from '@fb/eval';
-import type { Cell } from './cells.js';
+import type { Cell } from '../plan/cells.js';
+import { floorScores } from '../score/floors.js';
 import { methodForCell } from './prefit.js';
 import { type Prepared, prepare, type ScoringTruth } from './prepare.js';
 import { type CellRecord, identity } from './record.js';
-import { floorScores } from './score/floors.js';
 
 /** Subgroups whose protected conditions count as what a subgroup method points at. */
 const TOP_SUBGROUPS = 5;

@@ -1,13 +1,14 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { skill } from './analyse/skill.js';
-import { type Cell, expandCells } from './cells.js';
-import type { Study } from './config.js';
+import { skill } from '../analyse/skill.js';
+import { appRoot } from '../paths.js';
+import { type Cell, expandCells } from '../plan/cells.js';
+import type { Study } from '../plan/config.js';
+import { writeReport } from '../report/report.js';
+import { skillSummary } from '../report/skill-summary.js';
 import { type PoolEvents, type PoolOptions, runPool } from './pool.js';
 import { StudyProgress } from './progress.js';
 import { type CellRecord, mayPassAgain } from './record.js';
-import { skillSummary } from './report/skill-summary.js';
-import { writeReport } from './report.js';
 import { ResultStore } from './store.js';
 
 export interface RunStudyOptions {
@@ -113,7 +114,7 @@ export async function runStudy(study: Study, opts: RunStudyOptions): Promise<Stu
           workers,
           // Node timers hold at most 2^31 - 1 ms; a longer timeout would fire at once (every cell an overrun).
           cellTimeoutSeconds: Math.min(study.cellTimeoutSeconds, MAX_TIMER_SECONDS),
-          workerUrl: opts.workerUrl ?? new URL('./worker.js', import.meta.url),
+          workerUrl: opts.workerUrl ?? new URL('dist/worker.js', appRoot),
           ...(opts.signal ? { signal: opts.signal } : {}),
         },
         {

@@ -6,8 +6,8 @@ import {
 } from '@fb/baselines';
 import type { Budget, Detector, DiscoveryResult } from '@fb/core';
 import type { AuditScore, ModelTruth } from '@fb/eval';
-import type { Cell } from '../cells.js';
-import type { Prepared } from '../prepare.js';
+import type { Cell } from '../plan/cells.js';
+import type { Prepared } from '../run/prepare.js';
 import { type Measure, measureValues } from './measures.js';
 
 /**
