@@ -2,17 +2,17 @@
 // files of the wrong types, --out over the data or someone else's files, cells that a spreadsheet
 // would run as formulas, columns named like the report's own, endpoints and ONNX models that do not
 // answer as a model does, late answers, Ctrl-C on a silent endpoint, a calibration trial that fails.
-// The command is not a dependency of this package: it is imported from its build (pnpm build first).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDataset, createRng, defineSchema } from '@fb/core';
 import { fails, returns, unless } from '../src/cases.mjs';
 
-const cliDist = new URL('../../../packages/cli/dist/', import.meta.url);
-const cli = () => import(new URL('index.js', cliDist).href);
-const bin = path.join(decodeURIComponent(cliDist.pathname), 'bin.js');
+// The command's library and its executable, as installed in this package (a workspace dependency).
+const cli = () => import('@fb/cli');
+const bin = path.join(path.dirname(createRequire(import.meta.url).resolve('@fb/cli')), 'bin.js');
 
 let base = null;
 /** A fresh folder for one case. */
