@@ -31,12 +31,18 @@ export { GrowableArray, RowIndex } from './row-index.js';
 export * from './run-control.js';
 export * from './schema.js';
 export {
+  betaQuantile,
   incompleteBeta,
   logGamma,
+  logNormalCdf,
   logNormalUpperTail,
   logUpperIncompleteGamma,
+  normalCdf,
   normalDensity,
+  normalQuantile,
   normalUpperTail,
+  studentTCdf,
+  studentTQuantile,
   studentTUpperTail,
   upperIncompleteGamma,
 } from './statistics.js';

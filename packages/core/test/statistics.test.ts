@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
+  betaQuantile,
   incompleteBeta,
   logGamma,
+  logNormalCdf,
   logNormalUpperTail,
   logUpperIncompleteGamma,
+  normalCdf,
+  normalDensity,
+  normalQuantile,
   normalUpperTail,
+  studentTCdf,
+  studentTQuantile,
   studentTUpperTail,
   upperIncompleteGamma,
 } from '../src/index.js';
@@ -81,5 +88,43 @@ describe('distribution tails', () => {
     }
     expect(logNormalUpperTail(Number.POSITIVE_INFINITY)).toBe(Number.NEGATIVE_INFINITY);
     expect(logUpperIncompleteGamma(2.5, 3)).toBeCloseTo(Math.log(upperIncompleteGamma(2.5, 3)), 13);
+  });
+});
+
+// Published values: the normal table (Φ(1.96), Φ⁻¹(0.975)), scipy.stats (norm, t, beta) and closed forms.
+describe('the distributions moved to core', () => {
+  it('normal CDF, density and quantile', () => {
+    expect(normalCdf(1.96)).toBeCloseTo(0.9750021048517795, 15);
+    expect(normalQuantile(0.975)).toBeCloseTo(1.959963984540054, 14);
+    expect(normalCdf(-1)).toBeCloseTo(0.15865525393145707, 15);
+    expect(normalCdf(0)).toBe(0.5);
+    expect(normalCdf(-6) / 9.865876450376946e-10).toBeCloseTo(1, 8);
+    expect(normalDensity(0)).toBeCloseTo(0.3989422804014327, 16);
+    expect(normalQuantile(1e-10)).toBeCloseTo(-6.361340902404056, 12);
+    expect(normalQuantile(0.5)).toBe(0);
+    expect(normalQuantile(0)).toBe(Number.NEGATIVE_INFINITY);
+    expect(normalQuantile(1)).toBe(Number.POSITIVE_INFINITY);
+    for (const p of [1e-290, 1e-20, 0.01, 0.3, 0.9])
+      expect(normalCdf(normalQuantile(p)) / p).toBeCloseTo(1, 10);
+  });
+
+  it('one normal tail: the upper tail, the CDF and their logs agree', () => {
+    for (const z of [-3, -0.7, 0, 0.2, 1.5, 4, 8, 20]) {
+      expect(normalUpperTail(z)).toBe(normalCdf(-z));
+      expect(logNormalUpperTail(z)).toBe(logNormalCdf(-z));
+    }
+    expect(Number.isNaN(normalCdf(Number.NaN))).toBe(true);
+    expect(normalCdf(Number.NEGATIVE_INFINITY)).toBe(0);
+    expect(normalCdf(Number.POSITIVE_INFINITY)).toBe(1);
+  });
+
+  it('Student t CDF and quantile, beta quantile', () => {
+    expect(studentTQuantile(0.975, 10)).toBeCloseTo(2.228138851986274, 9);
+    expect(studentTCdf(-2, 5)).toBeCloseTo(0.050969739414929174, 14);
+    expect(studentTCdf(2, 5)).toBeCloseTo(1 - 0.050969739414929174, 14);
+    expect(() => studentTQuantile(1, 5)).toThrow(RangeError);
+    expect(betaQuantile(0.3, 2.5, 4)).toBeCloseTo(0.2740342469010002, 12);
+    // Beta(1, b): the quantile is 1 − (1 − p)^(1/b) (Clopper-Pearson's 0 of 30: 0.1157).
+    expect(betaQuantile(0.975, 1, 30)).toBeCloseTo(1 - 0.025 ** (1 / 30), 12);
   });
 });

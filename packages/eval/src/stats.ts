@@ -1,32 +1,21 @@
-import { incompleteBeta, logGamma, normalUpperTail, studentTUpperTail } from '@fb/core';
+import {
+  betaQuantile,
+  normalQuantile as coreNormalQuantile,
+  incompleteBeta,
+  logGamma,
+  normalCdf,
+  studentTCdf,
+  studentTQuantile,
+} from '@fb/core';
 
-// The distribution tails live in @fb/core (one home for the statistics every package uses); the
-// study's names for them are kept here.
-export { incompleteBeta, logGamma };
+// The distributions live in @fb/core (one home for the statistics every package uses); the study's
+// names for them are kept here.
+export { incompleteBeta, logGamma, normalCdf, studentTCdf, studentTQuantile };
 
-/** CDF of Student's t distribution with `df` degrees of freedom (lower tails exact in relative terms). */
-export function studentTCdf(t: number, df: number): number {
-  return t < 0 ? studentTUpperTail(-t, df) : 1 - studentTUpperTail(t, df);
-}
-
-/** Quantile of Student's t distribution (bisection on the CDF; |error| < 1e-10). */
-export function studentTQuantile(p: number, df: number): number {
+/** Quantile of the standard normal distribution (core's); throws a RangeError unless 0 < p < 1. */
+export function normalQuantile(p: number): number {
   if (!(p > 0 && p < 1)) throw new RangeError(`quantile level must be in (0, 1), got ${p}`);
-  let lo = -1;
-  let hi = 1;
-  while (studentTCdf(lo, df) > p) lo *= 2;
-  while (studentTCdf(hi, df) < p) hi *= 2;
-  for (let i = 0; i < 200 && hi - lo > 1e-12; i++) {
-    const mid = (lo + hi) / 2;
-    if (studentTCdf(mid, df) < p) lo = mid;
-    else hi = mid;
-  }
-  return (lo + hi) / 2;
-}
-
-/** CDF of the standard normal distribution (lower tails exact in relative terms). */
-export function normalCdf(z: number): number {
-  return z < 0 ? normalUpperTail(-z) : 1 - normalUpperTail(z);
+  return coreNormalQuantile(p);
 }
 
 export interface MeanInterval {
@@ -74,19 +63,14 @@ export function wilsonInterval(k: number, n: number, level = 0.95): { rate: numb
   const denom = 1 + (z * z) / n;
   const centre = (p + (z * z) / (2 * n)) / denom;
   const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / denom;
-  return { rate: p, lo: Math.max(0, centre - half), hi: Math.min(1, centre + half) };
-}
-
-/** Quantile of the Beta(a, b) distribution (bisection on the regularised incomplete beta). */
-function betaQuantile(p: number, a: number, b: number): number {
-  let lo = 0;
-  let hi = 1;
-  for (let i = 0; i < 200 && hi - lo > 1e-14; i++) {
-    const mid = (lo + hi) / 2;
-    if (incompleteBeta(mid, a, b) < p) lo = mid;
-    else hi = mid;
-  }
-  return (lo + hi) / 2;
+  // centre ∓ half without cancellation: (centre − half)(centre + half) = p² / denom, and likewise
+  // for 1 − p, so that 0 of n gives exactly 0 and n of n exactly 1.
+  const q = 1 - p;
+  return {
+    rate: p,
+    lo: Math.max(0, (p * p) / denom / (centre + half)),
+    hi: Math.min(1, 1 - (q * q) / denom / (1 - centre + half)),
+  };
 }
 
 /**
@@ -101,19 +85,6 @@ export function clopperPearson(k: number, n: number, level = 0.95): { rate: numb
   const lo = k === 0 ? 0 : betaQuantile(alpha / 2, k, n - k + 1);
   const hi = k === n ? 1 : betaQuantile(1 - alpha / 2, k + 1, n - k);
   return { rate: k / n, lo, hi };
-}
-
-/** Quantile of the standard normal distribution (bisection on `normalCdf`). */
-export function normalQuantile(p: number): number {
-  if (!(p > 0 && p < 1)) throw new RangeError(`quantile level must be in (0, 1), got ${p}`);
-  let lo = -40;
-  let hi = 40;
-  for (let i = 0; i < 200 && hi - lo > 1e-13; i++) {
-    const mid = (lo + hi) / 2;
-    if (normalCdf(mid) < p) lo = mid;
-    else hi = mid;
-  }
-  return (lo + hi) / 2;
 }
 
 export interface SignedRankTest {
