@@ -215,7 +215,9 @@ function defaultColumns(header: string[], rows: string[][], keep: Set<string>, n
 
 /** Quantile edges cutting `values` into at most `bins` bins of near-equal size (distinct, increasing). */
 export function quantileEdges(values: Float64Array, bins: number): number[] {
-  const sorted = Float64Array.from(values).sort();
+  // Missing values (NaN) have no place among the quantiles: they would sort last and shift every edge.
+  const sorted = Float64Array.from(values.filter((v) => Number.isFinite(v))).sort();
+  if (sorted.length === 0) return [];
   const edges: number[] = [];
   for (let b = 1; b < bins; b++) {
     const v = sorted[Math.floor((b * sorted.length) / bins)]!;

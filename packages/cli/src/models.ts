@@ -94,6 +94,16 @@ export class RecordedDecisions implements Classifier {
     this.nClasses = ds.schema.outcome.labels.length;
     this.description = description;
     const K = this.nClasses;
+    if (decisions.length !== ds.n) {
+      throw new ModelError('MODEL_OUTPUT', `${decisions.length} recorded decisions for ${ds.n} rows`);
+    }
+    const bad = decisions.findIndex((c) => !(Number.isInteger(c) && c >= 0 && c < K));
+    if (bad >= 0) {
+      throw new ModelError(
+        'MODEL_OUTPUT',
+        `row ${bad}: recorded decision ${decisions[bad]} is not a class of the outcome (0..${K - 1})`,
+      );
+    }
     const votes: Float64Array[] = [];
     const sums: Float64Array[] = [];
     for (let i = 0; i < ds.n; i++) {

@@ -1,3 +1,4 @@
+import { DataError } from './errors.js';
 import type { Condition, DiscriminatoryPair } from './result-types.js';
 import { attributeIndex, type Schema, valueLabel } from './schema.js';
 
@@ -55,10 +56,26 @@ function numberRuns(values: readonly number[], step: number): string[] {
  * labels it covers; numeric sets write runs of consecutive values as `lo..hi`.
  */
 export function describeCondition(schema: Schema, condition: Condition): string {
+  if (condition === null || typeof condition !== 'object' || typeof condition.attribute !== 'string') {
+    throw new DataError('DATA_SHAPE', 'a condition must be an object with an attribute name');
+  }
   const a = schema.attributes[attributeIndex(schema, condition.attribute)]!;
   if ('values' in condition) {
+    if (!Array.isArray(condition.values)) {
+      throw new DataError('DATA_SHAPE', `the condition on "${a.name}" must list its values in an array`);
+    }
     const values = [...new Set(condition.values)].sort((p, q) => p - q);
-    if (a.categories) return categorySet(a.name, a.categories, values);
+    if (a.categories) {
+      // A code outside the categories has no label: naming it as a number would read as a real value.
+      const bad = values.find((v) => !(Number.isInteger(v) && v >= 0 && v < a.categories!.length));
+      if (bad !== undefined) {
+        throw new DataError(
+          'DATA_OUT_OF_DOMAIN',
+          `${bad} is not a category code of "${a.name}" (0..${a.categories.length - 1})`,
+        );
+      }
+      return categorySet(a.name, a.categories, values);
+    }
     return labelSet(a.name, numberRuns(values, a.step ?? 1));
   }
   if (a.categories) {
@@ -81,6 +98,9 @@ export function describeCondition(schema: Schema, condition: Condition): string 
  * `all rows`. Throws `SchemaError` for a condition on an attribute the schema does not have.
  */
 export function describeSubgroup(schema: Schema, conditions: readonly Condition[]): string {
+  if (!Array.isArray(conditions)) {
+    throw new DataError('DATA_SHAPE', 'a subgroup is an array of conditions (an empty one for all rows)');
+  }
   if (conditions.length === 0) return 'all rows';
   const ordered = conditions
     .map((c) => ({ c, j: attributeIndex(schema, c.attribute) }))
@@ -90,6 +110,13 @@ export function describeSubgroup(schema: Schema, conditions: readonly Condition[
 
 /** A row (schema order) as `{ attribute: label }`, the outcome codes as their labels. */
 export function labelRow(schema: Schema, row: ArrayLike<number>): Record<string, string> {
+  const d = schema.attributes.length;
+  if (row === null || typeof row !== 'object' || row.length !== d) {
+    throw new DataError(
+      'DATA_SHAPE',
+      `a row of this schema has ${d} values, got ${row?.length ?? String(row)}`,
+    );
+  }
   const out: Record<string, string> = {};
   schema.attributes.forEach((a, j) => {
     const v = row[j]!;

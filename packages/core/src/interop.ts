@@ -1,7 +1,7 @@
 import { parseCsv, toCsv } from './csv.js';
 import { parseDecimal } from './decimal.js';
 import { describeSubgroup, labelRow, outcomeLabel } from './describe.js';
-import { InteropError } from './errors.js';
+import { InteropError, ResultError } from './errors.js';
 import type { Condition, DiscoveryResult, SubgroupFinding } from './result-types.js';
 import type { Attribute, Schema } from './schema.js';
 
@@ -181,6 +181,14 @@ export function subgroupTable(
 }
 
 function resultTable(result: DiscoveryResult, schema: Schema, options: TableOptions) {
+  if (
+    result === null ||
+    typeof result !== 'object' ||
+    result.findings === null ||
+    typeof result.findings !== 'object'
+  ) {
+    throw new ResultError('RESULT_INVALID', 'expected a DiscoveryResult with its findings');
+  }
   return result.findings.kind === 'individual'
     ? individualTable(result, schema, options)
     : subgroupTable(result, schema, options);

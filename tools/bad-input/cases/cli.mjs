@@ -662,4 +662,19 @@ export const cases = [
       Float64Array.from([0, 99]),
     );
   }),
+  fails(
+    'RecordedDecisions: recorded decisions that are no class of the outcome',
+    'MODEL_OUTPUT',
+    async () => {
+      const { RecordedDecisions } = await cli();
+      const ds = createDataset({ schema: twoLabelSchema, x: [0, 10, 1, 20], y: [0, 1] });
+      return new RecordedDecisions(ds, Int32Array.from([7, 7]), null, 'recorded');
+    },
+  ),
+  returns(
+    'quantileEdges: missing values are left out of the quantiles',
+    // 1, 2, 3 in two bins cut at 2; the NaN, sorted last, used to push the cut to 3.
+    async () => (await cli()).quantileEdges(Float64Array.from([Number.NaN, 1, 2, 3]), 2),
+    (edges) => unless(JSON.stringify(edges) === '[2]', `edges ${JSON.stringify(edges)}, expected [2]`),
+  ),
 ];

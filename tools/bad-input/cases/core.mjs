@@ -5,13 +5,16 @@ import {
   DomainSampler,
   datasetFromRecords,
   defineSchema,
+  describeSubgroup,
   domainGrid,
   domainValues,
+  labelRow,
   parseCsv,
   parseDecimal,
   readIndividualTable,
   readSubgroupTable,
   resolveOptions,
+  resultToCsv,
   subsetRows,
 } from '@fb/core';
 import { fails, returns, unless } from '../src/cases.mjs';
@@ -120,7 +123,15 @@ const records =
     datasetFromRecords(schema, recs);
 const rec = (over) => ({ a: 'x', n: 2, y: 'yes', ...over });
 
+const described = defineSchema(base);
+
 export const cases = [
+  fails('describeSubgroup: conditions null', 'DATA_SHAPE', () => describeSubgroup(described, null)),
+  fails('describeSubgroup: a category code outside the categories', 'DATA_OUT_OF_DOMAIN', () =>
+    describeSubgroup(described, [{ attribute: 'a', values: [7] }]),
+  ),
+  fails('labelRow: a row shorter than the schema', 'DATA_SHAPE', () => labelRow(described, [0])),
+  fails('resultToCsv: no result', 'RESULT_INVALID', () => resultToCsv(null, described)),
   ...badSchemas.map(([id, spec, code]) => fails(`schema: ${id}`, code, () => defineSchema(spec))),
 
   // Domains beyond 32 bits keep their size (they used to wrap in an Int32Array).
