@@ -33,6 +33,41 @@ export const cases = [
   fails('__proto__ from JSON', 'OPTIONS_UNKNOWN', () =>
     validateStudy(JSON.parse(`{"__proto__":{"x":1},${JSON.stringify(good).slice(1)}`)),
   ),
+  fails('a factor level {__proto__: {...}} from YAML', 'OPTIONS_UNKNOWN', () =>
+    loadStudy(
+      file(
+        'proto-level.yaml',
+        `name: corpus
+seeds: [1]
+synthetic:
+  generator: generate
+  base: { attributes: 6, pairs: 1 }
+  factors:
+    bias:
+      - { minBias: 0.5, maxBias: 1 }
+      - { __proto__: { minBias: 2.5, maxBias: 3 } }
+models: [{ kind: logistic-regression }]
+methods: [{ label: A, method: aequitas }]
+`,
+      ),
+    ),
+  ),
+  fails(
+    'two factor levels alike but for their key order',
+    'OPTIONS_INVALID',
+    study({
+      synthetic: {
+        generator: 'generate',
+        base: { attributes: 6, pairs: 1 },
+        factors: {
+          bias: [
+            { minBias: 1, maxBias: 2 },
+            { maxBias: 2, minBias: 1 },
+          ],
+        },
+      },
+    }),
+  ),
   fails('no seeds', 'OPTIONS_INVALID', study({ seeds: [] })),
   fails('seed -1', 'OPTIONS_INVALID', study({ seeds: [-1] })),
   fails('seed 1.5', 'OPTIONS_INVALID', study({ seeds: [1.5] })),

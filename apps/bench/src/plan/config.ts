@@ -274,6 +274,24 @@ function findUnknown(
   return null;
 }
 
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * The path of the first own key named `__proto__`, `constructor` or `prototype` anywhere in a parsed
+ * file (YAML and JSON parsers keep them as own keys; spread into options they would be dropped or
+ * change an object's prototype), or null.
+ */
+function prototypeKey(value: unknown, path: string): string | null {
+  if (value === null || typeof value !== 'object') return null;
+  for (const k of Object.keys(value)) {
+    const at = `${path}/${k}`;
+    if (PROTOTYPE_KEYS.has(k)) return at;
+    const found = prototypeKey((value as Record<string, unknown>)[k], at);
+    if (found) return found;
+  }
+  return null;
+}
+
 /** Validate a parsed study, fill defaults and check what the schema cannot (method ids, options). */
 export function validateStudy(value: unknown, source = 'study'): Study {
   const unknown = findUnknown(studySchema as SchemaNode, value, '');
@@ -282,6 +300,14 @@ export function validateStudy(value: unknown, source = 'study'): Study {
       'OPTIONS_UNKNOWN',
       `${source}: ${unknown.at}: unknown field (allowed: ${unknown.known.join(', ')})`,
       { option: unknown.at },
+    );
+  }
+  const forbidden = prototypeKey(value, '');
+  if (forbidden) {
+    throw new OptionsError(
+      'OPTIONS_UNKNOWN',
+      `${source}: ${forbidden}: a key named like an object's prototype is not a study field or option`,
+      { option: forbidden },
     );
   }
   let study: Study;
@@ -358,6 +384,23 @@ export function validateStudy(value: unknown, source = 'study'): Study {
         { option: '/synthetic/oneAtATime' },
       );
     }
+  }
+  // Two levels with the same options (in whatever key order) would run the same data twice as two
+  // scenarios.
+  for (const [name, levels] of Object.entries(study.synthetic?.factors ?? {})) {
+    const seen = new Map<string, number>();
+    levels.forEach((level, i) => {
+      const h = contentHash(level);
+      const j = seen.get(h);
+      if (j !== undefined) {
+        throw new OptionsError(
+          'OPTIONS_INVALID',
+          `${source}: /synthetic/factors/${name}/${i}: the same level as /synthetic/factors/${name}/${j}`,
+          { option: `/synthetic/factors/${name}/${i}` },
+        );
+      }
+      seen.set(h, i);
+    });
   }
   for (const d of datasetsOf(study)) {
     if (d.kind !== 'synthetic') continue;
