@@ -55,8 +55,11 @@ export const optionsSchema: OptionsSchema = {
     limeSamples: {
       type: 'integer',
       minimum: 10,
+      // One explanation's samples are held in memory at once and fitted together.
+      maximum: 1_000_000,
       default: 5000,
-      description: 'Perturbed samples per explanation (LIME num_samples), all queried in batches.',
+      description:
+        'Perturbed samples per explanation (LIME num_samples), all queried in batches. At most 1,000,000: one explanation runs to its end whatever the budget.',
     },
     ridgeAlpha: {
       type: 'number',

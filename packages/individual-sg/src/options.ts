@@ -35,9 +35,11 @@ export const optionsSchema: OptionsSchema = {
     limeSamples: {
       type: 'integer',
       minimum: 10,
+      // One explanation is one batch held in memory and one tree fit that no budget interrupts.
+      maximum: 1_000_000,
       default: 5000,
       description:
-        'Perturbed samples per local explanation (LIME num_samples), queried in one batch; the local decision tree is fitted on them.',
+        'Perturbed samples per local explanation (LIME num_samples), queried in one batch; the local decision tree is fitted on them. At most 1,000,000: one explanation runs to its end whatever the budget.',
     },
     confidenceThreshold: {
       type: 'number',

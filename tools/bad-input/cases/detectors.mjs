@@ -254,5 +254,12 @@ export const cases = methodRegistry.flatMap((det) => {
       ),
     );
   }
+  if (det.id === 'sg' || det.id === 'expga') {
+    // One explanation is one batch no budget interrupts: a huge one overran budgets or threw RangeError.
+    cs.push(
+      fails(id('limeSamples 2e7'), 'OPTIONS_INVALID', run({ dataset, model }, { limeSamples: 2e7 })),
+      fails(id('limeSamples 5e8'), 'OPTIONS_INVALID', run({ dataset, model }, { limeSamples: 5e8 })),
+    );
+  }
   return cs;
 });
