@@ -7,11 +7,17 @@ export interface Predicate {
   confidence: number;
 }
 
-/** A set of predicates to solve, with the queue rank of its solution. */
+/** A set of predicates to solve, with what ranks its solution in the queue. */
 export interface ConstraintSet {
   constraints: Predicate[];
   /** Position of the negated predicate in the path. */
   negated: number;
+  /**
+   * Mean confidence that ranks the solution: over the whole path with the predicate negated for a
+   * local set (as the original, which solves only the predicates on that attribute), over the set's
+   * own predicates (the prefix and the negated one) for a global set.
+   */
+  confidence: number;
 }
 
 /** The predicate negated; its confidence becomes 1 − c (the share of the node's samples going the other way), as in the original. */
@@ -22,7 +28,7 @@ export function negate(p: Predicate): Predicate {
 /**
  * Local search (around a discriminatory input): for each predicate on a non-protected attribute,
  * the path's predicates on that same attribute with this one negated. The solution changes only
- * that attribute of the input.
+ * that attribute of the input. Its rank comes from the whole path with that predicate negated.
  */
 export function localConstraintSets(
   path: readonly Predicate[],
@@ -31,8 +37,9 @@ export function localConstraintSets(
   const out: ConstraintSet[] = [];
   path.forEach((p, i) => {
     if (isProtected(p.feature)) return;
-    const constraints = path.filter((q) => q.feature === p.feature).map((q) => (q === p ? negate(q) : q));
-    out.push({ constraints, negated: i });
+    const negatedPath = path.map((q) => (q === p ? negate(q) : q));
+    const constraints = negatedPath.filter((q) => q.feature === p.feature);
+    out.push({ constraints, negated: i, confidence: meanConfidence(negatedPath) });
   });
   return out;
 }
@@ -52,7 +59,8 @@ export function globalConstraintSets(
     const p = path[i]!;
     if (p.confidence < threshold) break;
     if (isProtected(p.feature)) continue;
-    out.push({ constraints: [...path.slice(0, i), negate(p)], negated: i });
+    const constraints = [...path.slice(0, i), negate(p)];
+    out.push({ constraints, negated: i, confidence: meanConfidence(constraints) });
   }
   return out;
 }

@@ -4,7 +4,6 @@ import {
   constraintKey,
   globalConstraintSets,
   localConstraintSets,
-  meanConfidence,
 } from './constraints.js';
 import { PathExplainer } from './explainer.js';
 import type { SgOptions } from './options.js';
@@ -12,7 +11,10 @@ import { RowPriorityQueue } from './priority-queue.js';
 import { seedOrder } from './seeds.js';
 import { acquireZ3, PathSolver, releaseZ3 } from './solver.js';
 
-/** Queue ranks (lower first): local candidates 1 + c, seeds 5, global candidates 10 - c (c = mean confidence). */
+/**
+ * Queue ranks (lower first): local candidates 1 + c, seeds 5, global candidates 10 - c (c = the set's
+ * `confidence`: the whole negated path's mean for a local set, the set's own for a global one).
+ */
 const SEED_RANK = 5;
 const LOCAL_RANK = 1;
 const GLOBAL_RANK = 10;
@@ -108,7 +110,7 @@ export async function symbolicGeneration({
       const sets: { set: ConstraintSet; rank: number }[] = [];
       if (discriminatory) {
         for (const set of localConstraintSets(path, isProtected))
-          sets.push({ set, rank: LOCAL_RANK + meanConfidence(set.constraints) });
+          sets.push({ set, rank: LOCAL_RANK + set.confidence });
         stats.localSets += sets.length;
       }
       for (const set of globalConstraintSets(path, isProtected, options.confidenceThreshold)) {
@@ -119,7 +121,7 @@ export async function symbolicGeneration({
         }
         visited.add(key);
         stats.globalSets++;
-        sets.push({ set, rank: GLOBAL_RANK - meanConfidence(set.constraints) });
+        sets.push({ set, rank: GLOBAL_RANK - set.confidence });
       }
       if (sets.length === 0) continue;
       if (!solver) {

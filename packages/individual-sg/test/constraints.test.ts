@@ -32,6 +32,27 @@ describe('constraint negation', () => {
     expect(sets.map((s) => text(s.constraints))).toEqual(['1>49.5&1>39.5', '2<=9.5', '1<=49.5&1<=39.5']);
   });
 
+  it("local sets rank by the whole path's mean confidence with the predicate negated, as the original", () => {
+    const sets = localConstraintSets(path, isProtected);
+    // The original's local search ranks by average_confidence of the whole negated path, not of the predicates solved.
+    expect(sets.map((s) => s.confidence)).toEqual(
+      [
+        [0.1, 0.5, 0.2, 0.6],
+        [0.9, 0.5, 0.8, 0.6],
+        [0.9, 0.5, 0.2, 0.4],
+      ].map((cs) => expect.closeTo(cs.reduce((a, b) => a + b) / 4, 12)),
+    );
+    // The negated attribute's predicates alone would give 0.8.
+    expect(sets[1]!.confidence).not.toBeCloseTo(meanConfidence(sets[1]!.constraints), 3);
+  });
+
+  it('global sets rank by the mean confidence of their own predicates (the whole set solved)', () => {
+    const sets = globalConstraintSets(path, isProtected, 0);
+    expect(sets.map((s) => s.confidence)).toEqual(
+      sets.map((s) => expect.closeTo(meanConfidence(s.constraints), 12)),
+    );
+  });
+
   it('global sets: the prefix and one negated predicate, up to the first low-confidence predicate', () => {
     const sets = globalConstraintSets(path, isProtected, 0.3);
     // Predicate 1 is protected (skipped but kept in later prefixes); predicate 2 (0.2 < 0.3) ends the walk.
