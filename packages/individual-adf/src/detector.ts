@@ -11,7 +11,7 @@ import { TwinGradients } from './gradients.js';
 import { runLocalPhase } from './local-phase.js';
 import { type AdfOptions, optionsSchema } from './options.js';
 import { SearchSpace } from './search-space.js';
-import { clusterSeeds } from './seeds.js';
+import { clusterSeeds, eidigSeeds } from './seeds.js';
 
 /**
  * ADF (Zhang et al., "White-box Fairness Testing through Adversarial Sampling", ICSE 2020): seeds
@@ -48,7 +48,12 @@ export const adf: IndividualDetector<AdfOptions> = defineIndividualDetector<AdfO
       new ProtectedVariants(dataset.schema, options.variantMode),
       eidig ? 'output' : 'loss',
     );
-    const seeds = clusterSeeds(dataset, options.clusters, options.maxGlobal, ctl.rng.fork('seeds'));
+    const seeds = (eidig ? eidigSeeds : clusterSeeds)(
+      dataset,
+      options.clusters,
+      options.maxGlobal,
+      ctl.rng.fork('seeds'),
+    );
     const globalRng = ctl.rng.fork('global');
     const localRng = ctl.rng.fork('local');
     const d = space.d;

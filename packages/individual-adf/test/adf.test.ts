@@ -78,6 +78,14 @@ describe('adf on a planted discriminating region', () => {
       { seed: 2 },
     );
     expect(extrasOf(all).seeds).toBe(dataset.n);
+    // EIDIG takes the whole data unclustered when maxGlobal covers it, as its original does.
+    const eidig = await adf.run(
+      { dataset, model: regionModel },
+      { maxGlobal: 10_000, maxLocal: 0, refinement: 'eidig' },
+      { seed: 2 },
+    );
+    expect(extrasOf(eidig).seeds).toBe(dataset.n);
+    expect(extrasOf(eidig).clusterSizes).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { createRng, defineSchema, ProtectedVariants } from '@fb/core';
+import { createRng, defineSchema, kmeans, ProtectedVariants } from '@fb/core';
 import { fitLogisticRegression } from '@fb/models';
 import { regionSchema } from '@fb/testkit';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { globalStep } from '../src/global-step.js';
 import { TwinGradients } from '../src/gradients.js';
 import { drawIndex, inverseGradientProbabilities } from '../src/local-probability.js';
 import { SearchSpace } from '../src/search-space.js';
+import { clusterSeeds, eidigSeeds } from '../src/seeds.js';
 import { A, B, C, datasetFor, regionModel, SEX } from './fixtures.js';
 
 /** Central finite difference of f along coordinate j at x. */
@@ -159,6 +160,23 @@ describe('global step', () => {
     expect(pos[4]).toBe(0);
   });
 
+  it("with the twin's gradient zero, moves along sign(g), down as well as up (not the original's +1 everywhere)", () => {
+    // The original's step is sign(g) · g_diff with g_diff = sign(g) here: +1 on every attribute where g ≠ 0.
+    const pos = Float64Array.from([0, 50, 10, 0.5, 1]);
+    const g = Float64Array.from([0, -2, 0, 3, -1]);
+    const t = Float64Array.from([5, 0, 0, 0, 0]);
+    globalStep(space, pos, 0, g, t, 0, 1, rng);
+    expect(Array.from(pos)).toEqual([0, 49, 10, 0.51, 0]);
+  });
+
+  it("with the input's gradient zero, moves along sign(g′) (the original does not move)", () => {
+    const pos = Float64Array.from([0, 50, 10, 0.5, 1]);
+    const g = Float64Array.from([0, 0, 0, 0, 0]);
+    const t = Float64Array.from([0, 1, -1, 0, 0]);
+    globalStep(space, pos, 0, g, t, 0, 1, rng);
+    expect(Array.from(pos)).toEqual([0, 51, 9, 0.5, 1]);
+  });
+
   it('moves one random attribute along sign(g) when the signs agree nowhere', () => {
     const counts = new Map<number, number>();
     for (let i = 0; i < 400; i++) {
@@ -240,5 +258,42 @@ describe('variants and domain snapping', () => {
     expect(out[A]).toBe(51);
     space.move(pos, 0, C, 3);
     expect(pos[C]).toBeCloseTo(0.53, 12);
+  });
+});
+
+describe('seeds', () => {
+  const dataset = datasetFor(regionModel);
+  const rowsOf = (rows: Float64Array) =>
+    Array.from({ length: rows.length / dataset.d }, (_, i) =>
+      rows.subarray(i * dataset.d, (i + 1) * dataset.d).join(),
+    );
+
+  it("ADF: distinct rows, round-robin over the clusters' shuffled members", () => {
+    const seeds = clusterSeeds(dataset, 4, 200, createRng('seeds'));
+    expect(seeds.count).toBe(200);
+    expect(new Set(rowsOf(seeds.rows)).size).toBe(200);
+    expect(seeds.clusterSizes.reduce((s, v) => s + v, 0)).toBe(dataset.n);
+  });
+
+  it("EIDIG: every row in data order, unclustered, when maxGlobal covers the data (the original's seeds = X)", () => {
+    const seeds = eidigSeeds(dataset, 4, dataset.n, createRng('seeds'));
+    expect(seeds.count).toBe(dataset.n);
+    expect(Array.from(seeds.rows)).toEqual(Array.from(dataset.x));
+    expect(seeds.clusterSizes).toEqual([]);
+  });
+
+  it('EIDIG: otherwise seed i drawn with replacement from cluster i mod k', () => {
+    const rng = createRng('seeds');
+    const seeds = eidigSeeds(dataset, 4, 280, rng);
+    expect(seeds.count).toBe(280);
+    expect(seeds.clusterSizes.reduce((s, v) => s + v, 0)).toBe(dataset.n);
+    // The same k-means as the seeds used (same stream): seed i lies in cluster i mod 4.
+    const { labels } = kmeans(dataset.x, dataset.d, 4, createRng('seeds').fork('kmeans'));
+    const clusterOf = new Map(rowsOf(dataset.x).map((r, i) => [r, labels[i]!]));
+    rowsOf(seeds.rows).forEach((r, i) => {
+      expect(clusterOf.get(r)).toBe(i % 4);
+    });
+    // 280 draws with replacement from 300 rows repeat some (ADF's selection never does).
+    expect(new Set(rowsOf(seeds.rows)).size).toBeLessThan(280);
   });
 });
