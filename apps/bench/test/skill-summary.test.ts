@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SkillRow } from '../src/analyse/skill.js';
-import { skillSummary } from '../src/report/skill-summary.js';
+import { skillBrief, skillSummary } from '../src/report/skill-summary.js';
 
 const interval = (mean: number) => ({ n: 8, mean, lo: mean - 0.1, hi: mean + 0.1 });
 
@@ -53,5 +53,24 @@ describe('the terminal summary', () => {
 
   it('says so when nothing was scored', () => {
     expect(skillSummary([])).toMatch(/no summary/);
+  });
+});
+
+describe('the brief at the top of the report', () => {
+  it('names the methods that find the bias and counts the tables a trivial output wins', () => {
+    const [line] = skillBrief([
+      row('SliceLine', 0.3, 0.2, false),
+      row('BiasScan', 0.6, 0.2, true),
+      row('random subgroups', 0.9, 0.2, false, 'trivial'),
+    ]);
+    expect(line).toContain('one method finds the planted bias');
+    expect(line).toContain('BiasScan (data question, bias=1.5–3, σ(η))');
+    expect(line).toContain('In 1 of them an output that knows nothing');
+  });
+
+  it('says when no method finds it', () => {
+    const [line] = skillBrief([row('SliceLine', 0.3, 0.2, false)]);
+    expect(line).toContain('no method finds the planted bias');
+    expect(line).toContain('In none of them');
   });
 });

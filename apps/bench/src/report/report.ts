@@ -41,6 +41,7 @@ import {
   trendFigure,
 } from './figures.js';
 import { reportHtml } from './html.js';
+import { skillBrief } from './skill-summary.js';
 import { skillIntro, skillTables } from './skill-tables.js';
 import { csv, intervalFields, json, latex, markdown, num, raw, type Table, withInterval } from './tables.js';
 
@@ -170,6 +171,12 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
       )}. Audited rows: ${pct(study.auditShare)} of each data set, held out from training. Subgroup hits: Jaccard ≥ ${study.jaccardThreshold}, best of the top ${study.topK} findings.`,
   );
   text(`Cells: ${records.length} stored, ${parts.done.length} done, ${parts.failed.length} failed.`);
+  const skillRows = skill(records);
+  const brief = skillBrief(skillRows);
+  if (brief.length) {
+    heading(2, 'In brief');
+    for (const line of brief) text(line);
+  }
   text(
     'The design is in docs/study-design.md. Every measure is shown beside its **chance level**: the same method, model',
     'and seed on the no-bias twin of the data set (same rows, labels drawn without bias), its findings scored against',
@@ -194,7 +201,7 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
 
   heading(2, 'Skill against the floors');
   text(...skillIntro());
-  for (const st of skillTables(skill(records))) {
+  for (const st of skillTables(skillRows)) {
     addTable(st.table);
     if (st.warnings.length) text(`**Trivial outputs and floors:** ${st.warnings.join(' ')}`);
   }

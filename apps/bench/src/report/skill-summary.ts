@@ -92,3 +92,48 @@ export function skillSummary(rows: readonly SkillRow[]): string {
       : []),
   ].join('\n');
 }
+
+/**
+ * The study in plain words for the top of the report: per family, which methods find the planted bias
+ * on the family's headline measure (and where), and how often an output that knows nothing or a floor
+ * scores above every method.
+ */
+export function skillBrief(rows: readonly SkillRow[]): string[] {
+  const out: string[] = [];
+  for (const family of ['individual', 'subgroup'] as const) {
+    const mine = rows.filter((r) => r.family === family && r.measure === headline[family]);
+    if (mine.length === 0) continue;
+    const tables = new Map<string, SkillRow[]>();
+    for (const r of mine) {
+      const k = [r.question, r.scenario, r.model].join('\u0000');
+      tables.set(k, [...(tables.get(k) ?? []), r]);
+    }
+    const finders = new Map<string, string[]>();
+    let beaten = 0;
+    for (const t of tables.values()) {
+      const methods = t.filter((r) => !isFloorLike(r));
+      for (const r of methods.filter((m) => m.finds)) {
+        finders.set(r.label, [
+          ...(finders.get(r.label) ?? []),
+          `${r.question} question, ${r.scenario}, ${r.model}`,
+        ]);
+      }
+      const best = Math.max(...methods.map((m) => m.value.mean));
+      if (t.some((r) => isFloorLike(r) && r.value.mean > best)) beaten++;
+    }
+    const measure = measureWords[headline[family]];
+    const found = [...finders].map(([label, where]) => `${label} (${where.join('; ')})`);
+    out.push(
+      `**${family === 'individual' ? 'Individual' : 'Subgroup'} methods, ${measure}:** ${
+        found.length
+          ? `${found.length === 1 ? 'one method finds' : `${found.length} methods find`} the planted bias beyond every floor, by a one-sided test over seeds after Holm's adjustment: ${found.join('; ')}`
+          : 'no method finds the planted bias beyond every floor by a one-sided test over seeds after Holm’s adjustment'
+      } (${tables.size} tables of a question, scenario and model). ${
+        beaten
+          ? `In ${beaten} of them an output that knows nothing, or a floor, scores above every method.`
+          : 'In none of them does an output that knows nothing, or a floor, score above every method.'
+      }`,
+    );
+  }
+  return out;
+}
