@@ -6,7 +6,7 @@ import { accuracyScore, fitLogisticRegression, trainTestSplit } from '@fb/models
 import { generatePlantedPair } from '@fb/synth';
 import {
   fitAdversarialDebiasing,
-  fitFairRepresentation,
+  fitMmdVae,
   ModelBiasMitigator,
   optimizeThresholds,
   retrainWithDiscrimination,
@@ -122,8 +122,8 @@ record(
 );
 
 t0 = performance.now();
-const vae0 = await fitFairRepresentation(train, { protectedAttributes, mmdWeight: 0 });
-const vae = await fitFairRepresentation(train, { protectedAttributes });
+const vae0 = await fitMmdVae(train, { protectedAttributes, mmdWeight: 0 });
+const vae = await fitMmdVae(train, { protectedAttributes });
 record(
   'MMD-VAE representation + head vs lambda 0',
   'statistical parity',

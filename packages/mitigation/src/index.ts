@@ -3,6 +3,7 @@ export {
   type AdversarialOptions,
   type AdversarialTraining,
   adversarialOptionsSchema,
+  adversarialPresets,
   fitAdversarialDebiasing,
 } from './adversarial.js';
 export { type DiscriminationRate, discriminationRate } from './discrimination-rate.js';
@@ -12,7 +13,12 @@ export {
   type FairRepresentationTraining,
   fairRepresentationOptionsSchema,
   fitFairRepresentation,
-} from './fair-representation.js';
+  fitMmdVae,
+  MmdVae,
+  type MmdVaeOptions,
+  type MmdVaeTraining,
+  mmdVaeOptionsSchema,
+} from './mmd-vae.js';
 export {
   type AccuracyMetric,
   type BiasMitigatorOptions,

@@ -4,7 +4,7 @@ import { NetClassifier, prepareNetTraining } from './net-classifier.js';
 import { protectedAttributesOption, seedOption } from './option-fields.js';
 import { apply, type Dense, dense, epochBatches, gatherRows, type Tensor, type Tf } from './tf-nets.js';
 
-export interface FairRepresentationOptions {
+export interface MmdVaeOptions {
   protectedAttributes: string[] | null;
   latentDim: number;
   hiddenUnits: number;
@@ -17,7 +17,7 @@ export interface FairRepresentationOptions {
   seed: number | string;
 }
 
-export const fairRepresentationOptionsSchema = {
+export const mmdVaeOptionsSchema = {
   type: 'object',
   properties: {
     protectedAttributes: protectedAttributesOption(
@@ -53,7 +53,7 @@ export const fairRepresentationOptionsSchema = {
       minimum: 0,
       default: 1,
       description:
-        'Weight of the cross-entropy of a logistic head on the posterior mean of z predicting the outcome (the supervised term of the variational fair autoencoder); 0 trains the representation without labels (the head then learns nothing useful).',
+        'Weight of the cross-entropy of a logistic head on the posterior mean of z predicting the outcome (a supervised head on z; the variational fair autoencoder models y through z2 instead); 0 trains the representation without labels (the head then learns nothing useful).',
     },
     epochs: { type: 'integer', minimum: 1, default: 20, description: 'Passes over the training rows.' },
     batchSize: {
@@ -68,7 +68,7 @@ export const fairRepresentationOptionsSchema = {
   additionalProperties: false,
 } satisfies OptionsSchema;
 
-export interface FairRepresentationTraining {
+export interface MmdVaeTraining {
   readonly epochs: number;
   /** Mean per epoch of each loss term. */
   readonly reconstruction: readonly number[];
@@ -111,26 +111,28 @@ function groupMmd(tf: Tf, z: Tensor, members: Tensor, latentDim: number): Tensor
 }
 
 /**
- * A fair representation learnt by a variational autoencoder with an MMD penalty between groups (seed
- * 002; Louizos et al., ICLR 2016): an encoder q(z | x) and a decoder p(x | z, s) trained on
+ * An MMD-VAE: a fair representation learnt by a variational autoencoder with an MMD penalty between
+ * groups (seed 002). It is not Louizos et al.'s variational fair autoencoder (ICLR 2016), which adds a
+ * second latent layer z2 and the label y as a latent variable (semi-supervised); here one latent z, an
+ * encoder q(z | x) and a decoder p(x | z, s) trained on
  * reconstruction + KL + lambda MMD(z of each group, z of the rest), with a logistic head on the posterior
  * mean of z predicting the outcome (the mean, as at prediction time). `encode` gives the posterior
  * means; as a `Classifier` it predicts with the head.
  */
-export class FairRepresentation extends NetClassifier {
+export class MmdVae extends NetClassifier {
   readonly latentDim: number;
   readonly description: string;
-  readonly training: FairRepresentationTraining;
+  readonly training: MmdVaeTraining;
   private readonly net: Net;
 
-  /** @internal Use `fitFairRepresentation`. */
+  /** @internal Use `fitMmdVae`. */
   constructor(init: {
     tf: Tf;
     encoder: FeatureEncoder;
     net: Net;
     favorable: number;
-    training: FairRepresentationTraining;
-    options: FairRepresentationOptions;
+    training: MmdVaeTraining;
+    options: MmdVaeOptions;
   }) {
     super(init.tf, init.encoder, init.favorable, Object.values(init.net));
     this.net = init.net;
@@ -155,13 +157,13 @@ export class FairRepresentation extends NetClassifier {
   }
 }
 
-/** Fit the MMD-penalised variational autoencoder and its outcome head (see `FairRepresentation`). */
-export async function fitFairRepresentation(
+/** Fit the MMD-penalised variational autoencoder and its outcome head (see `MmdVae`). */
+export async function fitMmdVae(
   ds: Dataset,
-  options: Partial<FairRepresentationOptions> = {},
+  options: Partial<MmdVaeOptions> = {},
   run: { signal?: AbortSignal } = {},
-): Promise<FairRepresentation> {
-  const o = resolveOptions<FairRepresentationOptions>(fairRepresentationOptionsSchema, options);
+): Promise<MmdVae> {
+  const o = resolveOptions<MmdVaeOptions>(mmdVaeOptionsSchema, options);
   const { encoder, z, width, groups, k, favorable, tf, ctl } = await prepareNetTraining(
     ds,
     o.protectedAttributes,
@@ -249,7 +251,7 @@ export async function fitFairRepresentation(
   } finally {
     optimizer.dispose();
   }
-  return new FairRepresentation({
+  return new MmdVae({
     tf,
     encoder,
     net,
@@ -258,3 +260,16 @@ export async function fitFairRepresentation(
     options: o,
   });
 }
+
+/** @deprecated The model is an MMD-VAE, not a variational fair autoencoder: use `MmdVae`. */
+export const FairRepresentation = MmdVae;
+/** @deprecated Use `MmdVae`. */
+export type FairRepresentation = MmdVae;
+/** @deprecated Use `fitMmdVae`. */
+export const fitFairRepresentation = fitMmdVae;
+/** @deprecated Use `MmdVaeOptions`. */
+export type FairRepresentationOptions = MmdVaeOptions;
+/** @deprecated Use `MmdVaeTraining`. */
+export type FairRepresentationTraining = MmdVaeTraining;
+/** @deprecated Use `mmdVaeOptionsSchema`. */
+export const fairRepresentationOptionsSchema = mmdVaeOptionsSchema;
