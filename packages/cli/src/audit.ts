@@ -1,6 +1,7 @@
 import type { Dataset, DiscoveryResult } from '@fb/core';
 import { wilsonInterval } from '@fb/eval';
 import { type AuditRow, aequitasAudit, subgroupsOf } from '@fb/metrics';
+import { UsageError } from './errors.js';
 import { type AuditMethod, DEFAULT_METHODS } from './methods.js';
 import type { PreparedModel } from './models.js';
 
@@ -39,8 +40,56 @@ export interface GroupMetrics {
     'selectionRate' | 'tpr' | 'fpr',
     { difference: number | null; ratio: number | null }
   >;
+  /**
+   * The reference group of each protected attribute in the Aequitas table (disparity = group /
+   * reference): the value given (`--reference`), else the largest group.
+   */
+  readonly references: readonly GroupReference[];
   /** Aequitas's audit table, one protected attribute at a time, with the same positive label. */
   readonly aequitas: AuditRow[];
+}
+
+export interface GroupReference {
+  readonly attribute: string;
+  readonly value: string;
+  /** True when the value was given, false when it is the largest group. */
+  readonly given: boolean;
+}
+
+/**
+ * The reference group of every protected attribute of `ds`: the value `given` names, else the largest
+ * group (the first of equal ones, as Aequitas's `maj`). A given attribute that is not protected, or a
+ * value with no row, is a `UsageError` naming what exists.
+ */
+export function referenceGroups(ds: Dataset, given: Readonly<Record<string, string>> = {}): GroupReference[] {
+  const names = ds.schema.attributes.filter((a) => a.protected).map((a) => a.name);
+  for (const attribute of Object.keys(given)) {
+    if (!names.includes(attribute)) {
+      throw new UsageError(
+        `--reference: "${attribute}" is not a protected attribute (protected: ${names.join(', ')})`,
+        { option: '--reference', attribute, attributes: names },
+      );
+    }
+  }
+  return names.map((attribute) => {
+    const groups = subgroupsOf(ds, [attribute]);
+    const values = groups.keys.map((k) => k.slice(attribute.length + 1));
+    const wanted = Object.hasOwn(given, attribute) ? given[attribute] : undefined;
+    if (wanted !== undefined) {
+      if (!values.includes(wanted)) {
+        throw new UsageError(
+          `--reference ${attribute}=${wanted}: "${wanted}" is not a value of "${attribute}" in the audited rows (values: ${values.join(', ')})`,
+          { option: '--reference', attribute, value: wanted, values },
+        );
+      }
+      return { attribute, value: wanted, given: true };
+    }
+    let largest = 0;
+    groups.sizes.forEach((size, g) => {
+      if (size > groups.sizes[largest]!) largest = g;
+    });
+    return { attribute, value: values[largest]!, given: false };
+  });
 }
 
 function rate(k: number, n: number): Rate {
@@ -76,8 +125,18 @@ function rowOf(
 
 const MIN_GROUP_SIZE = 30;
 
-/** Group metrics of the decisions on `ds`, with `positive` (an outcome code) as the positive label. */
-export function groupMetrics(ds: Dataset, predictions: Int32Array, positive: number): GroupMetrics {
+/**
+ * Group metrics of the decisions on `ds`, with `positive` (an outcome code) as the positive label and
+ * `reference` (attribute -> value label) as the reference groups of the Aequitas table (default: the
+ * largest group of each attribute).
+ */
+export function groupMetrics(
+  ds: Dataset,
+  predictions: Int32Array,
+  positive: number,
+  reference: Readonly<Record<string, string>> = {},
+): GroupMetrics {
+  const references = referenceGroups(ds, reference);
   const groups = subgroupsOf(ds);
   const members: number[][] = groups.keys.map(() => []);
   for (let i = 0; i < ds.n; i++) members[groups.codes[i]!]!.push(i);
@@ -106,7 +165,11 @@ export function groupMetrics(ds: Dataset, predictions: Int32Array, positive: num
       tpr: summarise((r) => r.tpr),
       fpr: summarise((r) => r.fpr),
     },
-    aequitas: aequitasAudit(ds, predictions, { positive }),
+    references,
+    aequitas: aequitasAudit(ds, predictions, {
+      positive,
+      referenceGroups: Object.fromEntries(references.map((r) => [r.attribute, r.value])),
+    }),
   };
 }
 

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { type DetectorProgress, groupMetrics, type MethodRun, runDetectors } from './audit.js';
+import {
+  type DetectorProgress,
+  groupMetrics,
+  type MethodRun,
+  referenceGroups,
+  runDetectors,
+} from './audit.js';
 import { ALPHA, calibrate, MIN_JACCARD } from './calibrate.js';
 import { loadAuditData, type SchemaFile, schemaLines } from './data.js';
 import { UsageError } from './errors.js';
@@ -9,6 +15,7 @@ import { type AuditMethod, DEFAULT_METHODS } from './methods.js';
 import { type ModelSource, type PreparedModel, prepareModel } from './models.js';
 import { claimOutput, writeOutput } from './report/output.js';
 import { writeReport } from './report/write.js';
+import { parseWhere } from './where.js';
 
 export const USAGE = `fairbench audit <data.csv> --protected <a,b> --outcome <column=favourable label> <model> [options]
 
@@ -27,6 +34,11 @@ options:
   --threshold <t>          --scores: the score at which a decision changes (default 0.5 for scores in 0..1)
   --higher-is favourable|unfavourable   --scores: which side of the threshold is favourable (default favourable)
   --positive <label>       outcome label counted as positive in the group metrics (default: the favourable one)
+  --where <expression>     audit only the rows it keeps, tested on the CSV's raw cells:
+                           comparisons (= == != < <= > >=) of a column with a number or a quoted string,
+                           combined with && || ! and parentheses: --where 'age >= 18 && sex != "X"'
+  --reference <attr=value> reference group of a protected attribute in the group comparison (default:
+                           the largest group); repeat it, one per attribute
   --methods <a,b,...>      detectors to run (default: ${DEFAULT_METHODS.map((m) => m.id).join(', ')})
   --time <seconds>         time budget shared by the detectors (default 30)
   --seed <n>               seed of every random draw (default 1)
@@ -166,6 +178,31 @@ function methodList(value: string | undefined): string[] | undefined {
   return methods;
 }
 
+/** `--reference attr=value`, repeated: one value per attribute. */
+function referenceOption(given: string[] | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const arg of given ?? []) {
+    const eq = arg.indexOf('=');
+    if (eq <= 0 || eq === arg.length - 1) {
+      throw new UsageError(
+        `--reference needs an attribute and its value: --reference race=Caucasian (got "${arg}")`,
+        {
+          option: '--reference',
+        },
+      );
+    }
+    const attribute = arg.slice(0, eq).trim();
+    if (Object.hasOwn(out, attribute)) {
+      throw new UsageError(`--reference: "${attribute}" is given twice (one reference per attribute)`, {
+        option: '--reference',
+        attribute,
+      });
+    }
+    out[attribute] = arg.slice(eq + 1);
+  }
+  return out;
+}
+
 /** Run `fairbench audit` with these arguments (after the subcommand). Returns the exit code. */
 export async function audit(args: string[], io: Io, signal: AbortSignal): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -180,6 +217,8 @@ export async function audit(args: string[], io: Io, signal: AbortSignal): Promis
       threshold: { type: 'string' },
       'higher-is': { type: 'string' },
       positive: { type: 'string' },
+      where: { type: 'string' },
+      reference: { type: 'string', multiple: true },
       'test-fraction': { type: 'string' },
       'batch-size': { type: 'string' },
       'endpoint-timeout': { type: 'string' },
@@ -210,6 +249,9 @@ export async function audit(args: string[], io: Io, signal: AbortSignal): Promis
     throw new UsageError('--higher-is must be favourable or unfavourable');
   }
   const methods = methodList(values.methods);
+  // A malformed filter is named before the data is read.
+  if (values.where !== undefined) parseWhere(values.where);
+  const reference = referenceOption(values.reference);
   const quiet = values.quiet === true;
   const say = (s: string) => {
     if (!quiet) io.stderr(`${s}\n`);
@@ -217,15 +259,20 @@ export async function audit(args: string[], io: Io, signal: AbortSignal): Promis
 
   const data = loadAuditData({
     ...dataOptions,
+    where: values.where,
     recorded: values.predictions
       ? { kind: 'predictions', column: values.predictions }
       : values.scores
         ? { kind: 'scores', column: values.scores }
         : undefined,
   });
-  say(`${file}: ${data.rowsRead} rows read, ${data.dataset.n} kept; schema (* = protected):`);
+  say(
+    `${file}: ${data.rowsRead} rows read${data.filter ? `, ${data.filter.rowsKept} pass --where` : ''}, ${data.dataset.n} kept; schema (* = protected):`,
+  );
   for (const line of schemaLines(data.dataset.schema)) say(line);
   for (const note of data.notes) say(`note: ${note}`);
+  // An unknown attribute or value is named before the model runs.
+  referenceGroups(data.dataset, reference);
 
   let source: ModelSource;
   if (values.train !== undefined) {
@@ -268,7 +315,7 @@ export async function audit(args: string[], io: Io, signal: AbortSignal): Promis
         : labels.indexOf(values.positive);
     if (positive < 0)
       throw new UsageError(`--positive: "${values.positive}" is not an outcome label (${labels.join(', ')})`);
-    const groups = groupMetrics(prepared.dataset, prepared.predictions, positive);
+    const groups = groupMetrics(prepared.dataset, prepared.predictions, positive, reference);
     say(
       `group metrics: selection rate of "${groups.positive}" differs by ${groups.summary.selectionRate.difference?.toFixed(3) ?? '–'} between groups`,
     );
@@ -289,6 +336,7 @@ export async function audit(args: string[], io: Io, signal: AbortSignal): Promis
         data: {
           file: path.basename(file),
           rowsRead: data.rowsRead,
+          filter: data.filter,
           rowsAudited: prepared.dataset.n,
           notes: data.notes,
         },

@@ -12,6 +12,7 @@ import {
 } from '@fb/core';
 import { binAttribute, type CsvSchema, loadCsv, parseDelimited } from '@fb/datasets';
 import { UsageError } from './errors.js';
+import { compileWhere } from './where.js';
 
 /** What a schema file may declare; everything it leaves out is inferred. */
 export interface SchemaFile {
@@ -36,6 +37,8 @@ export interface DataOptions {
   missing?: 'drop' | 'error' | 'mode';
   /** Quantile bins for continuous protected attributes (default 4). */
   protectedBins?: number;
+  /** A `--where` row filter on the raw cells, applied before anything else (see `parseWhere`). */
+  where?: string | undefined;
 }
 
 /** A protected numeric attribute replaced by bins, and the raw value that stands for each bin. */
@@ -58,7 +61,10 @@ export interface AuditData {
   readonly recorded: { kind: 'predictions' | 'scores'; column: string; values: Float64Array } | null;
   /** Messages about how the file was read (printed, and shown in the report). */
   readonly notes: string[];
+  /** Data rows in the file (before `--where` and before rows with missing cells are dropped). */
   readonly rowsRead: number;
+  /** The `--where` filter and the rows it kept of `rowsRead`, when one was given. */
+  readonly filter: { readonly where: string; readonly rowsKept: number } | null;
 }
 
 function readText(file: string): string {
@@ -254,8 +260,26 @@ export function loadAuditData(options: DataOptions): AuditData {
   const records = parseDelimited(text, delimiter);
   if (records.length < 2) throw new UsageError(`${options.file} has no data rows`);
   const header = records[0]!.map((h) => h.trim());
-  const rows = records.slice(1);
+  let rows = records.slice(1);
   checkRowLengths(header, rows, delimiter, options.file);
+  // A blank line parses as one empty cell: it is no row.
+  rows = rows.filter((row) => !(row.length === 1 && header.length > 1 && row[0]!.trim() === ''));
+  const rowsRead = rows.length;
+  let filter: AuditData['filter'] = null;
+  let csvText = text;
+  if (options.where !== undefined) {
+    const test = compileWhere(options.where, header);
+    rows = rows.filter(test);
+    if (rows.length === 0) {
+      throw new UsageError(
+        `--where ${JSON.stringify(options.where)} keeps no row of the ${rowsRead} rows of ${options.file}`,
+        { option: '--where', expression: options.where, rowsRead },
+      );
+    }
+    filter = { where: options.where, rowsKept: rows.length };
+    notes.push(`--where ${options.where}: ${rows.length} of ${rowsRead} rows kept`);
+    csvText = toDelimited([records[0]!, ...rows], delimiter);
+  }
   const file = options.schemaFile === undefined ? {} : checkSchemaFile(options.schemaFile);
   for (const field of ['kinds', 'categories', 'bins'] as const) {
     for (const c of Object.keys(file[field] ?? {})) {
@@ -314,7 +338,7 @@ export function loadAuditData(options: DataOptions): AuditData {
     kinds,
     ...(file.categories ? { categories: file.categories } : {}),
   };
-  const loaded = loadCsv(text, declaredSchema, {
+  const loaded = loadCsv(csvText, declaredSchema, {
     missing: options.missing ?? 'drop',
     delimiter,
     name: options.file.split(/[\\/]/).pop()!,
@@ -369,7 +393,16 @@ export function loadAuditData(options: DataOptions): AuditData {
       `${a.protected ? 'protected ' : ''}attribute "${a.name}" is numeric: binned into ${labels.join(', ')}${explicit ? '' : ' (quantiles)'}`,
     );
   }
-  return { dataset: ds, modelSchema, binned, recorded, notes, rowsRead: loaded.metadata.rowsRead };
+  return { dataset: ds, modelSchema, binned, recorded, notes, rowsRead, filter };
+}
+
+/** Records back to delimited text that `parseDelimited` reads as the same records. */
+function toDelimited(records: readonly (readonly string[])[], delimiter: string): string {
+  const cell = (c: string, only: boolean) =>
+    c.includes(delimiter) || c.includes('"') || c.includes('\n') || c.includes('\r') || (only && c === '')
+      ? `"${c.replaceAll('"', '""')}"`
+      : c;
+  return `${records.map((r) => r.map((c) => cell(c, r.length === 1)).join(delimiter)).join('\n')}\n`;
 }
 
 function binMedians(raw: Float64Array, edges: readonly number[]): Float64Array {

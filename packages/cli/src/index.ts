@@ -1,10 +1,12 @@
 export {
   type DetectorProgress,
   type GroupMetrics,
+  type GroupReference,
   type GroupRow,
   groupMetrics,
   type MethodRun,
   type Rate,
+  referenceGroups,
   runDetectors,
 } from './audit.js';
 export {
@@ -37,3 +39,4 @@ export { csvCell, findingsCsv, safeCsv } from './report/csv.js';
 export { type AuditReport, type RankedSubgroup, renderHtml, topSubgroups } from './report/html.js';
 export { claimOutput, MANIFEST, writeOutput } from './report/output.js';
 export { writeReport } from './report/write.js';
+export { type CompareOp, compileWhere, parseWhere, type RowTest, type WhereNode } from './where.js';

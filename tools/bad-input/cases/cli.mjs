@@ -1,7 +1,8 @@
 // `fairbench audit` and `fairbench calibrate` under careless and hostile use: ragged CSVs, schema
 // files of the wrong types, --out over the data or someone else's files, cells that a spreadsheet
 // would run as formulas, columns named like the report's own, endpoints and ONNX models that do not
-// answer as a model does, late answers, Ctrl-C on a silent endpoint, a calibration trial that fails.
+// answer as a model does, late answers, Ctrl-C on a silent endpoint, a calibration trial that fails,
+// row filters (--where) that do not parse or keep no row, reference groups (--reference) that do not exist.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -676,5 +677,91 @@ export const cases = [
     // 1, 2, 3 in two bins cut at 2; the NaN, sorted last, used to push the cut to 3.
     async () => (await cli()).quantileEdges(Float64Array.from([Number.NaN, 1, 2, 3]), 2),
     (edges) => unless(JSON.stringify(edges) === '[2]', `edges ${JSON.stringify(edges)}, expected [2]`),
+  ),
+  // 8. --where and --reference: typed errors naming the position, the column, the filter, the values.
+  ...[
+    ['a comparison with no value', 'hours >='],
+    ['an unclosed parenthesis', '(hours > 10 && sex = "Female"'],
+    ['a single &', 'hours > 10 & sex = "Female"'],
+    ['an unclosed string', 'sex = "Female'],
+    ['two columns compared', 'sex = race'],
+    ['ordering a string', 'sex < "M"'],
+    ['an empty expression', '   '],
+    ['JavaScript that would run under eval', 'process.exit(1)'],
+    ['100,000 nested parentheses', `${'('.repeat(100000)}hours > 1${')'.repeat(100000)}`],
+    ['100,000 negations', `${'!'.repeat(100000)}hours > 1`],
+  ].map(([what, where]) =>
+    fails(`audit: --where with ${what}`, 'OPTIONS_INVALID', () =>
+      run(auditArgs(csvFile(peopleCsv()), '--train', 'lr', '--where', where)),
+    ),
+  ),
+  returns(
+    'audit: --where names an unknown column and its position',
+    async () => {
+      try {
+        await run(auditArgs(csvFile(peopleCsv()), '--train', 'lr', '--where', 'hours > 10 && age < 30'));
+      } catch (e) {
+        return e;
+      }
+      return null;
+    },
+    (e) =>
+      unless(
+        e?.code === 'OPTIONS_INVALID' && /unknown column "age" at character 15/.test(e.message),
+        `got ${e?.code}: ${e?.message}`,
+      ),
+  ),
+  returns(
+    'audit: a --where that keeps no row names the filter',
+    async () => {
+      try {
+        await run(auditArgs(csvFile(peopleCsv()), '--train', 'lr', '--where', 'hours > 1000'));
+      } catch (e) {
+        return e;
+      }
+      return null;
+    },
+    (e) =>
+      unless(
+        e?.code === 'OPTIONS_INVALID' &&
+          /--where "hours > 1000" keeps no row of the 400 rows/.test(e.message),
+        `got ${e?.code}: ${e?.message}`,
+      ),
+  ),
+  returns(
+    'audit: an unknown --reference value names the values there are',
+    async () => {
+      try {
+        await run(auditArgs(csvFile(peopleCsv()), '--train', 'lr', '--reference', 'sex=Other'));
+      } catch (e) {
+        return e;
+      }
+      return null;
+    },
+    (e) =>
+      unless(
+        e?.code === 'OPTIONS_INVALID' &&
+          /"Other" is not a value of "sex".*\(values: Female, Male\)/.test(e.message),
+        `got ${e?.code}: ${e?.message}`,
+      ),
+  ),
+  fails('audit: --reference for an attribute that is not protected', 'OPTIONS_INVALID', () =>
+    run(auditArgs(csvFile(peopleCsv()), '--train', 'lr', '--reference', 'race=A')),
+  ),
+  fails('audit: --reference with no value', 'OPTIONS_INVALID', () =>
+    run(auditArgs(csvFile(peopleCsv()), '--train', 'lr', '--reference', 'sex=')),
+  ),
+  fails('audit: --reference twice for one attribute', 'OPTIONS_INVALID', () =>
+    run(
+      auditArgs(
+        csvFile(peopleCsv()),
+        '--train',
+        'lr',
+        '--reference',
+        'sex=Male',
+        '--reference',
+        'sex=Female',
+      ),
+    ),
   ),
 ];

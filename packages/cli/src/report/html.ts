@@ -19,6 +19,8 @@ export interface AuditReport {
   readonly data: {
     readonly file: string;
     readonly rowsRead: number;
+    /** The `--where` filter and the rows it kept of `rowsRead`. */
+    readonly filter?: { readonly where: string; readonly rowsKept: number } | null;
     readonly rowsAudited: number;
     readonly notes: readonly string[];
   };
@@ -96,7 +98,7 @@ function dataSection(r: AuditReport): string {
   ]);
   const o = r.schema.outcome;
   return `<section id="data"><h2>Data</h2>
-<p><b>${esc(r.data.file)}</b>: ${r.data.rowsRead} rows read, ${r.data.rowsAudited} audited. Outcome <b>${esc(o.name)}</b>
+<p><b>${esc(r.data.file)}</b>: ${r.data.rowsRead} rows read${r.data.filter ? `, ${r.data.filter.rowsKept} of them kept by the filter <code>--where ${esc(r.data.filter.where)}</code>` : ''}, ${r.data.rowsAudited} audited. Outcome <b>${esc(o.name)}</b>
 (${o.labels.map(esc).join(', ')}); favourable: <b>${esc(o.labels[o.favorable])}</b>.</p>
 ${r.data.notes.length ? `<ul class="notes">${r.data.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''}
 <details><summary>Schema (${r.schema.attributes.length} attributes)</summary>${table(['attribute', '', 'kind', 'values'], attrs)}</details>
@@ -146,7 +148,8 @@ function groupSection(r: AuditReport): string {
 ${table(['group', 'rows', 'selection rate', 'true positive rate', 'false positive rate'], rows)}
 <h3>Between groups (fairlearn's MetricFrame: difference = max − min, ratio = min / max, over the groups of at least ${g.minGroupSize} rows)</h3>
 ${table(['rate', 'difference', 'ratio'], summary)}
-<h3>Aequitas table (one attribute at a time, reference = largest group, parity band [0.8, 1.25])</h3>
+<h3>Aequitas table (one attribute at a time, disparity = group / reference, parity band [0.8, 1.25])</h3>
+<p>Reference groups: ${(g.references ?? []).map((ref) => `${esc(ref.attribute)} = <b>${esc(ref.value)}</b> (${ref.given ? 'given' : 'the largest group'})`).join('; ')}.</p>
 ${table(aeqCols.map(esc), aeq, 'small')}
 </section>`;
 }
