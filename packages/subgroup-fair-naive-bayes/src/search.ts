@@ -100,13 +100,17 @@ interface Frame {
   nextRole: number;
 }
 
+/** Units of work (nodes, rows scanned) between two polls of the stop: a few milliseconds. */
+const POLL_WORK = 1 << 20;
+
 /**
  * Branch-and-bound search for the top-k discrimination patterns (|Delta| > delta) of a naive
  * Bayes model (Choi et al., AAAI 2020). Depth first over variables in a fixed order; each pattern
  * is visited once, as the node whose last assigned variable is its highest; a node's extensions are
  * pruned when the bound on |Delta| over them cannot beat the k-th best |Delta| (ranking 'diff') or
  * cannot exceed delta (ranking 'kld', for which no pattern with |Delta| <= delta scores above 0).
- * `shouldStop` is polled every few thousand nodes; `pause` lets the caller yield.
+ * `shouldStop` is polled every `POLL_WORK` units of work (a node, or a row its support filter scans);
+ * `pause` lets the caller yield.
  */
 export async function findPatterns(
   nb: NaiveBayes,
@@ -137,6 +141,10 @@ export async function findPatterns(
   let nodes = 0;
   let pruned = 0;
   let complete = true;
+  // The stop is polled by work done, not by nodes: a node's cost is the rows its support filter scans,
+  // which on large data makes a few thousand nodes take seconds.
+  let work = 0;
+  let nextPoll = POLL_WORK;
 
   const threshold = () =>
     s.ranking === 'diff' && best.length === s.k ? Math.max(s.delta, best[best.length - 1]!.score) : s.delta;
@@ -163,6 +171,7 @@ export async function findPatterns(
         if (support.codes[i * v + c] === level) out[m++] = i;
       }
       f.childRows = out.subarray(0, m);
+      work += parent.length;
     }
     const rows = f.childRows;
     if (++f.nextRole >= roles) {
@@ -174,16 +183,18 @@ export async function findPatterns(
     }
 
     nodes++;
-    if (support && rows!.length < support.minRows) {
-      pruned++;
-      continue;
-    }
-    if ((nodes & 4095) === 0) {
+    work++;
+    if (work >= nextPoll) {
+      nextPoll = work + POLL_WORK;
       if (shouldStop()) {
         complete = false;
         break;
       }
       await pause(nodes);
+    }
+    if (support && rows!.length < support.minRows) {
+      pruned++;
+      continue;
     }
     const leaf = nb.leaves[c]!;
     const p0 = leaf[level * 2]!;

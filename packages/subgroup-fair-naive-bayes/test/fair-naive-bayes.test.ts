@@ -137,6 +137,32 @@ describe('branch and bound', () => {
   }
 });
 
+describe('the search stops on time on large data', () => {
+  it('polls its stop by rows scanned, not only by nodes: a few nodes over many rows are checked', async () => {
+    // 5 variables over 300,000 rows: a few hundred nodes, each child's support filter scanning up
+    // to every row, millions of rows in all (polling every 4,096 nodes never polled here).
+    const rng = Rng.create(3);
+    const { nb, variables } = randomModel([2, 3, 2, 2, 3], [true, true, false, false, false], rng);
+    const n = 300_000;
+    const v = variables.length;
+    const codes = new Int32Array(n * v);
+    for (let i = 0; i < n * v; i++) codes[i] = Math.floor(rng.next() * variables[i % v]!.levels.length);
+    let polls = 0;
+    const found = await findPatterns(
+      nb,
+      variables,
+      { ranking: 'diff', delta: 0.0, k: 1000, support: { codes, minRows: 1 } },
+      () => {
+        polls++;
+        return true;
+      },
+      noPause,
+    );
+    expect(polls).toBe(1);
+    expect(found.complete).toBe(false);
+  });
+});
+
 describe('naive Bayes fit and discretisation', () => {
   it('learns the class prior from counts (not swapped) and smoothed leaves', () => {
     const variables: Variable[] = [
