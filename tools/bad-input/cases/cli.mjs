@@ -171,6 +171,21 @@ const twoLabelSchema = defineSchema({
   outcome: { name: 'income', labels: ['no', 'yes'], favorable: 1 },
 });
 
+/** A typed OPTIONS_INVALID error whose message matches `message`: it names what is wrong. */
+const failsSaying = (name, message, thunk) =>
+  returns(
+    name,
+    async () => {
+      try {
+        await thunk();
+      } catch (e) {
+        return e;
+      }
+      return null;
+    },
+    (e) => unless(e?.code === 'OPTIONS_INVALID' && message.test(e.message), `got ${e?.code}: ${e?.message}`),
+  );
+
 export const cases = [
   // 1. Ragged rows and schema files of the wrong types: typed errors naming the line or the field.
   fails('audit: a row with fewer cells than the header', 'DATA_SHAPE', () =>
@@ -695,55 +710,20 @@ export const cases = [
       run(auditArgs(csvFile(peopleCsv()), '--train', 'lr', '--where', where)),
     ),
   ),
-  returns(
+  failsSaying(
     'audit: --where names an unknown column and its position',
-    async () => {
-      try {
-        await run(auditArgs(csvFile(peopleCsv()), '--train', 'lr', '--where', 'hours > 10 && age < 30'));
-      } catch (e) {
-        return e;
-      }
-      return null;
-    },
-    (e) =>
-      unless(
-        e?.code === 'OPTIONS_INVALID' && /unknown column "age" at character 15/.test(e.message),
-        `got ${e?.code}: ${e?.message}`,
-      ),
+    /unknown column "age" at character 15/,
+    () => run(auditArgs(csvFile(peopleCsv()), '--train', 'lr', '--where', 'hours > 10 && age < 30')),
   ),
-  returns(
+  failsSaying(
     'audit: a --where that keeps no row names the filter',
-    async () => {
-      try {
-        await run(auditArgs(csvFile(peopleCsv()), '--train', 'lr', '--where', 'hours > 1000'));
-      } catch (e) {
-        return e;
-      }
-      return null;
-    },
-    (e) =>
-      unless(
-        e?.code === 'OPTIONS_INVALID' &&
-          /--where "hours > 1000" keeps no row of the 400 rows/.test(e.message),
-        `got ${e?.code}: ${e?.message}`,
-      ),
+    /--where "hours > 1000" keeps no row of the 400 rows/,
+    () => run(auditArgs(csvFile(peopleCsv()), '--train', 'lr', '--where', 'hours > 1000')),
   ),
-  returns(
+  failsSaying(
     'audit: an unknown --reference value names the values there are',
-    async () => {
-      try {
-        await run(auditArgs(csvFile(peopleCsv()), '--train', 'lr', '--reference', 'sex=Other'));
-      } catch (e) {
-        return e;
-      }
-      return null;
-    },
-    (e) =>
-      unless(
-        e?.code === 'OPTIONS_INVALID' &&
-          /"Other" is not a value of "sex".*\(values: Female, Male\)/.test(e.message),
-        `got ${e?.code}: ${e?.message}`,
-      ),
+    /"Other" is not a value of "sex".*\(values: Female, Male\)/,
+    () => run(auditArgs(csvFile(peopleCsv()), '--train', 'lr', '--reference', 'sex=Other')),
   ),
   fails('audit: --reference for an attribute that is not protected', 'OPTIONS_INVALID', () =>
     run(auditArgs(csvFile(peopleCsv()), '--train', 'lr', '--reference', 'race=A')),
