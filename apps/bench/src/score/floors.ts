@@ -8,7 +8,7 @@ import type { Budget, Detector, DiscoveryResult } from '@fb/core';
 import type { AuditScore, ModelTruth } from '@fb/eval';
 import type { Cell } from '../plan/cells.js';
 import type { Prepared } from '../run/prepare.js';
-import { type Measure, measureValues } from './measures.js';
+import { type Measure, measuresOf, measureValues } from './measures.js';
 
 /**
  * What an output that knows nothing scores through the same scorer, matched to one run: the floor a
@@ -78,29 +78,11 @@ function flipTrueShare(truth: ModelTruth | null): number | null {
 }
 
 /**
- * The individual measures the row and domain floors stand for: all of them. Precision has two more
- * floors: the share of all variant pairs the bias caused (listing them unasked) and the share of the
- * model's flips it caused (reporting the model's flips at random).
- */
-const SEARCH_MEASURES: readonly Measure[] = [
-  'reach',
-  'truePerKQueries',
-  'precision',
-  'recall',
-  'localisation',
-];
-
-function searchMeasures(score: AuditScore): Partial<Record<Measure, number | null>> {
-  const all = measureValues(score);
-  return Object.fromEntries(SEARCH_MEASURES.map((m) => [m, all[m]]));
-}
-
-/**
  * The floors of one run on data with planted bias, each scored by `score` (the cell's own scorer:
  * same truth, model and twin). Subgroup runs: size-matched random conjunctions and the largest
  * protected cells. Individual runs: random audited rows as many as the run tested and uniform domain
  * samples up to the queries it was charged (each checked with every protected variant: floors of
- * every measure), and the base rate of bias-caused pairs among every variant pair of the audited rows
+ * every individual measure), and, for precision only, the base rate of bias-caused pairs among every variant pair of the audited rows
  * and among the model's flips (precision).
  */
 export async function floorScores(
@@ -129,15 +111,15 @@ export async function floorScores(
   const tested = Math.min(prep.dataset.n, Math.max(0, Math.round(result.metrics.tsn)));
   const charged = own.queriesCharged ?? 0;
   const rows = tested
-    ? searchMeasures(
+    ? measureValues(
         await score(
           await runFloor(exhaustiveCounterfactual, { order: 'random' }, prep, cell, { maxTested: tested }),
         ),
       )
-    : empty(SEARCH_MEASURES);
+    : empty(measuresOf.individual);
   const uniform = charged
-    ? searchMeasures(await score(await runFloor(uniformDomain, {}, prep, cell, { maxQueries: charged })))
-    : empty(SEARCH_MEASURES);
+    ? measureValues(await score(await runFloor(uniformDomain, {}, prep, cell, { maxQueries: charged })))
+    : empty(measuresOf.individual);
   const truth = prep.truth ? await prep.truth.modelTruth() : null;
   return [
     { name: 'random audited rows', measures: rows },
