@@ -12,6 +12,7 @@ import type { Question } from '../plan/config.js';
 import type { CellRecord } from '../run/record.js';
 import { type FloorName, floorMethods } from '../score/floors.js';
 import { type Measure, measuresOf, measureValues } from '../score/measures.js';
+import { groupBy } from './analysis.js';
 
 /** Methods whose rows are outputs that know nothing (blind to labels and model): ranked, flagged. */
 export const trivialMethods: ReadonlySet<string> = new Set([
@@ -93,17 +94,6 @@ export const isFloorLike = (r: Pick<SkillRow, 'baseline'>) =>
   r.baseline === 'trivial' || r.baseline === 'floor';
 
 const key = (...parts: (string | number)[]) => parts.join('\u0000');
-
-function groupBy<T>(items: readonly T[], f: (t: T) => string): Map<string, T[]> {
-  const m = new Map<string, T[]>();
-  for (const t of items) {
-    const k = f(t);
-    const list = m.get(k);
-    if (list) list.push(t);
-    else m.set(k, [t]);
-  }
-  return m;
-}
 
 /** Measures that do not apply to a question: individual precision on σ(η + β) is 1 by construction. */
 export function measuresFor(question: Question, family: 'individual' | 'subgroup'): readonly Measure[] {
