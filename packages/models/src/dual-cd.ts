@@ -11,9 +11,14 @@ export interface SparseDesign {
   readonly width: number;
 }
 
+/** `hinge`: max(0, 1 − m) (LIBLINEAR's L1-loss SVM); `squared-hinge`: max(0, 1 − m)² (L2-loss, LinearSVC's default). */
+export type SvmLoss = 'hinge' | 'squared-hinge';
+
 /** A hinge-loss SVM to solve: rows, their signs sᵢ = ±1 and costs Cᵢ, the tolerance, the most passes. */
 export interface HingeProblem {
   readonly design: SparseDesign;
+  /** The loss per row; `hinge` when absent. */
+  readonly loss?: SvmLoss;
   readonly sign: Int8Array;
   readonly cost: Float64Array;
   readonly tol: number;
@@ -33,7 +38,8 @@ export interface HingeResult {
 
 /**
  * L2-regularised hinge-loss (L1-loss) linear SVM, min ½‖w‖² + ½b² + Σ Cᵢ max(0, 1 − sᵢ(w·xᵢ + b)) with
- * sᵢ = ±1, by dual coordinate descent with shrinking (Hsieh, Chang, Lin, Keerthi & Sundararajan, ICML
+ * sᵢ = ±1, or with `loss: 'squared-hinge'` the L2-loss SVM, min ½‖w‖² + ½b² + Σ Cᵢ max(0, 1 − sᵢ(w·xᵢ + b))²
+ * (its dual adds αᵢ/(2Cᵢ) to each gradient and has no upper bound on αᵢ), by dual coordinate descent with shrinking (Hsieh, Chang, Lin, Keerthi & Sundararajan, ICML
  * 2008, Algorithm 3, as in LIBLINEAR): the bias is an extra constant feature, regularised as in LIBLINEAR.
  * Active rows are visited in a fresh random order each pass; it stops once the spread of projected
  * gradients over a pass on all rows is at most tol. Rows with Cᵢ = 0 are ignored.
@@ -64,6 +70,9 @@ class HingeDualSolver {
   private b = 0;
   private readonly alpha: Float64Array;
   private readonly qii: Float64Array;
+  /** Dual diagonal shift Dᵢ (0 for the hinge, 1/(2Cᵢ) for the squared hinge) and upper bound Uᵢ of αᵢ. */
+  private readonly diag: Float64Array;
+  private readonly upper: Float64Array;
   private readonly order: Int32Array;
   private readonly all: number;
   private active: number;
@@ -79,7 +88,6 @@ class HingeDualSolver {
 
   private readonly design: SparseDesign;
   private readonly sign: Int8Array;
-  private readonly cost: Float64Array;
   private readonly tol: number;
   private readonly maxIter: number;
   private readonly rng: Rng;
@@ -88,7 +96,6 @@ class HingeDualSolver {
     const { design, sign, cost } = problem;
     this.design = design;
     this.sign = sign;
-    this.cost = cost;
     this.tol = problem.tol;
     this.maxIter = problem.maxIter;
     this.rng = problem.rng;
@@ -96,10 +103,15 @@ class HingeDualSolver {
     this.w = new Float64Array(width);
     this.alpha = new Float64Array(n);
     this.qii = new Float64Array(n);
+    this.diag = new Float64Array(n);
+    this.upper = new Float64Array(n);
+    const squared = problem.loss === 'squared-hinge';
     const rows: number[] = [];
     for (let i = 0; i < n; i++) {
       if (!(cost[i]! > 0)) continue;
-      let s = 1;
+      this.diag[i] = squared ? 0.5 / cost[i]! : 0;
+      this.upper[i] = squared ? Number.POSITIVE_INFINITY : cost[i]!;
+      let s = 1 + this.diag[i]!;
       for (let e = i * perRow; e < (i + 1) * perRow; e++) s += value[e]! * value[e]!;
       this.qii[i] = s;
       rows.push(i);
@@ -139,7 +151,7 @@ class HingeDualSolver {
   /** The coordinate steps of one pass, in a fresh random order, and the projected gradients' range. */
   private sweep(): void {
     const { index, value, perRow } = this.design;
-    const { sign, cost, w, alpha, qii, order, pgMaxOld, pgMinOld } = this;
+    const { sign, upper, diag, w, alpha, qii, order, pgMaxOld, pgMinOld } = this;
     let { b, active } = this;
     this.rng.shuffle(order.subarray(0, active));
     let pgMax = Number.NEGATIVE_INFINITY;
@@ -150,9 +162,9 @@ class HingeDualSolver {
       const base = i * perRow;
       let margin = b;
       for (let e = base; e < base + perRow; e++) margin += w[index[e]!]! * value[e]!;
-      const g = si * margin - 1;
       const a = alpha[i]!;
-      const c = cost[i]!;
+      const g = si * margin - 1 + diag[i]! * a;
+      const c = upper[i]!;
       let pg = 0;
       if (a === 0) {
         if (g > pgMaxOld) {

@@ -15,6 +15,7 @@ import {
   type HingeProblem,
   type HingeResult,
   type SparseDesign,
+  type SvmLoss,
   solveHingeDual,
   solveHingeDualAsync,
 } from './dual-cd.js';
@@ -25,6 +26,7 @@ import { checkWeights } from './weights.js';
 
 export interface LinearSvmArraysOptions {
   c: number;
+  loss: SvmLoss;
   tol: number;
   maxIter: number;
   seed: Seed;
@@ -54,7 +56,16 @@ const solverProperties = {
 
 export const linearSvmArraysOptionsSchema = {
   type: 'object',
-  properties: solverProperties,
+  properties: {
+    ...solverProperties,
+    loss: {
+      type: 'string',
+      enum: ['hinge', 'squared-hinge'],
+      default: 'hinge',
+      description:
+        "Loss per row: 'hinge', max(0, 1 − m), or 'squared-hinge', max(0, 1 − m)² (scikit-learn LinearSVC's default, LIBLINEAR's L2-loss dual solver).",
+    },
+  },
   additionalProperties: false,
 } satisfies OptionsSchema;
 
@@ -134,8 +145,9 @@ function checkArrays(x: Float64Array, d: number, y: Int32Array, sampleWeight?: F
 }
 
 /**
- * Fit a hinge-loss linear SVM on plain vectors (n rows of width d, labels 0/1, no preprocessing): the
- * boundary w·x + b = 0 with class 1 on the positive side. For latent spaces and other numeric inputs.
+ * Fit a linear SVM on plain vectors (n rows of width d, labels 0/1, no preprocessing): the boundary
+ * w·x + b = 0 with class 1 on the positive side, with the hinge loss (default) or, with
+ * `loss: 'squared-hinge'`, LinearSVC's squared hinge. For latent spaces and other numeric inputs.
  */
 export function fitLinearSvmArrays(
   x: Float64Array,
@@ -178,6 +190,7 @@ function arraysProblem(
   for (let k = 0; k < index.length; k++) index[k] = k % d;
   return {
     design: { index, value: x, n, perRow: d, width: d },
+    loss: opts.loss,
     sign: Int8Array.from(y, (v) => (v === 1 ? 1 : -1)),
     cost: Float64Array.from({ length: n }, (_, i) => opts.c * (sampleWeight ? sampleWeight[i]! : 1)),
     tol: opts.tol,

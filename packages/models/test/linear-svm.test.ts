@@ -127,6 +127,56 @@ describe('fitLinearSvmArrays', () => {
     expect(a.bias).toBeCloseTo(b.bias, 5);
   });
 
+  it('squared hinge: the hand-computed optimum w = 0.8 where the hinge gives w = 1', () => {
+    // x = +1 (class 1) and x = -1 (class 0), C = 1, b = 0 by symmetry.
+    // Squared hinge: ½w² + 2(1 - w)² is least at w - 4(1 - w) = 0, w = 0.8.
+    // Hinge: ½w² + 2(1 - w) falls until the kink at w = 1.
+    const x = Float64Array.of(1, -1);
+    const y = Int32Array.of(1, 0);
+    const squared = fitLinearSvmArrays(x, 1, y, { loss: 'squared-hinge', tol: 1e-12 });
+    expect(squared.converged).toBe(true);
+    expect(squared.weights[0]).toBeCloseTo(0.8, 9);
+    expect(squared.bias).toBeCloseTo(0, 9);
+    const hinge = fitLinearSvmArrays(x, 1, y, { tol: 1e-12 });
+    expect(hinge.weights[0]).toBeCloseTo(1, 9);
+  });
+
+  it('squared hinge: reaches the optimum that gradient descent on the primal finds, weights as repeated rows', () => {
+    const { x, y } = cloud(60, 'svm-squared');
+    const weights = Float64Array.from({ length: 60 }, (_, i) => 1 + (i % 3));
+    const c = 0.3;
+    const fit = fitLinearSvmArrays(
+      x,
+      3,
+      y,
+      { c, loss: 'squared-hinge', tol: 1e-10, maxIter: 100000 },
+      weights,
+    );
+    expect(fit.converged).toBe(true);
+    // The primal ½‖w‖² + ½b² + Σ cᵢ max(0, 1 - sᵢ fᵢ)² is smooth and strongly convex: plain gradient
+    // descent from zero converges to its unique minimum.
+    const v = new Float64Array(4); // w₁..w₃, b
+    for (let step = 0; step < 20000; step++) {
+      const g = Float64Array.from(v);
+      for (let i = 0; i < 60; i++) {
+        const s = y[i] === 1 ? 1 : -1;
+        let f = v[3]!;
+        for (let j = 0; j < 3; j++) f += v[j]! * x[i * 3 + j]!;
+        const slack = 1 - s * f;
+        if (slack <= 0) continue;
+        const k = -2 * c * weights[i]! * slack * s;
+        for (let j = 0; j < 3; j++) g[j]! += k * x[i * 3 + j]!;
+        g[3]! += k;
+      }
+      for (let j = 0; j < 4; j++) v[j]! -= 0.002 * g[j]!;
+    }
+    for (let j = 0; j < 3; j++) expect(fit.weights[j]).toBeCloseTo(v[j]!, 5);
+    expect(fit.bias).toBeCloseTo(v[3]!, 5);
+    // The hinge's optimum is another one: the option changes the objective.
+    const hinge = fitLinearSvmArrays(x, 3, y, { c, tol: 1e-10, maxIter: 100000 }, weights);
+    expect(Math.abs(hinge.weights[0]! - v[0]!)).toBeGreaterThan(1e-3);
+  });
+
   it('rejects bad input with typed errors', () => {
     const { x, y } = cloud(20, 'svm-bad');
     expect(() =>
