@@ -1,17 +1,18 @@
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import {
+  type Attribute,
   type AttributeKind,
   attributeIndex,
   createDataset,
   DataError,
   type Dataset,
   defineSchema,
+  parseDecimal,
   type Schema,
   SchemaError,
 } from '@fb/core';
-import { binAttribute, type CsvSchema, loadCsv, parseDelimited } from '@fb/datasets';
+import { binAttribute } from '@fb/datasets';
 import { UsageError } from './errors.js';
+import { DelimitedFile } from './records.js';
 import { compileWhere } from './where.js';
 
 /** What a schema file may declare; everything it leaves out is inferred. */
@@ -67,19 +68,7 @@ export interface AuditData {
   readonly filter: { readonly where: string; readonly rowsKept: number } | null;
 }
 
-function readText(file: string): string {
-  let raw: Buffer;
-  try {
-    raw = readFileSync(file);
-  } catch (e) {
-    throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
-  }
-  const bytes = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw;
-  return bytes.toString('utf8').replace(/^\uFEFF/, '');
-}
-
-function detectDelimiter(text: string): string {
-  const first = text.slice(0, text.search(/\r?\n|$/));
+function detectDelimiter(first: string): string {
   const counts = [',', ';', '\t'].map((c) => [c, first.split(c).length - 1] as const);
   counts.sort((a, b) => b[1] - a[1]);
   return counts[0]![1] > 0 ? counts[0]![0] : ',';
@@ -87,29 +76,31 @@ function detectDelimiter(text: string): string {
 
 /**
  * Every row must have as many cells as the header: a short row (or a header split on `,` over rows split
- * on `;`) is named, with the delimiter that would fit when there is one.
+ * on `;`) is named, with the delimiter that would fit when there is one. `index` counts records (the
+ * header is 0), as the line numbers of the messages do.
  */
-function checkRowLengths(header: string[], rows: string[][], delimiter: string, file: string): void {
-  for (let r = 0; r < rows.length; r++) {
-    const row = rows[r]!;
-    // A blank line parses as one empty cell: it holds no row.
-    if (row.length === 1 && row[0]!.trim() === '') continue;
-    if (row.length === header.length) continue;
-    const raw = row.join(delimiter);
-    const other = [',', ';', '\t'].find(
-      (c) => c !== delimiter && raw.split(c).length === header.length && header.length > 1,
-    );
-    const shown = (c: string) => (c === '\t' ? 'a tab' : `"${c}"`);
-    throw new DataError(
-      'DATA_SHAPE',
-      `${file}, line ${r + 2}: ${row.length} ${row.length === 1 ? 'cell' : 'cells'}, the header has ${header.length} (${header.join(', ')})${
-        other
-          ? `; the header is split on ${shown(delimiter)} but this line on ${shown(other)}: use one delimiter throughout`
-          : ''
-      }`,
-      { row: r + 2 },
-    );
-  }
+function checkRowLength(
+  header: string[],
+  row: string[],
+  index: number,
+  delimiter: string,
+  file: string,
+): void {
+  if (row.length === header.length) return;
+  const raw = row.join(delimiter);
+  const other = [',', ';', '\t'].find(
+    (c) => c !== delimiter && raw.split(c).length === header.length && header.length > 1,
+  );
+  const shown = (c: string) => (c === '\t' ? 'a tab' : `"${c}"`);
+  throw new DataError(
+    'DATA_SHAPE',
+    `${file}, line ${index + 1}: ${row.length} ${row.length === 1 ? 'cell' : 'cells'}, the header has ${header.length} (${header.join(', ')})${
+      other
+        ? `; the header is split on ${shown(delimiter)} but this line on ${shown(other)}: use one delimiter throughout`
+        : ''
+    }`,
+    { row: index + 1 },
+  );
 }
 
 const KINDS: readonly AttributeKind[] = ['categorical', 'ordinal', 'continuous'];
@@ -174,16 +165,338 @@ export function checkSchemaFile(file: unknown): SchemaFile {
   return f as SchemaFile;
 }
 
+type EachRow = (f: (row: string[], index: number) => void) => { read: number; kept: number };
+
+interface Declared {
+  name: string;
+  outcome: string;
+  favorable: string;
+  protected: readonly string[];
+  columns: readonly string[];
+  kinds: Readonly<Record<string, AttributeKind>>;
+  categories: Readonly<Record<string, readonly string[]>>;
+  missing: 'drop' | 'error' | 'mode';
+}
+
+/** Integer columns with at most this many distinct values are inferred ordinal, others continuous. */
+const MAX_ORDINAL_LEVELS = 50;
+/** Distinct texts a numeric column keeps before it is taken for a number column (see `encodeRows`). */
+const MAX_NUMERIC_TEXTS = 1 << 16;
+
+/** What the inference pass learns of one column. */
+class ColumnStats {
+  numeric = true;
+  integer = true;
+  lo = Number.POSITIVE_INFINITY;
+  hi = Number.NEGATIVE_INFINITY;
+  /** Distinct numbers, counted up to one past the ordinal limit. */
+  readonly numbers = new Set<number>();
+  /** Distinct trimmed texts and their counts; null once a numeric column had too many to keep. */
+  texts: Map<string, number> | null = new Map();
+
+  add(cell: string): void {
+    const v = parseDecimal(cell);
+    if (this.numeric) {
+      if (Number.isFinite(v)) {
+        if (v < this.lo) this.lo = v;
+        if (v > this.hi) this.hi = v;
+        if (this.integer && !Number.isInteger(v)) this.integer = false;
+        if (this.numbers.size <= MAX_ORDINAL_LEVELS) this.numbers.add(v);
+      } else this.numeric = false;
+    }
+    if (this.texts) {
+      this.texts.set(cell, (this.texts.get(cell) ?? 0) + 1);
+      if (this.numeric && this.texts.size > MAX_NUMERIC_TEXTS) this.texts = null;
+    }
+  }
+}
+
+/**
+ * The rows of `eachRow` as a dataset, as `loadCsv` of @fb/datasets reads the same rows (kinds
+ * inferred, the missing-value policy, the same typed errors), in two passes that keep no row: one
+ * learns each column's kind and domain, the other writes the codes straight into the dataset's arrays.
+ */
+function encodeRows(
+  eachRow: EachRow,
+  header: readonly string[],
+  counts: (rowsRead: number, rowsKept: number) => void,
+  declared: Declared,
+): { dataset: Dataset; rowsRead: number; rowsKept: number; dropped: number; droppedWhy: string } {
+  const own = <T>(table: Readonly<Record<string, T>>, key: string): T | undefined =>
+    Object.hasOwn(table, key) ? table[key] : undefined;
+  const outcomeAt = header.indexOf(declared.outcome);
+  const names = declared.columns;
+  const at = names.map((c) => header.indexOf(c));
+  const used = [outcomeAt, ...at];
+  const policy = declared.missing;
+  const isMissing = (cell: string) => MISSING.has(cell.trim());
+  const stats = names.map(() => new ColumnStats());
+  const labelSet = new Set<string>();
+  let dropped = 0;
+  const { read, kept: passed } = eachRow((row, index) => {
+    const gapAt = used.find((i) => isMissing(row[i]!));
+    if (gapAt !== undefined) {
+      if (policy === 'error') {
+        throw new DataError(
+          'DATA_NOT_FINITE',
+          `CSV line ${index + 1}, column "${header[gapAt]}": missing value "${row[gapAt]}" (set missing to drop or mode)`,
+          { attribute: header[gapAt]!, row: index + 1 },
+        );
+      }
+      if (policy === 'drop' || gapAt === outcomeAt) {
+        dropped++;
+        return;
+      }
+    }
+    labelSet.add(row[outcomeAt]!.trim());
+    for (let c = 0; c < at.length; c++) {
+      const cell = row[at[c]!]!;
+      if (!isMissing(cell)) stats[c]!.add(cell.trim());
+    }
+  });
+  counts(read, passed);
+  const n = passed - dropped;
+  if (n === 0) throw new DataError('DATA_EMPTY', 'no CSV row is left after the missing-value policy');
+  // The mode of each column (most frequent, ties to the first in text order), for `mode`.
+  const modes: (string | null)[] = stats.map((st, c) => {
+    if (policy !== 'mode') return null;
+    if (st.texts === null) return modeOfColumn(eachRow, at[c]!, outcomeAt, isMissing);
+    if (st.texts.size === 0) {
+      throw new DataError('DATA_EMPTY', `column "${names[c]}" has no value to impute from`, {
+        attribute: names[c]!,
+      });
+    }
+    return [...st.texts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
+  });
+  const attributes: Attribute[] = names.map((name, c) => {
+    const st = stats[c]!;
+    const numeric = st.numeric;
+    const isProtected = declared.protected.includes(name);
+    const declaredKind = own(declared.kinds, name);
+    const order = own(declared.categories, name);
+    let kind: AttributeKind = declaredKind ?? 'categorical';
+    if (!declaredKind && numeric) {
+      kind = st.integer && st.numbers.size <= MAX_ORDINAL_LEVELS ? 'ordinal' : 'continuous';
+    }
+    if (kind !== 'categorical' && !numeric && !order) {
+      throw new SchemaError(
+        'SCHEMA_BAD_DOMAIN',
+        `column "${name}" is declared ${kind} but holds text (give its category order in categories)`,
+        { attribute: name },
+      );
+    }
+    if (kind === 'categorical' || order || !numeric) {
+      const texts = st.texts ? [...st.texts.keys()] : distinctTexts(eachRow, at[c]!, used, policy, isMissing);
+      const categories = order
+        ? [...order]
+        : texts.sort(numeric ? (a, b) => parseDecimal(a) - parseDecimal(b) : undefined);
+      return { name, kind, protected: isProtected, categories };
+    }
+    if (kind === 'ordinal' && !st.integer) {
+      throw new SchemaError(
+        'SCHEMA_BAD_DOMAIN',
+        `column "${name}" is declared ordinal but holds non-integer numbers`,
+        { attribute: name },
+      );
+    }
+    return { name, kind, protected: isProtected, min: st.lo, max: st.hi };
+  });
+  const labels = [...labelSet].sort();
+  const favorable = labels.indexOf(declared.favorable);
+  // The outcome must hold the favourable label and another.
+  const outcomeProblem =
+    favorable < 0
+      ? new SchemaError(
+          'SCHEMA_INVALID',
+          `favourable label "${declared.favorable}" does not occur in outcome "${declared.outcome}" (labels: ${labels.join(', ')})`,
+          { attribute: declared.outcome },
+        )
+      : labels.length < 2
+        ? new DataError(
+            'DATA_SINGLE_CLASS',
+            `outcome "${declared.outcome}" has the single label "${labels[0]}"`,
+            {
+              attribute: declared.outcome,
+            },
+          )
+        : null;
+  if (outcomeProblem) throw outcomeProblem;
+  // Second pass: the codes, straight into the arrays.
+  const d = attributes.length;
+  const x = new Float64Array(n * d);
+  const y = new Int32Array(n);
+  const codeMaps = attributes.map((a) => (a.categories ? new Map(a.categories.map((v, k) => [v, k])) : null));
+  const labelCode = new Map(labels.map((l, k) => [l, k]));
+  let r = 0;
+  eachRow((row) => {
+    const gapAt = used.find((i) => isMissing(row[i]!));
+    if (gapAt !== undefined && (policy !== 'mode' || gapAt === outcomeAt)) return;
+    for (let c = 0; c < d; c++) {
+      const raw = row[at[c]!]!;
+      const cell = isMissing(raw) ? modes[c]! : raw.trim();
+      const codes = codeMaps[c];
+      if (codes === null) {
+        x[r * d + c] = parseDecimal(cell);
+        continue;
+      }
+      const code = codes.get(cell);
+      // A declared category order that lacks a value of the file.
+      if (code === undefined) throw unknownCategory(names[c]!, cell);
+      x[r * d + c] = code;
+    }
+    y[r] = labelCode.get(row[outcomeAt]!.trim())!;
+    r++;
+  });
+  if (r !== n)
+    throw new DataError('DATA_SHAPE', `${declared.name} changed while it was read (${r} rows, then ${n})`);
+  const dataset = createDataset({
+    schema: { attributes, outcome: { name: declared.outcome, labels, favorable } },
+    x,
+    y,
+    name: declared.name,
+  });
+  return {
+    dataset,
+    rowsRead: read,
+    rowsKept: passed,
+    dropped,
+    droppedWhy: policy === 'mode' ? 'missing outcome' : 'missing value',
+  };
+}
+
+const unknownCategory = (column: string, cell: string) =>
+  new DataError(
+    'DATA_UNKNOWN_CATEGORY',
+    `column "${column}": value "${cell}" is not in its declared categories`,
+    {
+      attribute: column,
+    },
+  );
+
+/** The distinct texts of column `j` over the rows the policy keeps (for a column with very many). */
+function distinctTexts(
+  eachRow: EachRow,
+  j: number,
+  used: readonly number[],
+  policy: Declared['missing'],
+  isMissing: (cell: string) => boolean,
+): string[] {
+  const texts = new Set<string>();
+  eachRow((row) => {
+    if (policy !== 'mode' && used.some((i) => isMissing(row[i]!))) return;
+    if (!isMissing(row[j]!)) texts.add(row[j]!.trim());
+  });
+  return [...texts];
+}
+
+/** The mode of column `j` among rows with an outcome (for a column with very many distinct values). */
+function modeOfColumn(
+  eachRow: EachRow,
+  j: number,
+  outcomeAt: number,
+  isMissing: (cell: string) => boolean,
+): string {
+  const counts = new Map<string, number>();
+  eachRow((row) => {
+    if (isMissing(row[outcomeAt]!) || isMissing(row[j]!)) return;
+    const cell = row[j]!.trim();
+    counts.set(cell, (counts.get(cell) ?? 0) + 1);
+  });
+  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
+}
+
 /** Protected numeric columns with more distinct values than this are binned. */
 const MAX_PROTECTED_LEVELS = 12;
 
 const MISSING = new Set(['', '?', 'NA', 'N/A', 'NaN', 'null']);
 
 /**
- * Columns left out by default: later copies of a repeated header name, and text columns with a
- * distinct value on most rows (names, identifiers, dates), which no audit can group by.
+ * The distinct trimmed texts of one column and whether all of them are numbers, seen row by row.
+ * Up to `EXACT` values are kept as texts; past that, as 53-bit hashes in a typed table (two
+ * independent 32-bit hashes of the text), so an identifier column of a million rows costs megabytes,
+ * not a million strings. Two texts of a million sharing both hashes is a chance below 10^-4.
  */
-function defaultColumns(header: string[], rows: string[][], keep: Set<string>, notes: string[]): string[] {
+class DistinctCount {
+  private static readonly EXACT = 1 << 16;
+  private texts: Set<string> | null = new Set();
+  private table = new Float64Array(0);
+  private count = 0;
+  numeric = true;
+
+  add(cell: string): void {
+    if (this.numeric && !Number.isFinite(Number(cell))) this.numeric = false;
+    if (this.texts) {
+      this.texts.add(cell);
+      if (this.texts.size > DistinctCount.EXACT) {
+        const texts = this.texts;
+        this.texts = null;
+        this.table = new Float64Array(DistinctCount.EXACT * 4);
+        for (const t of texts) this.insert(t);
+      }
+    } else this.insert(cell);
+  }
+
+  get size(): number {
+    return this.texts ? this.texts.size : this.count;
+  }
+
+  private insert(text: string): void {
+    let a = 0x811c9dc5;
+    let b = 0x9747b28c;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995);
+      b ^= b >>> 15;
+    }
+    // 1 + a 53-bit key: 0 marks an empty slot.
+    const hi = a >>> 0;
+    const lo = b & 0x1fffff;
+    const key = 1 + hi * 2 ** 21 + lo;
+    const mask = this.table.length - 1;
+    let slot = slotOf(hi, lo, mask);
+    for (;;) {
+      const held = this.table[slot]!;
+      if (held === key) return;
+      if (held === 0) break;
+      slot = (slot + 1) & mask;
+    }
+    this.table[slot] = key;
+    this.count++;
+    if (this.count * 2 > this.table.length) {
+      const old = this.table;
+      this.table = new Float64Array(old.length * 2);
+      this.count = 0;
+      const m = this.table.length - 1;
+      for (const k of old) {
+        if (k === 0) continue;
+        // Re-derive the slot from the key's parts.
+        const hi = Math.floor((k - 1) / 2 ** 21);
+        const lo = (k - 1) % 2 ** 21;
+        let s = slotOf(hi, lo, m);
+        while (this.table[s] !== 0) s = (s + 1) & m;
+        this.table[s] = k;
+        this.count++;
+      }
+    }
+  }
+}
+
+/** Where a hashed text of `DistinctCount` is first looked for. */
+const slotOf = (hi: number, lo: number, mask: number): number => (hi ^ Math.imul(lo, 0x9e3779b1)) & mask;
+
+/**
+ * Columns left out by default: later copies of a repeated header name, and text columns with a
+ * distinct value on most rows (names, identifiers, dates), which no audit can group by. `census[j]`
+ * holds column j's distinct non-missing values (null for columns kept anyway); `rows` is their count.
+ */
+function defaultColumns(
+  header: string[],
+  census: readonly (DistinctCount | null)[],
+  rows: number,
+  keep: Set<string>,
+  notes: string[],
+): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   header.forEach((h, j) => {
@@ -192,19 +505,12 @@ function defaultColumns(header: string[], rows: string[][], keep: Set<string>, n
       return;
     }
     seen.add(h);
-    if (keep.has(h)) {
+    const values = census[j];
+    if (keep.has(h) || !values) {
       out.push(h);
       return;
     }
-    const values = new Set<string>();
-    let numeric = true;
-    for (const r of rows) {
-      const c = r[j]!.trim();
-      if (MISSING.has(c)) continue;
-      values.add(c);
-      if (numeric && !Number.isFinite(Number(c))) numeric = false;
-    }
-    if (!numeric && values.size > Math.max(50, rows.length / 2)) {
+    if (!values.numeric && values.size > Math.max(50, rows / 2)) {
       notes.push(
         `column "${h}" is left out: ${values.size} distinct text values (an identifier, name or date?); list it in --columns to keep it`,
       );
@@ -255,31 +561,16 @@ function binLabels(edges: readonly number[], integer: boolean): string[] {
 /** Read the CSV, infer (or take) the schema, bin numeric protected attributes, set the recorded column aside. */
 export function loadAuditData(options: DataOptions): AuditData {
   const notes: string[] = [];
-  const text = readText(options.file);
-  const delimiter = detectDelimiter(text);
-  const records = parseDelimited(text, delimiter);
-  if (records.length < 2) throw new UsageError(`${options.file} has no data rows`);
-  const header = records[0]!.map((h) => h.trim());
-  let rows = records.slice(1);
-  checkRowLengths(header, rows, delimiter, options.file);
-  // A blank line parses as one empty cell: it is no row.
-  rows = rows.filter((row) => !(row.length === 1 && header.length > 1 && row[0]!.trim() === ''));
-  const rowsRead = rows.length;
-  let filter: AuditData['filter'] = null;
-  let csvText = text;
-  if (options.where !== undefined) {
-    const test = compileWhere(options.where, header);
-    rows = rows.filter(test);
-    if (rows.length === 0) {
-      throw new UsageError(
-        `--where ${JSON.stringify(options.where)} keeps no row of the ${rowsRead} rows of ${options.file}`,
-        { option: '--where', expression: options.where, rowsRead },
-      );
-    }
-    filter = { where: options.where, rowsKept: rows.length };
-    notes.push(`--where ${options.where}: ${rows.length} of ${rowsRead} rows kept`);
-    csvText = toDelimited([records[0]!, ...rows], delimiter);
-  }
+  const source = new DelimitedFile(options.file);
+  const delimiter = detectDelimiter(source.firstLine());
+  let rawHeader: string[] | null = null;
+  source.forEach(delimiter, (record) => {
+    rawHeader = record;
+    return false;
+  });
+  if (rawHeader === null) throw new UsageError(`${options.file} has no data rows`);
+  const header = (rawHeader as string[]).map((h) => h.trim());
+  const test = options.where === undefined ? null : compileWhere(options.where, rawHeader);
   const file = options.schemaFile === undefined ? {} : checkSchemaFile(options.schemaFile);
   for (const field of ['kinds', 'categories', 'bins'] as const) {
     for (const c of Object.keys(file[field] ?? {})) {
@@ -309,6 +600,25 @@ export function loadAuditData(options: DataOptions): AuditData {
       throw new UsageError(`"${name}" is not a column of ${options.file} (columns: ${header.join(', ')})`);
     }
   }
+
+  /** Every data row (checked, blank lines skipped) that passes --where, with its record index. */
+  const eachRow = (f: (row: string[], index: number) => void) => {
+    let read = 0;
+    let kept = 0;
+    source.forEach(delimiter, (row, index) => {
+      if (index === 0) return true;
+      // A line of blanks parses as one blank cell: it is no row.
+      if (row.length === 1 && header.length > 1 && row[0]!.trim() === '') return true;
+      checkRowLength(header, row, index, delimiter, options.file);
+      read++;
+      if (test && !test(row)) return true;
+      kept++;
+      f(row, index);
+      return true;
+    });
+    return { read, kept };
+  };
+
   const exclude = new Set(options.exclude ?? []);
   const special = new Set([options.outcome, ...(options.recorded ? [options.recorded.column] : [])]);
   let columns: string[];
@@ -324,30 +634,63 @@ export function loadAuditData(options: DataOptions): AuditData {
       ...Object.keys(file.kinds ?? {}),
       ...Object.keys(file.categories ?? {}),
     ]);
-    columns = defaultColumns(header, rows, keep, notes).filter((c) => !special.has(c) && !exclude.has(c));
+    // First pass: how many distinct values each column holds (identifiers are left out).
+    const first = new Map<string, number>();
+    header.forEach((h, j) => {
+      if (!first.has(h)) first.set(h, j);
+    });
+    const census = header.map((h, j) => (keep.has(h) || first.get(h) !== j ? null : new DistinctCount()));
+    const counted = census.flatMap((c, j) => (c ? [[j, c] as const] : []));
+    const { kept } = eachRow((row) => {
+      for (const [j, c] of counted) {
+        const cell = row[j]!.trim();
+        if (!MISSING.has(cell)) c.add(cell);
+      }
+    });
+    columns = defaultColumns(header, census, kept, keep, notes).filter(
+      (c) => !special.has(c) && !exclude.has(c),
+    );
   }
   const recordedColumn = options.recorded?.column;
   const kinds: Record<string, AttributeKind> = { ...(file.kinds ?? {}) };
   if (options.recorded?.kind === 'predictions') kinds[recordedColumn!] = 'categorical';
   if (options.recorded?.kind === 'scores') kinds[recordedColumn!] = 'continuous';
-  const declaredSchema: CsvSchema = {
+  for (const p of protectedNames) {
+    if (!columns.includes(p)) {
+      throw new SchemaError('SCHEMA_INVALID', `protected column "${p}" is not among the attribute columns`, {
+        attribute: p,
+      });
+    }
+  }
+  const counts = (rowsRead: number, rowsKept: number) => {
+    if (rowsRead === 0) throw new UsageError(`${options.file} has no data rows`);
+    if (options.where !== undefined && rowsKept === 0) {
+      throw new UsageError(
+        `--where ${JSON.stringify(options.where)} keeps no row of the ${rowsRead} rows of ${options.file}`,
+        { option: '--where', expression: options.where, rowsRead },
+      );
+    }
+  };
+  const loaded = encodeRows(eachRow, header, counts, {
+    name: options.file.split(/[\\/]/).pop()!,
     outcome: options.outcome,
     favorable: options.favorable,
     protected: protectedNames,
     columns: recordedColumn ? [...columns, recordedColumn] : columns,
     kinds,
-    ...(file.categories ? { categories: file.categories } : {}),
-  };
-  const loaded = loadCsv(csvText, declaredSchema, {
+    categories: file.categories ?? {},
     missing: options.missing ?? 'drop',
-    delimiter,
-    name: options.file.split(/[\\/]/).pop()!,
   });
-  const dropped = Object.entries(loaded.metadata.rowsDropped).filter(([, n]) => n > 0);
-  for (const [why, n] of dropped) notes.push(`${n} rows dropped (${why})`);
+  const { rowsRead } = loaded;
+  let filter: AuditData['filter'] = null;
+  if (options.where !== undefined) {
+    filter = { where: options.where, rowsKept: loaded.rowsKept };
+    notes.push(`--where ${options.where}: ${loaded.rowsKept} of ${rowsRead} rows kept`);
+  }
+  if (loaded.dropped > 0) notes.push(`${loaded.dropped} rows dropped (${loaded.droppedWhy})`);
 
   // Set the recorded column aside.
-  let ds: Dataset = loaded;
+  let ds: Dataset = loaded.dataset;
   let recorded: AuditData['recorded'] = null;
   if (options.recorded) {
     const j = attributeIndex(ds.schema, options.recorded.column);
@@ -394,15 +737,6 @@ export function loadAuditData(options: DataOptions): AuditData {
     );
   }
   return { dataset: ds, modelSchema, binned, recorded, notes, rowsRead, filter };
-}
-
-/** Records back to delimited text that `parseDelimited` reads as the same records. */
-function toDelimited(records: readonly (readonly string[])[], delimiter: string): string {
-  const cell = (c: string, only: boolean) =>
-    c.includes(delimiter) || c.includes('"') || c.includes('\n') || c.includes('\r') || (only && c === '')
-      ? `"${c.replaceAll('"', '""')}"`
-      : c;
-  return `${records.map((r) => r.map((c) => cell(c, r.length === 1)).join(delimiter)).join('\n')}\n`;
 }
 
 function binMedians(raw: Float64Array, edges: readonly number[]): Float64Array {
