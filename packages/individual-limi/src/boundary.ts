@@ -1,19 +1,29 @@
 import type { CountingClassifier, Rng, RunController } from '@fb/core';
-import { fitLinearSvmArraysAsync, type LinearBoundary } from '@fb/models';
+import { fitLinearSvmArraysAsync, type LinearBoundary, type LinearSvmArraysOptions } from '@fb/models';
 import type { LatentGenerator } from './generator.js';
 import type { Hyperplane } from './probe.js';
 
+type SvmLoss = LinearSvmArraysOptions['loss'];
+
 export interface BoundarySettings {
   samples: number;
+  /** Most distinct model queries the labelling may spend (null: no limit but `samples`). */
+  maxQueries: number | null;
   confidence: number;
   perClassLimit: number;
   c: number;
+  loss: SvmLoss;
   maxIter: number;
 }
 
 export interface BoundaryStats {
   /** Latent samples decoded and labelled. */
   sampled: number;
+  /** Distinct model queries the labelling spent. */
+  queries: number;
+  /** Confident samples found per class before the `perClassLimit` most confident were kept. */
+  confidentFavourable: number;
+  confidentUnfavourable: number;
   /** Confident samples kept per class (favourable, other). */
   favourable: number;
   unfavourable: number;
@@ -36,15 +46,15 @@ async function budgetedSvm(
   k: number,
   y: Int32Array,
   weights: Float64Array,
-  c: number,
-  maxIter: number,
+  settings: BoundarySettings,
   seed: number,
   ctl: RunController,
 ): Promise<{ svm: LinearBoundary; stoppedBy: BoundaryStats['svmStoppedBy'] }> {
   const deadline = performance.now() + 0.5 * ctl.remainingSeconds() * 1000;
   const between = async () =>
     (await ctl.checkpoint({ phase: 'boundary-svm' })) !== null || performance.now() >= deadline;
-  const svm = await fitLinearSvmArraysAsync(x, k, y, { c, maxIter, seed }, weights, between);
+  const { c, loss, maxIter } = settings;
+  const svm = await fitLinearSvmArraysAsync(x, k, y, { c, loss, maxIter, seed }, weights, between);
   if (!svm.stopped) return { svm, stoppedBy: svm.converged ? 'converged' : 'max-iter' };
   return { svm, stoppedBy: ctl.shouldStop() === 'aborted' ? 'aborted' : 'time-budget' };
 }
@@ -53,12 +63,59 @@ async function budgetedSvm(
 const CHUNK = 8192;
 
 /**
- * LIMI's surrogate boundary: sample latent vectors from N(0, I), decode them, label them with the model
- * (favourable outcome = 1), keep the confident ones (predicted-class probability above `confidence`,
- * at most `perClassLimit` per class), and fit a linear SVM in the latent space, the classes balanced
- * by weight. Returns the hyperplane normalised to a unit normal, or a null plane when the confident
- * samples hold a single class; null altogether when the run is stopped while sampling (a stop during
- * the SVM's fit keeps the boundary so far, with `svmStoppedBy` saying why).
+ * Indices of the `limit` largest confidences, largest first (ties in index order): the original sorts
+ * each class by the model's score and keeps the first `train_num`, the most confident.
+ */
+export function mostConfident(confidence: Float64Array, limit: number): Int32Array {
+  const order = Int32Array.from({ length: confidence.length }, (_, i) => i);
+  order.sort((a, b) => confidence[b]! - confidence[a]! || a - b);
+  return order.subarray(0, Math.min(limit, order.length));
+}
+
+/**
+ * The original balances the classes by appending the smaller class's samples to itself, in order
+ * (most confident first) and cycling, until both are as large: sample r of `small` ends up
+ * floor(large / small) times, plus once more for the first large mod small. As weights, the same objective.
+ */
+export function duplicationWeights(small: number, large: number): Float64Array {
+  const base = Math.floor(large / small);
+  const extra = large - base * small;
+  return Float64Array.from({ length: small }, (_, r) => base + (r < extra ? 1 : 0));
+}
+
+/** Confident latent samples of one class, grown as they come. */
+class ConfidentSet {
+  z: Float64Array;
+  confidence: Float64Array;
+  n = 0;
+  constructor(private readonly k: number) {
+    this.z = new Float64Array(1024 * k);
+    this.confidence = new Float64Array(1024);
+  }
+  push(z: Float64Array, at: number, confidence: number): void {
+    const { k } = this;
+    if (this.n === this.confidence.length) {
+      const z2 = new Float64Array(this.z.length * 2);
+      z2.set(this.z);
+      this.z = z2;
+      const c2 = new Float64Array(this.confidence.length * 2);
+      c2.set(this.confidence);
+      this.confidence = c2;
+    }
+    this.z.set(z.subarray(at * k, (at + 1) * k), this.n * k);
+    this.confidence[this.n++] = confidence;
+  }
+}
+
+/**
+ * LIMI's surrogate boundary: sample latent vectors (`generator.sampleLatent`), decode them, label them
+ * with the model (favourable outcome = 1), keep the confident ones (predicted-class probability above
+ * `confidence`), of which the `perClassLimit` most confident per class, and fit a linear SVM in the
+ * latent space (LinearSVC's squared hinge by default), the smaller class duplicated as the original
+ * does (as integer weights). The labelling stops at `samples` latent vectors or at `maxQueries` distinct
+ * model queries. Returns the hyperplane normalised to a unit normal, or a null plane when the
+ * confident samples hold a single class; null altogether when the run is stopped while sampling (a
+ * stop during the SVM's fit keeps the boundary so far, with `svmStoppedBy` saying why).
  */
 export async function fitLatentBoundary(
   generator: LatentGenerator,
@@ -69,31 +126,40 @@ export async function fitLatentBoundary(
   ctl: RunController,
 ): Promise<{ plane: Hyperplane | null; stats: BoundaryStats } | null> {
   const { k } = generator;
-  const kept = [new Float64Array(settings.perClassLimit * k), new Float64Array(settings.perClassLimit * k)];
-  const count = [0, 0];
+  const sets = [new ConfidentSet(k), new ConfidentSet(k)] as const;
   const c = model.nClasses;
-  for (let done = 0; done < settings.samples; done += CHUNK) {
-    if (await ctl.checkpoint({ phase: 'boundary', done, total: settings.samples })) return null;
-    const m = Math.min(CHUNK, settings.samples - done);
-    const z = Float64Array.from({ length: m * k }, () => rng.normal());
+  const queriesBefore = model.distinctQueries;
+  const allowance = settings.maxQueries ?? Number.POSITIVE_INFINITY;
+  let drawn = 0;
+  while (drawn < settings.samples) {
+    if (await ctl.checkpoint({ phase: 'boundary', done: drawn, total: settings.samples })) return null;
+    const left = allowance - (model.distinctQueries - queriesBefore);
+    if (left <= 0) break;
+    // A decoded sample costs at most one new distinct query, so a chunk never passes the allowance.
+    const m = Math.min(CHUNK, settings.samples - drawn, left);
+    const z = generator.sampleLatent(rng, m);
+    drawn += m;
     const rows = generator.decode(z, m);
     const proba = model.hasProba ? model.predictProba(rows) : null;
     const labels = proba ? null : model.predict(rows);
     for (let i = 0; i < m; i++) {
       let label = labels ? labels[i]! : 0;
+      let confidence = 1;
       if (proba) {
         for (let q = 1; q < c; q++) if (proba[i * c + q]! > proba[i * c + label]!) label = q;
-        if (!(proba[i * c + label]! > settings.confidence)) continue;
+        confidence = proba[i * c + label]!;
+        if (!(confidence > settings.confidence)) continue;
       }
-      const side = label === favorable ? 1 : 0;
-      if (count[side]! >= settings.perClassLimit) continue;
-      kept[side]!.set(z.subarray(i * k, (i + 1) * k), count[side]! * k);
-      count[side]!++;
+      sets[label === favorable ? 1 : 0].push(z, i, confidence);
     }
   }
-  const [n0, n1] = count as [number, number];
+  const kept = sets.map((set) => mostConfident(set.confidence.subarray(0, set.n), settings.perClassLimit));
+  const [n0, n1] = [kept[0]!.length, kept[1]!.length];
   const stats: BoundaryStats = {
-    sampled: settings.samples,
+    sampled: drawn,
+    queries: model.distinctQueries - queriesBefore,
+    confidentFavourable: sets[1].n,
+    confidentUnfavourable: sets[0].n,
     favourable: n1,
     unfavourable: n0,
     surrogateAccuracy: null,
@@ -103,24 +169,20 @@ export async function fitLatentBoundary(
   };
   if (n0 === 0 || n1 === 0) return { plane: null, stats };
   const x = new Float64Array((n0 + n1) * k);
-  x.set(kept[0]!.subarray(0, n0 * k));
-  x.set(kept[1]!.subarray(0, n1 * k), n0 * k);
   const y = new Int32Array(n0 + n1);
-  y.fill(1, n0);
-  // Weighting the smaller class by the ratio of sizes stands for duplicating it (the paper's balancing).
   const weights = new Float64Array(n0 + n1);
-  weights.fill(Math.max(n0, n1) / n0, 0, n0);
-  weights.fill(Math.max(n0, n1) / n1, n0);
-  const { svm, stoppedBy } = await budgetedSvm(
-    x,
-    k,
-    y,
-    weights,
-    settings.c,
-    settings.maxIter,
-    rng.int(0, 2 ** 31 - 1),
-    ctl,
-  );
+  let row = 0;
+  for (const side of [0, 1] as const) {
+    const own = kept[side]!;
+    const other = kept[1 - side]!.length;
+    const w = own.length < other ? duplicationWeights(own.length, other) : null;
+    own.forEach((i, r) => {
+      x.set(sets[side].z.subarray(i * k, (i + 1) * k), row * k);
+      y[row] = side;
+      weights[row++] = w ? w[r]! : 1;
+    });
+  }
+  const { svm, stoppedBy } = await budgetedSvm(x, k, y, weights, settings, rng.int(0, 2 ** 31 - 1), ctl);
   stats.svmIterations = svm.iterations;
   stats.svmConverged = svm.converged;
   stats.svmStoppedBy = stoppedBy;

@@ -1,5 +1,12 @@
 import { type Attribute, clampToDomain, type Dataset } from '@fb/core';
 
+/** Position of the largest of e[start..start + k) (the first on ties), relative to start. */
+export function argmaxAt(e: ArrayLike<number>, start: number, k: number): number {
+  let best = 0;
+  for (let c = 1; c < k; c++) if (e[start + c]! > e[start + best]!) best = c;
+  return best;
+}
+
 /**
  * The numeric form the generators learn: one standardised column per ordinal or continuous attribute,
  * one 0/1 column per category of a categorical attribute. `decode` maps any vector of that width back
@@ -65,12 +72,10 @@ export class TabularCodec {
       for (let j = 0; j < d; j++) {
         const o = i * width + this.offset[j]!;
         const k = this.categories[j]!;
-        let v: number;
-        if (k > 0) {
-          v = 0;
-          for (let c = 1; c < k; c++) if (e[o + c]! > e[o + v]!) v = c;
-        } else v = clampToDomain(this.attributes[j]!, this.mean[j]! + this.scale[j]! * e[o]!);
-        out[outOff + i * d + j] = v;
+        out[outOff + i * d + j] =
+          k > 0
+            ? argmaxAt(e, o, k)
+            : clampToDomain(this.attributes[j]!, this.mean[j]! + this.scale[j]! * e[o]!);
       }
     }
   }

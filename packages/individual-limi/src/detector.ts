@@ -19,18 +19,18 @@ function defineLimi(prefit: FittedLimiGenerator | null): IndividualDetector<Limi
     version: pkg.version,
     access: 'black-box',
     description:
-      'LIMI (Xiao et al., ISSTA 2023): a generative model (VAE, or PCA for quick runs) of the data, a linear SVM imitating the model in its latent space, and probes on and at ±lambda of that boundary.',
+      'LIMI (Xiao et al., ISSTA 2023): a generative model of the data (a TVAE with mode-specific normalisation and a conditional vector; a VAE, or PCA for quick runs), a linear SVM imitating the model in its latent space, and probes on and at ±lambda of that boundary.',
     optionsSchema,
     async search({ dataset, model, options, ctl, checker }) {
       const timings: Record<string, number> = {};
       const extras: Record<string, unknown> = { timings };
       let t = performance.now();
-      let fitted: Pick<FittedLimiGenerator, 'generator' | 'codec' | 'lossPerEpoch'>;
+      let fitted: Pick<FittedLimiGenerator, 'generator' | 'codec' | 'lossPerEpoch' | 'tvae' | 'checks'>;
       if (prefit === null) {
         const trained = await trainGenerator(dataset, options, ctl);
         timings.generatorSeconds = (performance.now() - t) / 1000;
         if (trained.generator === null) return extras;
-        fitted = { ...trained, generator: trained.generator };
+        fitted = { ...trained, generator: trained.generator, checks: trained.checks! };
         extras.generator = { kind: options.generator, prefit: false };
       } else {
         const key = generatorDataKey(dataset);
@@ -55,7 +55,9 @@ function defineLimi(prefit: FittedLimiGenerator | null): IndividualDetector<Limi
         ...(extras.generator as object),
         latentDim: generator.k,
         encodedWidth: codec.width,
+        ...(fitted.tvae ?? {}),
         ...(fitted.lossPerEpoch ? { lossPerEpoch: fitted.lossPerEpoch } : {}),
+        checks: fitted.checks,
       };
 
       t = performance.now();
@@ -65,9 +67,15 @@ function defineLimi(prefit: FittedLimiGenerator | null): IndividualDetector<Limi
         dataset.schema.outcome.favorable,
         {
           samples: options.boundarySamples,
+          // The preparatory phase's share of a query budget; the probes get the rest.
+          maxQueries:
+            ctl.budget.maxQueries === undefined
+              ? null
+              : Math.max(1, Math.floor(options.boundaryShare * ctl.budget.maxQueries)),
           confidence: options.confidence,
           perClassLimit: options.perClassLimit,
           c: options.svmC,
+          loss: options.svmLoss,
           maxIter: options.svmMaxIter,
         },
         ctl.rng.fork('boundary'),

@@ -15,9 +15,16 @@ export interface NaturalnessReport {
 }
 
 /** Real rows the distances are measured against. */
-const REFERENCE_ROWS = 2000;
+export const REFERENCE_ROWS = 2000;
 
-function meanNearest(query: Float64Array, q: number, reference: Float64Array, r: number, p: number): number {
+/** Mean Euclidean distance from each of `q` query rows to its nearest of `r` reference rows (width p). */
+export function meanNearest(
+  query: Float64Array,
+  q: number,
+  reference: Float64Array,
+  r: number,
+  p: number,
+): number {
   let total = 0;
   for (let i = 0; i < q; i++) {
     let best = Number.POSITIVE_INFINITY;

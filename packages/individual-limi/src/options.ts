@@ -1,19 +1,23 @@
 import { type OptionsSchema, resolveOptions, type VariantMode, variantModeOption } from '@fb/core';
 
 /** The generative model whose latent space LIMI searches. */
-export type LimiGenerator = 'vae' | 'pca';
+export type LimiGenerator = 'tvae' | 'vae' | 'pca';
 
 export interface LimiOptions {
   generator: LimiGenerator;
   latentDim: number;
   hiddenUnits: number;
   epochs: number;
+  trainSteps: number;
+  gmmModes: number;
   learningRate: number;
   trainBatchSize: number;
   boundarySamples: number;
+  boundaryShare: number;
   confidence: number;
   perClassLimit: number;
   svmC: number;
+  svmLoss: 'squared-hinge' | 'hinge';
   svmMaxIter: number;
   lambda: number;
   maxTested: number;
@@ -29,22 +33,23 @@ export const optionsSchema: OptionsSchema = {
   properties: {
     generator: {
       type: 'string',
-      enum: ['vae', 'pca'],
-      default: 'vae',
+      enum: ['tvae', 'vae', 'pca'],
+      default: 'tvae',
       description:
-        "Generative model of the data with a latent space: 'vae', a tabular variational autoencoder trained with TensorFlow.js; 'pca', a linear-Gaussian generator from principal components (fast, for quick runs).",
+        "Generative model of the data with a latent space: 'tvae', a TVAE with CTGAN's mode-specific normalisation and conditional vector (the original's SDV family); 'vae', a plain tabular variational autoencoder trained with TensorFlow.js; 'pca', a linear-Gaussian generator from principal components (fast, for quick runs).",
     },
     latentDim: {
       type: 'integer',
       minimum: 1,
       default: 10,
-      description: 'Dimension of the latent space (at most the width of the encoded data).',
+      description:
+        "Dimension of the latent noise (VAE and PCA: at most the width of the encoded data). The TVAE's latent vector is this noise followed by its condition vector.",
     },
     hiddenUnits: {
       type: 'integer',
       minimum: 1,
       default: 128,
-      description: 'VAE: units of the hidden layer of the encoder and of the decoder.',
+      description: 'TVAE and VAE: units of the hidden layer of the encoder and of the decoder.',
     },
     epochs: {
       type: 'integer',
@@ -52,24 +57,46 @@ export const optionsSchema: OptionsSchema = {
       default: 30,
       description: 'VAE: passes over the data during training.',
     },
+    trainSteps: {
+      type: 'integer',
+      minimum: 1,
+      default: 1000,
+      description:
+        'TVAE: Adam steps of trainBatchSize rows (training-by-sampling), whatever the number of rows.',
+    },
+    gmmModes: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 16,
+      default: 10,
+      description: "TVAE: most Gaussian-mixture modes per numeric attribute (CTGAN's max_clusters).",
+    },
     learningRate: {
       type: 'number',
       exclusiveMinimum: 0,
       default: 0.001,
-      description: 'VAE: Adam step size.',
+      description: 'TVAE and VAE: Adam step size.',
     },
     trainBatchSize: {
       type: 'integer',
       minimum: 1,
       default: 256,
-      description: 'VAE: rows per training step.',
+      description: 'TVAE and VAE: rows per training step.',
     },
     boundarySamples: {
       type: 'integer',
       minimum: 2,
       default: 100000,
       description:
-        'Latent vectors sampled, decoded and labelled by the model to learn the surrogate boundary (the paper’s auxiliary set D_aux of 100K).',
+        'Latent vectors sampled, decoded and labelled by the model to learn the surrogate boundary (the paper’s auxiliary set D_aux of 100K); under a query budget also at most boundaryShare of it.',
+    },
+    boundaryShare: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 1,
+      default: 0.1,
+      description:
+        'Under a budget of model queries (budget.maxQueries), the labelling of the boundary samples stops once it has spent this share of the budget in distinct queries; the probes get the rest.',
     },
     confidence: {
       type: 'number',
@@ -90,6 +117,13 @@ export const optionsSchema: OptionsSchema = {
       exclusiveMinimum: 0,
       default: 1,
       description: 'C of the linear SVM fitted in the latent space (LinearSVC’s default).',
+    },
+    svmLoss: {
+      type: 'string',
+      enum: ['squared-hinge', 'hinge'],
+      default: 'squared-hinge',
+      description:
+        'Loss of the latent SVM: LinearSVC’s default squared hinge, as the original, or the hinge.',
     },
     svmMaxIter: {
       type: 'integer',

@@ -1,6 +1,6 @@
-import { type Dataset, symmetricEigen } from '@fb/core';
+import { type Dataset, type Rng, symmetricEigen } from '@fb/core';
 import type { TabularCodec } from './codec.js';
-import type { LatentGenerator } from './generator.js';
+import { type LatentGenerator, normalLatent } from './generator.js';
 
 /**
  * A linear-Gaussian generator: the encoded data's mean plus its top principal components scaled by
@@ -40,6 +40,7 @@ export function fitPcaGenerator(dataset: Dataset, codec: TabularCodec, latentDim
   return {
     k,
     kind: 'pca',
+    sampleLatent: (rng: Rng, m: number) => normalLatent(rng, m, k),
     decode(z: Float64Array, m: number): Float64Array {
       const enc = new Float64Array(m * p);
       for (let i = 0; i < m; i++) {

@@ -1,8 +1,10 @@
 import { type Dataset, Hasher, RunController } from '@fb/core';
 import { TabularCodec } from './codec.js';
 import type { LatentGenerator } from './generator.js';
+import { type GeneratorChecks, generatorChecks, holdOut } from './generator-checks.js';
 import { type LimiGenerator as LimiGeneratorKind, type LimiOptions, limiOptions } from './options.js';
 import { fitPcaGenerator } from './pca.js';
+import { fitTvaeGenerator, type TvaeTraining } from './tvae.js';
 import { fitVaeGenerator } from './vae.js';
 
 /** The generator options that shape the fitted generator. */
@@ -11,9 +13,22 @@ const GENERATOR_OPTIONS = [
   'latentDim',
   'hiddenUnits',
   'epochs',
+  'trainSteps',
+  'gmmModes',
   'learningRate',
   'trainBatchSize',
 ] as const;
+
+/** What `trainGenerator` returns: the generator (null when the run stopped), its codec, training and checks. */
+export interface TrainedGenerator {
+  generator: LatentGenerator | null;
+  codec: TabularCodec;
+  /** VAE and TVAE: mean loss per row of each pass's worth of training. */
+  lossPerEpoch: number[] | null;
+  /** TVAE: its encoding's widths and the modes kept per numeric attribute. */
+  tvae: Omit<TvaeTraining, 'lossPerEpoch'> | null;
+  checks: GeneratorChecks | null;
+}
 
 /**
  * LIMI's generative model fitted on one dataset, to be reused by every run on its rows (whatever the
@@ -30,8 +45,12 @@ export interface FittedLimiGenerator {
   readonly seed: number | string;
   /** Wall-clock seconds the fit took. */
   readonly trainingSeconds: number;
-  /** VAE: mean loss per row of each epoch. */
+  /** VAE and TVAE: mean loss per row of each epoch (TVAE: of each pass's worth of steps). */
   readonly lossPerEpoch: number[] | null;
+  /** TVAE: its encoding's widths and the modes kept per numeric attribute. */
+  readonly tvae: Omit<TvaeTraining, 'lossPerEpoch'> | null;
+  /** The diversity and naturalness checks of the fitted generator. */
+  readonly checks: GeneratorChecks;
   readonly generator: LatentGenerator;
   readonly codec: TabularCodec;
 }
@@ -59,7 +78,7 @@ export async function fitLimiGenerator(
   const resolved = limiOptions(options);
   const ctl = new RunController({ seed });
   const t = performance.now();
-  const { generator, codec, lossPerEpoch } = await trainGenerator(dataset, resolved, ctl);
+  const { generator, codec, lossPerEpoch, tvae, checks } = await trainGenerator(dataset, resolved, ctl);
   return Object.freeze({
     kind: resolved.generator,
     dataKey: generatorDataKey(dataset),
@@ -69,24 +88,59 @@ export async function fitLimiGenerator(
     seed,
     trainingSeconds: (performance.now() - t) / 1000,
     lossPerEpoch,
+    tvae,
+    checks: checks!,
     generator: generator!,
     codec,
   });
 }
 
 /**
- * Train the generator a run asks for, with the run's controller (its budget and abort stop a VAE's
- * training: the generator is then null).
+ * Train the generator a run asks for, with the run's controller (its budget and abort stop a VAE's or
+ * TVAE's training: the generator is then null), and check it. The TVAE is fitted without the held-out
+ * rows of its naturalness check; the VAE and PCA are fitted on every row, as before.
  */
 export async function trainGenerator(
   dataset: Dataset,
   options: LimiOptions,
   ctl: RunController,
-): Promise<{ generator: LatentGenerator | null; codec: TabularCodec; lossPerEpoch: number[] | null }> {
+): Promise<TrainedGenerator> {
   const codec = new TabularCodec(dataset);
+  const split = holdOut(dataset.n, ctl.rng.fork('holdout'));
+  const checked = (
+    generator: LatentGenerator | null,
+    lossPerEpoch: number[] | null,
+    tvae: TrainedGenerator['tvae'] = null,
+  ): TrainedGenerator => ({
+    generator,
+    codec,
+    lossPerEpoch,
+    tvae,
+    checks: generator
+      ? generatorChecks(dataset, generator, split, options.generator !== 'tvae', ctl.rng.fork('checks'))
+      : null,
+  });
   const latentDim = Math.min(options.latentDim, codec.width);
-  if (options.generator === 'pca')
-    return { generator: fitPcaGenerator(dataset, codec, latentDim), codec, lossPerEpoch: null };
+  if (options.generator === 'pca') return checked(fitPcaGenerator(dataset, codec, latentDim), null);
+  if (options.generator === 'tvae') {
+    const fitted = await fitTvaeGenerator(
+      dataset,
+      split.train,
+      {
+        latentDim: options.latentDim,
+        hiddenUnits: options.hiddenUnits,
+        steps: options.trainSteps,
+        learningRate: options.learningRate,
+        batchSize: options.trainBatchSize,
+        maxModes: options.gmmModes,
+      },
+      ctl.rng.fork('tvae'),
+      ctl,
+    );
+    if (!fitted) return checked(null, null);
+    const { lossPerEpoch, ...tvae } = fitted.training;
+    return checked(fitted.generator, lossPerEpoch, tvae);
+  }
   const fitted = await fitVaeGenerator(
     dataset,
     codec,
@@ -100,5 +154,5 @@ export async function trainGenerator(
     ctl.rng.fork('vae'),
     ctl,
   );
-  return { generator: fitted?.generator ?? null, codec, lossPerEpoch: fitted?.training.lossPerEpoch ?? null };
+  return checked(fitted?.generator ?? null, fitted?.training.lossPerEpoch ?? null);
 }

@@ -29,7 +29,8 @@ export interface ProbeResult {
 }
 
 /**
- * LIMI's search, until `maxTested` distinct tested inputs or `maxLatentVectors` latent vectors: fresh latent vectors from N(0, I), each probed on the surrogate boundary (z0), then
+ * LIMI's search, until `maxTested` distinct tested inputs or `maxLatentVectors` latent vectors: fresh latent
+ * vectors from the generator's latent distribution, each probed on the surrogate boundary (z0), then
  * at z0 + lambda·w, then at z0 - lambda·w, until one decodes to a new discriminatory input. A batch of
  * latent vectors takes three checker calls, one per probe, each over the vectors still undecided. A
  * candidate already tested is skipped (the checker returns its status without counting it again).
@@ -63,7 +64,7 @@ export async function runProbes(
       settings.maxTested - tested,
       settings.maxLatentVectors - latentVectors,
     );
-    const z = Float64Array.from({ length: m * k }, () => rng.normal());
+    const z = generator.sampleLatent(rng, m);
     const probes = probeCandidates(z, m, plane, settings.lambda);
     latentVectors += m;
     let pending = Int32Array.from({ length: m }, (_, i) => i);

@@ -1,7 +1,7 @@
 import type { Dataset, Rng, RunController } from '@fb/core';
 import { loadTensorflow, type TensorflowApi } from '@fb/tensorflow';
 import type { TabularCodec } from './codec.js';
-import type { LatentGenerator } from './generator.js';
+import { type LatentGenerator, normalLatent } from './generator.js';
 
 type Scalar = ReturnType<TensorflowApi['scalar']>;
 
@@ -119,6 +119,7 @@ export async function fitVaeGenerator(
   const generator: LatentGenerator = {
     k,
     kind: 'vae',
+    sampleLatent: (r: Rng, m: number) => normalLatent(r, m, k),
     decode(z: Float64Array, m: number): Float64Array {
       const hidden = new Float64Array(h);
       const enc = new Float64Array(m * p);

@@ -93,7 +93,15 @@ describe('surrogate boundary on a known latent boundary', () => {
       generator,
       new CountingClassifier(model),
       1,
-      { samples: 20000, confidence: 0.7, perClassLimit: 50000, c: 1, maxIter: 1000 },
+      {
+        samples: 20000,
+        maxQueries: null,
+        confidence: 0.7,
+        perClassLimit: 50000,
+        c: 1,
+        loss: 'hinge',
+        maxIter: 1000,
+      },
       createRng('svm'),
       ctl,
     );
@@ -297,7 +305,9 @@ describe('limi runs', () => {
 
   it('documents its defaults and rejects unknown options', () => {
     expect(limi.resolveOptions()).toMatchObject({
-      generator: 'vae',
+      generator: 'tvae',
+      svmLoss: 'squared-hinge',
+      boundaryShare: 0.1,
       lambda: 0.3,
       confidence: 0.7,
       maxTested: 1_000_000,
