@@ -20,6 +20,7 @@ function row(
     label,
     method: label,
     baseline,
+    unranked: null,
     seeds: 8,
     value: interval(value),
     floors: [{ name: 'largest protected cells', value: interval(floor) }],

@@ -115,6 +115,14 @@ export interface AuditScore {
    * nothing is charged.
    */
   truePerKQueries: number | null;
+  /**
+   * Individual, with the twin model and the query clock: the run as it stood after each of
+   * `AuditScoreOptions.anytimeQueries` distinct queries (pairs known by then). A run that ended on
+   * its own (`completed`) keeps its final state at later checkpoints, and one ended by its query
+   * budget up to that budget; a checkpoint beyond a time budget or an abort is left out (what the
+   * method would have found is unknown). Null otherwise.
+   */
+  anytime: AnytimePoint[] | null;
   /** Subgroup: the rank-1 finding's overlap with the planted subgroup it overlaps most. */
   top: MemberOverlap | null;
   /** Subgroup: planted subgroups found as the Jaccard threshold rises. */
@@ -136,6 +144,17 @@ export interface AuditScore {
   firstTrue: Effort | null;
 }
 
+/** An individual run's true findings once a given number of distinct queries had been asked. */
+export interface AnytimePoint {
+  queries: number;
+  /** Distinct true pairs known by then. */
+  truePairs: number;
+  /** Individuals with a true pair known by then. */
+  trueIndividuals: number;
+  /** Share of the planted subgroups with a true pair across their boundary known by then. */
+  reach: number | null;
+}
+
 export interface AuditScoreOptions {
   /** Jaccard index from which a subgroup finding counts as finding a planted subgroup (default 0.5). */
   jaccardThreshold?: number;
@@ -155,6 +174,8 @@ export interface AuditScoreOptions {
   modelTruth?: ModelTruth;
   /** The clock the model was wrapped in during the run: stamps each pair with its discovery time. */
   clock?: QueryClock;
+  /** Distinct-query checkpoints of `AuditScore.anytime` (needs the clock and the twin model). */
+  anytimeQueries?: readonly number[];
 }
 
 const HIT_THRESHOLDS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
@@ -214,6 +235,48 @@ function distinctPairs<P extends { sample: readonly number[]; counterfactual: re
   });
 }
 
+/**
+ * The true findings known after each checkpoint of distinct queries (see `AuditScore.anytime`).
+ * `events` hold each distinct pair's stamp, its individual when true, and the subgroups it shows.
+ */
+function anytimePoints(
+  events: readonly { stamp: Stamp; individual: string | null; shows: readonly number[] }[],
+  checkpoints: readonly number[],
+  result: DiscoveryResult,
+  nSubgroups: number,
+): AnytimePoint[] {
+  // What the run's state stands for: every query count up to what it asked; any count when it ended
+  // on its own; up to its budget when the query budget ended it (the last step it could not pay
+  // would have crossed the budget). Beyond a time budget or an abort: unknown.
+  const stop = result.run.stopReason;
+  const known =
+    stop === 'completed'
+      ? Infinity
+      : stop === 'query-budget'
+        ? Math.max(result.metrics.distinctQueries, result.budget?.maxQueries ?? 0)
+        : result.metrics.distinctQueries;
+  const out: AnytimePoint[] = [];
+  for (const q of [...checkpoints].sort((a, b) => a - b)) {
+    if (q > known) break;
+    const individuals = new Set<string>();
+    const shown = new Set<number>();
+    let truePairs = 0;
+    for (const e of events) {
+      if (e.individual === null || e.stamp.queries > q) continue;
+      truePairs++;
+      individuals.add(e.individual);
+      for (const k of e.shows) shown.add(k);
+    }
+    out.push({
+      queries: q,
+      truePairs,
+      trueIndividuals: individuals.size,
+      reach: nSubgroups ? shown.size / nSubgroups : null,
+    });
+  }
+  return out;
+}
+
 function scoreIndividual(
   result: DiscoveryResult & { findings: { kind: 'individual' } },
   dataset: Dataset,
@@ -249,7 +312,7 @@ function scoreIndividual(
   // Individuals (non-protected values) shown discriminated by the bias: the unit of `truePerKQueries`.
   const trueIndividuals = new Set<string>();
   const verdicts: Record<AuditVerdict, number> = { planted: 0, reversed: 0, unplanted: 0, unconfirmed: 0 };
-  const events: { stamp: Stamp; isTrue: boolean }[] = [];
+  const events: { stamp: Stamp; isTrue: boolean; individual: string | null; shows: number[] }[] = [];
   const end: Stamp = { seconds: result.run.wallSeconds, queries: result.metrics.distinctQueries };
   for (let i = 0; i < n; i++) {
     const s = 2 * i;
@@ -260,21 +323,26 @@ function scoreIndividual(
       move === 0 ? 'unconfirmed' : planted === 0 ? 'unplanted' : planted === move ? 'planted' : 'reversed';
     verdicts[verdict]++;
     const isTrue = twinDecisions !== null && move !== 0 && twinDecisions[s] === twinDecisions[c];
-    if (isTrue) {
+    const individual = isTrue ? keyOf(rows, s * d, free) : null;
+    if (individual !== null) {
       truePairs++;
-      trueIndividuals.add(keyOf(rows, s * d, free));
+      trueIndividuals.add(individual);
     }
+    const shows: number[] = [];
     if (verdict === 'planted' || isTrue) {
       for (let k = 0; k < subgroups.length; k++) {
         const inS = subgroups[k]!.matches(rows, s * d);
         const inC = subgroups[k]!.matches(rows, c * d);
         if (inS === inC) continue;
         if (verdict === 'planted') reached[k]!.add(keyOf(rows, (inS ? s : c) * d, free));
-        if (isTrue) shown[k] = true;
+        if (isTrue) {
+          shown[k] = true;
+          shows.push(k);
+        }
       }
     }
     const stamp = options.clock?.stampOfPair(pairs[i]!.sample, pairs[i]!.counterfactual) ?? end;
-    events.push({ stamp, isTrue: twin ? isTrue : verdict === 'planted' });
+    events.push({ stamp, isTrue: twin ? isTrue : verdict === 'planted', individual, shows });
   }
   const groupScores: GroupScore[] = mt.groups.map((g, k) => {
     let covered = 0;
@@ -312,6 +380,10 @@ function scoreIndividual(
     reach: twin && subgroups.length ? shown.filter(Boolean).length / subgroups.length : null,
     queriesCharged,
     truePerKQueries: twin && queriesCharged ? (1000 * trueIndividuals.size) / queriesCharged : null,
+    anytime:
+      twin && options.clock && options.anytimeQueries
+        ? anytimePoints(events, options.anytimeQueries, result, subgroups.length)
+        : null,
     recall: coverages.length ? coverages.reduce((a, b) => a + b, 0) / coverages.length : null,
     groups: groupScores,
     model: {
@@ -440,6 +512,7 @@ export function scoreAudit(
     reach: null,
     queriesCharged: null,
     truePerKQueries: null,
+    anytime: null,
     ...s,
   };
 }

@@ -12,6 +12,7 @@ export {
   rocAuc,
 } from './aggregate.js';
 export {
+  type AnytimePoint,
   type AuditScore,
   type AuditScoreOptions,
   type AuditVerdict,

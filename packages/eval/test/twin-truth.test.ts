@@ -7,7 +7,7 @@ import {
   defineSchema,
 } from '@fb/core';
 import { describe, expect, it } from 'vitest';
-import { type InjectedPair, modelTruth, scoreAudit, type TruthView } from '../src/index.js';
+import { type InjectedPair, modelTruth, QueryClock, scoreAudit, type TruthView } from '../src/index.js';
 import { pair, resultOf } from './fixture.js';
 
 /** A (protected, 2 values), B (protected, 3 values), X (not protected, 3 values). */
@@ -378,5 +378,64 @@ describe('brute force on random small cases', () => {
       });
       expect(lister.precision).toBe(mt.baseRate);
     }
+  });
+});
+
+describe('anytime: the true findings known after k distinct queries (hand-computed)', () => {
+  // The four reported pairs above, asked in order through the clock: pair i's inputs are the
+  // (2i+1)-th and (2i+2)-th distinct queries, so pair i is known after 2i + 2 queries.
+  const reported = [
+    pair([0, 0, 1], [1, 0, 1]), // true, crosses S0
+    pair([0, 0, 0], [1, 0, 0]), // true, crosses nothing
+    pair([1, 1, 0], [1, 2, 0]), // not true
+    pair([0, 1, 2], [1, 1, 2]), // not true
+  ];
+  function scored(
+    stopReason: 'completed' | 'query-budget' | 'time-budget',
+    maxQueries: number | null = null,
+  ) {
+    const model = modelOf(auditedRule);
+    const clock = new QueryClock(model, { shareIndex: false });
+    clock.start();
+    for (const p of reported) clock.model.predict(Float64Array.from([...p.sample, ...p.counterfactual]));
+    const result = individual(reported, 8);
+    (result.run as { stopReason: string }).stopReason = stopReason;
+    (result as { budget: unknown }).budget = { maxSeconds: null, maxTested: null, maxQueries };
+    return scoreAudit(result, dataset, truth, {
+      model,
+      twinModel: modelOf(twinRule),
+      clock,
+      anytimeQueries: [100, 1, 2, 4, 8],
+    });
+  }
+
+  it('counts true pairs, individuals and reach at each checkpoint, in increasing order', () => {
+    expect(scored('completed').anytime).toEqual([
+      { queries: 1, truePairs: 0, trueIndividuals: 0, reach: 0 },
+      { queries: 2, truePairs: 1, trueIndividuals: 1, reach: 0.5 },
+      { queries: 4, truePairs: 2, trueIndividuals: 2, reach: 0.5 },
+      { queries: 8, truePairs: 2, trueIndividuals: 2, reach: 0.5 },
+      // The run ended on its own after 8 queries: its final state holds at 100.
+      { queries: 100, truePairs: 2, trueIndividuals: 2, reach: 0.5 },
+    ]);
+  });
+
+  it('a run stopped by its query budget stands for every count up to that budget', () => {
+    // It could not pay its next step within 10 queries: its state at 8 is its state at 10.
+    expect(scored('query-budget', 10).anytime?.map((a) => a.queries)).toEqual([1, 2, 4, 8]);
+    expect(scored('query-budget', 100).anytime?.map((a) => a.queries)).toEqual([1, 2, 4, 8, 100]);
+  });
+
+  it('a run stopped by its time budget says nothing beyond the queries it asked', () => {
+    expect(scored('time-budget', 100).anytime?.map((a) => a.queries)).toEqual([1, 2, 4, 8]);
+  });
+
+  it('without the clock there is no anytime curve', () => {
+    const s = scoreAudit(individual(reported), dataset, truth, {
+      model: modelOf(auditedRule),
+      twinModel: modelOf(twinRule),
+      anytimeQueries: [10],
+    });
+    expect(s.anytime).toBeNull();
   });
 });

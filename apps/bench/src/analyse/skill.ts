@@ -66,6 +66,8 @@ export interface SkillRow {
   method: string;
   /** A trivial output (blind to labels and model) or a floor method, rather than a published method. */
   baseline: 'trivial' | 'floor' | 'baseline' | null;
+  /** Why the method is outside the ranking (it answers another question), or null (see the study). */
+  unranked: string | null;
   /** Seeds with both the method's value and every floor's. */
   seeds: number;
   value: MeanInterval;
@@ -92,6 +94,10 @@ export interface SkillRow {
 /** Rows that are outputs that know nothing or floors, not methods. */
 export const isFloorLike = (r: Pick<SkillRow, 'baseline'>) =>
   r.baseline === 'trivial' || r.baseline === 'floor';
+
+/** Rows of published methods that enter the ranking (not floors, not methods answering another question). */
+export const isRanked = (r: Pick<SkillRow, 'baseline' | 'unranked'>) =>
+  !isFloorLike(r) && r.unranked === null;
 
 const key = (...parts: (string | number)[]) => parts.join('\u0000');
 
@@ -205,9 +211,13 @@ export function skill(records: readonly CellRecord[]): SkillRow[] {
         const row = skillRow(mine, measure, floorCells, twinOf);
         if (row) table.push(row);
       }
-      // Holm's family: the methods of the table; trivial outputs and floors form a family of their own
-      // (they are checked, never claimed).
-      for (const family of [table.filter((t) => !isFloorLike(t)), table.filter(isFloorLike)]) {
+      // Holm's family: the ranked methods of the table; trivial outputs and floors form a family of
+      // their own (they are checked, never claimed), and so do methods outside the ranking.
+      for (const family of [
+        table.filter(isRanked),
+        table.filter(isFloorLike),
+        table.filter((t) => !isFloorLike(t) && t.unranked !== null),
+      ]) {
         const tested = family.filter((t) => t.p !== null);
         const adjusted = holm(tested.map((t) => t.p!));
         tested.forEach((t, i) => {
@@ -284,6 +294,7 @@ function skillRow(
         : r0.plan.method === 'exhaustive-counterfactual'
           ? 'baseline'
           : null,
+    unranked: r0.plan.unranked ?? null,
     seeds: perSeed.length,
     value: valueInterval(
       perSeed.map((s) => s.r),

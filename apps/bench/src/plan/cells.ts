@@ -6,6 +6,7 @@ import type { Budget } from '@fb/core';
 import { findMethod } from '../methods.js';
 import { appPath } from '../paths.js';
 import type { MethodEntry, ModelSpec, Question, RealDatasetName, Study } from './config.js';
+import { type PhaseRule, sizedByRule } from './phases.js';
 import { questionsOf } from './questions.js';
 
 /** The data of a cell: a synthetic scenario (regenerated from seed and options) or a real data set. */
@@ -34,6 +35,10 @@ export interface Plan {
   varied: { option: string; value: unknown } | null;
   /** The method's own budget over the study's, if it has one. */
   budget?: Budget;
+  /** Options per question over `options` (a cell's plan has them merged already). */
+  byQuestion?: MethodEntry['byQuestion'];
+  /** Why the method leaves the ranking, or null (see `MethodEntry.unranked`). */
+  unranked: string | null;
 }
 
 /** How a block's data are built and split (what every cell of the block shares). */
@@ -60,6 +65,10 @@ export interface Cell extends BlockSpec {
   blockLabel: string;
   plan: Plan;
   budget: Budget;
+  /** The study's rule sizing individual methods' phases from `budget.maxQueries`, or null. */
+  phases: PhaseRule | null;
+  /** Distinct-query checkpoints of an individual method's anytime curve. */
+  anytimeQueries: number[];
   jaccardThreshold: number;
   topK: number;
 }
@@ -181,7 +190,11 @@ export function planLabels(entry: MethodEntry): string[] {
 
 function plansOf(entry: MethodEntry): Plan[] {
   const variants = planOptions(entry);
-  const own = entry.budget ? { budget: entry.budget } : {};
+  const own = {
+    ...(entry.budget ? { budget: entry.budget } : {}),
+    ...(entry.byQuestion ? { byQuestion: entry.byQuestion } : {}),
+    unranked: entry.unranked ?? null,
+  };
   if (!entry.vary || Object.keys(entry.vary).length === 0) {
     return [
       {
@@ -438,8 +451,10 @@ export async function expandCells(study: Study): Promise<Cell[]> {
           };
           const block = contentHash(blockInputs(spec));
           const blockLabel = `${dataset.label} / seed ${seed} / ${question} / ${model.label}`;
-          for (const plan of plans) {
-            if (!questionsOf(plan.method).includes(question)) continue;
+          for (const entryPlan of plans) {
+            if (!questionsOf(entryPlan.method).includes(question)) continue;
+            const extra = entryPlan.byQuestion?.[question];
+            const plan = extra ? { ...entryPlan, options: { ...entryPlan.options, ...extra } } : entryPlan;
             // A white-box method needs input gradients, which only some trained models give.
             if (findMethod(plan.method).access === 'white-box' && !differentiable(model)) continue;
             const budget: Budget = { ...study.budget, ...plan.budget };
@@ -449,7 +464,13 @@ export async function expandCells(study: Study): Promise<Cell[]> {
               labels: { plan: plan.label, model: model.label, dataset: dataset.label },
               method: { id: plan.method, options: plan.options, code: methodVersions.get(plan.method) },
               budget,
-              scoring: { jaccardThreshold: study.jaccardThreshold, topK: study.topK },
+              // Set only when used, so that studies without them keep their cells.
+              ...(study.phases && sizedByRule(plan.method) ? { phases: study.phases } : {}),
+              scoring: {
+                jaccardThreshold: study.jaccardThreshold,
+                topK: study.topK,
+                ...(study.anytimeQueries.length ? { anytimeQueries: study.anytimeQueries } : {}),
+              },
               code: shared,
             };
             cells.push({
@@ -459,6 +480,8 @@ export async function expandCells(study: Study): Promise<Cell[]> {
               blockLabel,
               plan,
               budget,
+              phases: sizedByRule(plan.method) ? study.phases : null,
+              anytimeQueries: study.anytimeQueries,
               jaccardThreshold: study.jaccardThreshold,
               topK: study.topK,
             });

@@ -6,6 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { methodRegistry } from '../methods.js';
 import { appPath } from '../paths.js';
 import { contentHash, datasetsOf, planLabels, planOptions } from './cells.js';
+import type { PhaseRule } from './phases.js';
 
 /** A registered method with its options; `vary` turns one entry into one plan per option value. */
 export interface MethodEntry {
@@ -16,6 +17,17 @@ export interface MethodEntry {
   vary?: Record<string, unknown[]>;
   /** This method's budget, over the study's (e.g. fewer tested samples for a slow solver). */
   budget?: StudyBudget;
+  /**
+   * Options set per question, over `options`: a method with variants for different questions (CBS's
+   * scan type) runs the one that answers the question asked.
+   */
+  byQuestion?: Partial<Record<Question, Record<string, unknown>>>;
+  /**
+   * Why the method leaves the ranking, when it answers a different question than the one scored
+   * (e.g. it returns a linear-threshold group, not a conjunction): its rows are shown with this note,
+   * outside the tests between methods. Null: ranked.
+   */
+  unranked: string | null;
 }
 
 export type StudyBudget = { maxSeconds?: number; maxTested?: number; maxQueries?: number; maxPairs?: number };
@@ -81,6 +93,13 @@ export interface Study {
   topK: number;
   methods: MethodEntry[];
   budget: StudyBudget;
+  /**
+   * How individual methods' phases are sized from the query budget (`plan/phases.ts`); null: by their
+   * own options.
+   */
+  phases: PhaseRule | null;
+  /** Distinct-query checkpoints of the individual methods' anytime curves ([] for none). */
+  anytimeQueries: number[];
   /** Worker threads (default: the number of cores). */
   workers: number | null;
   /** A cell still running after this many seconds is stopped and recorded as failed. */
@@ -214,10 +233,40 @@ export const studySchema: OptionsSchema = {
           options: { type: 'object', default: {} },
           vary: { type: 'object', additionalProperties: { type: 'array', minItems: 1 } },
           budget: { ...budgetSchema, description: "this method's budget, over the study's" },
+          byQuestion: {
+            type: 'object',
+            additionalProperties: false,
+            properties: Object.fromEntries(
+              ['data', 'model', 'model-output'].map((q) => [q, { type: 'object' }]),
+            ),
+            description: 'options per question, over options',
+          },
+          unranked: {
+            type: ['string', 'null'],
+            minLength: 1,
+            default: null,
+            description: 'why the method leaves the ranking (it answers a different question); null: ranked',
+          },
         },
       },
     },
     budget: { ...budgetSchema, minProperties: 1, description: 'budget of each method run' },
+    phases: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['globalShare'],
+      properties: { globalShare: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 } },
+      default: null,
+      description:
+        "individual methods' starting-point phase gets at most this share of budget.maxQueries (null: their own options)",
+    },
+    anytimeQueries: {
+      type: 'array',
+      uniqueItems: true,
+      items: { type: 'integer', minimum: 1 },
+      default: [],
+      description: "distinct-query checkpoints of the individual methods' anytime curves",
+    },
     workers: {
       type: ['integer', 'null'],
       minimum: 1,
@@ -338,18 +387,29 @@ export function validateStudy(value: unknown, source = 'study'): Study {
     }
     labels.add(m.label);
     planOptions(m).forEach((options, k) => {
-      let resolved: unknown;
-      try {
-        resolved = detector.resolveOptions(options);
-      } catch (e) {
-        const message = e instanceof Error ? e.message : String(e);
-        throw new OptionsError('OPTIONS_INVALID', `${source}: ${at}/options: ${message}`, {
-          option: `${at}/options`,
-        });
-      }
+      const resolve = (opts: Record<string, unknown>, where: string): unknown => {
+        try {
+          return detector.resolveOptions(opts);
+        } catch (e) {
+          const message = e instanceof Error ? e.message : String(e);
+          throw new OptionsError('OPTIONS_INVALID', `${source}: ${at}/${where}: ${message}`, {
+            option: `${at}/${where}`,
+          });
+        }
+      };
+      const resolved = resolve(options, 'options');
+      const perQuestion = Object.entries(m.byQuestion ?? {}).map(([q, extra]) => [
+        q,
+        resolve({ ...options, ...extra }, `byQuestion/${q}`),
+      ]);
       // Two plans that run the same method with the same options (defaults filled in) and budget do
       // the same work twice.
-      const same = contentHash({ method: m.method, resolved, budget: { ...study.budget, ...m.budget } });
+      const same = contentHash({
+        method: m.method,
+        resolved,
+        perQuestion,
+        budget: { ...study.budget, ...m.budget },
+      });
       const label = planLabels(m)[k]!;
       const earlier = resolvedPlans.get(same);
       if (earlier !== undefined) {
@@ -362,6 +422,13 @@ export function validateStudy(value: unknown, source = 'study'): Study {
       resolvedPlans.set(same, label);
     });
   });
+  if (study.phases && study.budget.maxQueries === undefined) {
+    throw new OptionsError(
+      'OPTIONS_INVALID',
+      `${source}: /phases: the rule shares out budget.maxQueries, which the study does not set`,
+      { option: '/phases' },
+    );
+  }
   const modelLabels = new Set<string>();
   study.models.forEach((m, i) => {
     m.label ??= study.models.length > 1 ? `${m.kind}#${i}` : m.kind;

@@ -1,5 +1,5 @@
 import { questions } from '../analyse/analysis.js';
-import { isFloorLike, type SkillRow } from '../analyse/skill.js';
+import { isFloorLike, isRanked, type SkillRow } from '../analyse/skill.js';
 import type { Measure } from '../score/measures.js';
 import { measureWords } from '../score/measures.js';
 import { num } from './tables.js';
@@ -45,7 +45,7 @@ export function skillSummary(rows: readonly SkillRow[]): string {
   for (const g of [...groups.values()].sort((a, b) =>
     order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0,
   )) {
-    const methods = g.filter((r) => !isFloorLike(r));
+    const methods = g.filter(isRanked);
     const best = [...methods].sort((a, b) => b.excess.mean - a.excess.mean)[0];
     if (!best) continue;
     const higher = g.filter(
@@ -111,7 +111,7 @@ export function skillBrief(rows: readonly SkillRow[]): string[] {
     const finders = new Map<string, string[]>();
     let beaten = 0;
     for (const t of tables.values()) {
-      const methods = t.filter((r) => !isFloorLike(r));
+      const methods = t.filter(isRanked);
       for (const r of methods.filter((m) => m.finds)) {
         finders.set(r.label, [
           ...(finders.get(r.label) ?? []),

@@ -27,7 +27,9 @@ const tag = (r: SkillRow) =>
       ? `${r.label} (floor)`
       : r.baseline === 'baseline'
         ? `${r.label} (baseline)`
-        : r.label;
+        : r.unranked !== null
+          ? `${r.label} (not ranked: ${r.unranked})`
+          : r.label;
 
 function alarmText(r: SkillRow): string {
   if (!r.alarm) return '–';
@@ -39,7 +41,7 @@ function alarmText(r: SkillRow): string {
 /** Sentences for one group of rows (a scenario and model): trivial outputs above methods, methods below floors. */
 function warningsOf(rows: readonly SkillRow[], measure: Measure): string[] {
   const out: string[] = [];
-  const methods = rows.filter((r) => r.baseline === null);
+  const methods = rows.filter((r) => r.baseline === null && r.unranked === null);
   const trivial = rows.filter(isFloorLike);
   const where = `${rows[0]!.scenario}, ${rows[0]!.model}`;
   for (const t of trivial) {

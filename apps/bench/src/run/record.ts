@@ -21,6 +21,8 @@ export interface CellRecord {
   error: string | null;
   modelFingerprint: string | null;
   modelAccuracy: number | null;
+  /** The options the method ran with, when the study's phase rule changed the plan's. */
+  runOptions?: Record<string, unknown>;
   metrics: RunMetrics | null;
   stopReason: string | null;
   wallSeconds: number;

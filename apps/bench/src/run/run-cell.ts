@@ -1,6 +1,7 @@
 import { type DiscoveryResult, describeCondition, type Progress, type Schema } from '@fb/core';
 import { type AuditScore, QueryClock, scoreAudit } from '@fb/eval';
 import type { Cell } from '../plan/cells.js';
+import { phaseInputs, phaseOptions } from '../plan/phases.js';
 import { floorScores } from '../score/floors.js';
 import { methodForCell } from './prefit.js';
 import { type Prepared, prepare, type ScoringTruth } from './prepare.js';
@@ -77,8 +78,18 @@ async function score(
     ...(twinModel ? { twinModel } : {}),
     jaccardThreshold: cell.jaccardThreshold,
     topK: cell.topK,
-    ...(clock ? { clock } : {}),
+    ...(clock ? { clock, anytimeQueries: cell.anytimeQueries } : {}),
   });
+}
+
+/**
+ * The options a cell runs with: its plan's, with the study's phase rule (if any) applied to the query
+ * budget and the data's protected values.
+ */
+export function cellOptions(cell: Cell, schema: Schema): Record<string, unknown> {
+  const maxQueries = cell.budget.maxQueries;
+  if (!cell.phases || maxQueries === undefined) return cell.plan.options;
+  return phaseOptions(cell.plan.method, cell.plan.options, cell.phases, phaseInputs(schema, maxQueries));
 }
 
 /** Build the block's rows and model (cached per worker), run the method under the budget, score it. */
@@ -86,11 +97,12 @@ export async function runCell(cell: Cell, onProgress?: (p: Progress) => void): P
   const t0 = performance.now();
   const prep = await prepare(cell);
   // Preparation includes a data-only phase fitted for the block's rows (LIMI's generator).
-  const detector = await methodForCell(cell.plan.method, cell.plan.options, prep.dataset, cell.seed);
+  const options = cellOptions(cell, prep.dataset.schema);
+  const detector = await methodForCell(cell.plan.method, options, prep.dataset, cell.seed);
   const prepareSeconds = (performance.now() - t0) / 1000;
   const clock = new QueryClock(prep.model);
   clock.start();
-  const result = await detector.run({ dataset: prep.dataset, model: clock.model }, cell.plan.options, {
+  const result = await detector.run({ dataset: prep.dataset, model: clock.model }, options, {
     seed: cell.seed,
     budget: cell.budget,
     ...(onProgress ? { onProgress } : {}),
@@ -115,6 +127,7 @@ export async function runCell(cell: Cell, onProgress?: (p: Progress) => void): P
     error: null,
     modelFingerprint: prep.modelFingerprint,
     modelAccuracy: prep.modelAccuracy,
+    ...(options !== cell.plan.options ? { runOptions: options } : {}),
     metrics: result.metrics,
     stopReason: result.run.stopReason,
     wallSeconds: result.run.wallSeconds,
