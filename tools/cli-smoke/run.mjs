@@ -26,6 +26,11 @@ try {
   const project = join(work, 'project');
   let t = Date.now();
   installFresh(project, tarballs, ['@fb/cli']);
+  // ONNX Runtime is an optional peer of @fb/cli, installed beside it as its README says (the version
+  // @fb/models-onnx tests against).
+  const ort = JSON.parse(readFileSync(join(root, 'packages/models-onnx/package.json'), 'utf8'))
+    .devDependencies['onnxruntime-node'];
+  run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', `onnxruntime-node@${ort}`], project);
   console.log(
     `installed ${tarballs.size} packed packages and their dependencies in ${((Date.now() - t) / 1000).toFixed(1)} s`,
   );

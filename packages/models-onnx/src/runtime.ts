@@ -13,7 +13,10 @@ export function runtimePath(): string {
   } catch {
     throw new ModelError(
       'MODEL_MISSING',
-      'onnxruntime-node is not installed: run `npm install onnxruntime-node` next to @fb/models-onnx',
+      'ONNX models need onnxruntime-node, which is not installed (it is an optional peer of @fb/models-onnx and @fb/cli): ' +
+        'run `npm install onnxruntime-node` where @fb/cli or @fb/models-onnx is installed ' +
+        '(add --ignore-scripts offline or behind a registry mirror: the CPU runtime is in the package, its install script only fetches GPU libraries), ' +
+        'or `npx -p @fb/cli -p onnxruntime-node fairbench ...`',
     );
   }
 }
