@@ -18,7 +18,6 @@ import {
   type ScanResult,
   SequentialPValue,
   SubsetScan,
-  scanSubsets,
 } from '@fb/subset-scan';
 import pkg from '../package.json' with { type: 'json' };
 import {
@@ -29,7 +28,7 @@ import {
   expectations,
 } from './expectations.js';
 import { buildFrame, type Frame, logit, type ProtectedClassSpec, protectedClasses } from './frame.js';
-import { type CbsOptions, cbsOptionsSchema, resamplesFor } from './options.js';
+import { type CbsOptions, cbsOptionsSchema, resamplesFor, type ScanType } from './options.js';
 
 /** Options of a run, with the resamples resolved for its number of scans. */
 type ScanOptions = CbsOptions & { permutations: number };
@@ -92,12 +91,69 @@ function conditionsOf(res: ScanResult, encodings: AttributeEncoding[]): Conditio
   return out;
 }
 
-function checkModel(dataset: Dataset, hasProba: boolean): void {
-  if (!hasProba) {
+/**
+ * What a scan type needs from the model: the probability P of the favourable outcome (the
+ * `-predictions` types: I = P, or C = logit P), or only the recommendation P_bin (the
+ * `-recommendations` types), which a model without `predictProba` gives as its predicted label.
+ */
+export function needsProbabilities(scanType: ScanType): boolean {
+  return scanType.endsWith('-predictions');
+}
+
+function favourableLabel(dataset: Dataset): string {
+  return dataset.schema.outcome.labels[dataset.schema.outcome.favorable]!;
+}
+
+/**
+ * P (or, for a model without `predictProba` and a `-recommendations` scan, P_bin as 0 or 1) for every
+ * row; a typed error when the scan type needs probabilities the model does not give.
+ */
+function modelPredictions(
+  dataset: Dataset,
+  model: {
+    hasProba: boolean;
+    nClasses: number;
+    predictProba(x: Float64Array): Float64Array;
+    predict(x: Float64Array): Int32Array;
+  },
+  scanType: ScanType,
+): { p: Float64Array; source: 'probabilities' | 'labels' } {
+  const favourable = dataset.schema.outcome.favorable;
+  if (model.hasProba) {
+    const classes = model.nClasses;
+    const proba = model.predictProba(dataset.x);
+    return {
+      p: Float64Array.from({ length: dataset.n }, (_, i) => proba[i * classes + favourable]!),
+      source: 'probabilities',
+    };
+  }
+  if (needsProbabilities(scanType)) {
     throw new ModelError(
       'MODEL_MISMATCH',
-      `CBS audits predicted probabilities of "${dataset.schema.outcome.labels[dataset.schema.outcome.favorable]}", but the model has no predictProba`,
+      `scanType "${scanType}" needs the model's probability of "${favourableLabel(dataset)}" (${scanType.startsWith('separation') ? 'the event I = P' : 'the condition C = P'}), but the model has no predictProba; the -recommendations scan types need only its predicted labels`,
     );
+  }
+  const labels = model.predict(dataset.x);
+  return { p: Float64Array.from(labels, (v) => (v === favourable ? 1 : 0)), source: 'labels' };
+}
+
+/** P must give a probability for every row. */
+function checkPredictions(dataset: Dataset, p: Float64Array): void {
+  if (p.length !== dataset.n) {
+    throw new DataError(
+      'DATA_SHAPE',
+      `predictions: ${p.length} probabilities for ${dataset.n} rows (one probability of "${favourableLabel(dataset)}" per row)`,
+    );
+  }
+  for (let i = 0; i < p.length; i++) {
+    const v = p[i]!;
+    if (!(v >= 0 && v <= 1)) {
+      throw new DataError(
+        Number.isFinite(v) ? 'DATA_OUT_OF_DOMAIN' : 'DATA_NOT_FINITE',
+        `predictions: row ${i} has probability ${v}, not in [0, 1]`,
+        { row: i },
+      );
+    }
   }
 }
 
@@ -115,12 +171,10 @@ export const cbs: SubgroupDetector<CbsOptions> = defineSubgroupDetector<CbsOptio
   requiresModel: true,
   optionsSchema: cbsOptionsSchema,
   async scan({ dataset, model, options, ctl }) {
-    checkModel(dataset, model!.hasProba);
-    const classes = model!.nClasses;
-    const favourable = dataset.schema.outcome.favorable;
-    const proba = model!.predictProba(dataset.x);
-    const p = Float64Array.from({ length: dataset.n }, (_, i) => proba[i * classes + favourable]!);
-    return conditionalBiasScan(dataset, p, options, ctl);
+    const { p, source } = modelPredictions(dataset, model!, options.scanType);
+    const result = await conditionalBiasScan(dataset, p, options, ctl);
+    result.extras['predictions'] = source;
+    return result;
   },
 });
 
@@ -178,7 +232,7 @@ async function scanClass(
 ): Promise<ClassScan[] | null> {
   const stop = () => ctl.shouldStop() !== null;
   const frame = buildFrame(dataset, p, options, cls);
-  const designs = buildDesigns(dataset, frame);
+  const designs = buildDesigns(dataset, frame, options.l2);
   const { codes, arity, encodings } = encodeAttributes(dataset, options, frame.covariates);
   if (stop()) return null;
   // The estimation fits are not interruptible; the budget is checked between them.
@@ -226,24 +280,45 @@ async function scanClass(
       const nullInput = scanInput(designs, frame, drawn, codes, arity, options.l2, stop, input.models);
       if (nullInput === null || stop()) break;
       let complete = true;
-      const scores = open.map((c) => {
-        const nullRes = scanSubsets(
+      const exceeded = open.map((c) => {
+        const reached = nullReaches(
           nullInput.data,
           scanConfig(frame, options, c.direction),
           rng.fork(c.direction),
+          c.res.score,
           stop,
         );
-        complete &&= nullRes.complete;
-        return nullRes.score;
+        if (reached === null) complete = false;
+        return reached === true;
       });
       if (!complete) break;
       open.forEach((c, k) => {
-        c.test.record(scores[k]! >= c.res.score);
+        c.test.record(exceeded[k]!);
       });
       if (await ctl.checkpoint({ phase: 'permutation', done: r + 1, total: options.permutations })) break;
     }
   }
   return scans;
+}
+
+/**
+ * Whether the scan of a resample reaches the observed score: the scan's iterations run until one
+ * reaches it (the maximum over all iterations then does too, so the count is the full scan's) or all
+ * have run. Null when the budget interrupted it.
+ */
+function nullReaches(
+  data: ScanData,
+  config: ScanConfig,
+  rng: RunController['rng'],
+  observed: number,
+  stop: () => boolean,
+): boolean | null {
+  const scan = new SubsetScan(data, config, rng);
+  while (!scan.finished) {
+    if (!scan.runIteration(stop)) return null;
+    if (scan.result().score >= observed) return true;
+  }
+  return false;
 }
 
 function scanConfig(frame: Frame, options: ScanOptions, direction: Direction): ScanConfig {
@@ -269,6 +344,7 @@ export async function conditionalBiasScan(
   ctl: RunController,
 ): Promise<{ subgroups: SubgroupFinding[]; extras: Record<string, unknown> }> {
   const t0 = performance.now();
+  checkPredictions(dataset, p);
   const { classes, skipped } = protectedClasses(dataset, given);
   if (classes.length === 0) {
     throw new DataError(

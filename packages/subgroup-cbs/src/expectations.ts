@@ -1,5 +1,6 @@
 import { createDataset, type Dataset, defineSchema, type Schema } from '@fb/core';
 import { fitLogisticRegression, type LogisticRegression } from '@fb/models';
+import { cbsFitCache, type DesignKey } from './fit-cache.js';
 import type { Frame } from './frame.js';
 
 /** Logistic-regression inputs: X (every attribute but the sensitive one), plus C when it varies. */
@@ -8,6 +9,8 @@ export interface Design {
   /** Row-major inputs for every row of the dataset. */
   x: Float64Array;
   width: number;
+  /** Its identity in the fit cache (content hash with the L2 penalty). */
+  key: DesignKey;
 }
 
 /**
@@ -25,17 +28,22 @@ export interface Designs {
  * value-conditional. Every attribute is marked protected only because a schema needs one; the
  * flag does not enter the regression.
  */
-export function buildDesigns(dataset: Dataset, frame: Frame): Designs {
-  const event = designOf(dataset, frame, frame.condition);
+export function buildDesigns(dataset: Dataset, frame: Frame, l2: number): Designs {
+  const event = designOf(dataset, frame, frame.condition, l2);
   return {
     event,
-    propensity: frame.condition === null ? event : dropLast(event),
-    resampling: frame.condition === null ? designOf(dataset, frame, frame.conditionAll) : event,
+    propensity: frame.condition === null ? event : dropLast(event, l2),
+    resampling: frame.condition === null ? designOf(dataset, frame, frame.conditionAll, l2) : event,
   };
 }
 
+function keyOf(schema: Schema, width: number, x: Float64Array, l2: number): DesignKey {
+  const text = JSON.stringify([schema.attributes, schema.outcome]);
+  return cbsFitCache.designKey(text, width, x, l2);
+}
+
 /** Design of X, and of C as the last input when given. */
-function designOf(dataset: Dataset, frame: Frame, c: Float64Array | null): Design {
+function designOf(dataset: Dataset, frame: Frame, c: Float64Array | null, l2: number): Design {
   const attrs = frame.covariates.map((j) => ({ ...dataset.schema.attributes[j]!, protected: true }));
   if (c !== null) {
     let lo = Number.POSITIVE_INFINITY;
@@ -55,17 +63,29 @@ function designOf(dataset: Dataset, frame: Frame, c: Float64Array | null): Desig
   const width = attrs.length;
   const x = new Float64Array(frame.n * width);
   const { d } = dataset;
+  const columns = Int32Array.from(frame.covariates);
   for (let i = 0; i < frame.n; i++) {
-    frame.covariates.forEach((j, k) => {
-      x[i * width + k] = dataset.x[i * d + j]!;
-    });
+    for (let k = 0; k < columns.length; k++) x[i * width + k] = dataset.x[i * d + columns[k]!]!;
     if (c !== null) x[i * width + width - 1] = c[i]!;
   }
   const schema = defineSchema({
     attributes: attrs,
     outcome: { name: '__target', labels: ['0', '1'], favorable: 1 },
   });
-  return { schema, x, width };
+  return { schema, x, width, key: keyOf(schema, width, x, l2) };
+}
+
+/** The design on every row (no copy), with these labels. */
+function allRowsOf(design: Design, labels: Uint8Array): Dataset {
+  return createDataset({ schema: design.schema, x: design.x, y: Int32Array.from(labels) });
+}
+
+/** Probability of label 1 per row from a binary model's interleaved class probabilities. */
+function positive(model: LogisticRegression, x: Float64Array): Float64Array {
+  const proba = model.predictProba(x);
+  const out = new Float64Array(proba.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = proba[2 * i + 1]!;
+  return out;
 }
 
 function rowsOf(design: Design, rows: Int32Array, labels: Int32Array): Dataset {
@@ -100,29 +120,30 @@ export function expectations(
   start?: ExpectationModels,
 ): { protectedRows: Int32Array; expected: Float64Array; models: ExpectationModels } | null {
   const n = frame.n;
-  const all = Int32Array.from({ length: n }, (_, i) => i);
-  const propensity = fitLogisticRegression(
-    rowsOf(designs.propensity, all, Int32Array.from(a)),
-    { l2 },
-    undefined,
-    start?.propensity,
-  );
+  const propensity = propensityFit(designs.propensity, a, l2, start);
   if (stop()) return null;
-  const pa = propensity.predictProba(designs.propensity.x);
+  const pa = propensity.proba;
   const design = designs.event;
 
-  const control: number[] = [];
-  const treated: number[] = [];
+  let controls = 0;
+  let treated = 0;
   for (let i = 0; i < n; i++) {
     if (!frame.kept[i]) continue;
-    (a[i] ? treated : control).push(i);
+    if (a[i]) treated++;
+    else controls++;
   }
   const copies = frame.realEvent ? 2 : 1;
-  const rows = new Int32Array(control.length * copies);
+  const rows = new Int32Array(controls * copies);
   const labels = new Int32Array(rows.length);
   const weights = new Float64Array(rows.length);
-  control.forEach((i, r) => {
-    const pi = pa[2 * i + 1]!;
+  const protectedRows = new Int32Array(treated);
+  for (let i = 0, r = 0, t = 0; i < n; i++) {
+    if (!frame.kept[i]) continue;
+    if (a[i]) {
+      protectedRows[t++] = i;
+      continue;
+    }
+    const pi = pa[i]!;
     const w = pi / (1 - pi);
     const e = frame.event[i]!;
     if (frame.realEvent) {
@@ -137,18 +158,44 @@ export function expectations(
       labels[r] = e;
       weights[r] = w;
     }
-  });
+    r++;
+  }
   const eventModel = fitLogisticRegression(rowsOf(design, rows, labels), { l2 }, weights, start?.event);
-  const protectedRows = Int32Array.from(treated);
   const probe = rowsOf(design, protectedRows, new Int32Array(protectedRows.length));
-  const proba = eventModel.predictProba(probe.x);
-  const expected = Float64Array.from(protectedRows, (_, r) => proba[2 * r + 1]!);
-  return { protectedRows, expected, models: { propensity, event: eventModel } };
+  const expected = positive(eventModel, probe.x);
+  return {
+    protectedRows,
+    expected,
+    models: { propensity: propensity.model, propensityKey: propensity.key, event: eventModel },
+  };
+}
+
+/**
+ * P(A = 1 | X) on every row, from the fit cache or fitted: with the data's own class (`start`
+ * undefined) the model is kept as the warm start of the resamples' fits; a resample's fit starts from
+ * it and only its probabilities are kept. A resampled class is a new A, so its propensity is refitted
+ * (the paper's test redoes the estimation on the resampled data); only the same A on the same design
+ * reuses a fit.
+ */
+function propensityFit(
+  design: Design,
+  a: Uint8Array,
+  l2: number,
+  start: ExpectationModels | undefined,
+): { proba: Float64Array; model: LogisticRegression | null; key: string } {
+  const warm = start?.propensity ?? undefined;
+  return cbsFitCache.fit(design.key, a, start?.propensityKey ?? '', start === undefined, () => {
+    const model = fitLogisticRegression(allRowsOf(design, a), { l2 }, undefined, warm);
+    return { proba: positive(model, design.x), model };
+  });
 }
 
 /** The propensity model P(A = 1 | X) and the weighted event model of one run of `expectations`. */
 export interface ExpectationModels {
-  propensity: LogisticRegression;
+  /** Kept for the data's own class (the resamples' warm start); null for a resample's fit. */
+  propensity: LogisticRegression | null;
+  /** The propensity fit's entry in the fit cache. */
+  propensityKey: string;
   event: LogisticRegression;
 }
 
@@ -159,14 +206,14 @@ export interface ExpectationModels {
  * covariates, which permuting A over all rows breaks.
  */
 export function classPropensity(designs: Designs, a: Uint8Array, l2: number): Float64Array {
-  const n = a.length;
-  const all = Int32Array.from({ length: n }, (_, i) => i);
-  const model = fitLogisticRegression(rowsOf(designs.resampling, all, Int32Array.from(a)), { l2 });
-  const proba = model.predictProba(designs.resampling.x);
-  return Float64Array.from({ length: n }, (_, i) => proba[2 * i + 1]!);
+  const design = designs.resampling;
+  return cbsFitCache.fit(design.key, a, '', false, () => {
+    const model = fitLogisticRegression(allRowsOf(design, a), { l2 });
+    return { proba: positive(model, design.x), model };
+  }).proba;
 }
 
-function dropLast(design: Design): Design {
+function dropLast(design: Design, l2: number): Design {
   const width = design.width - 1;
   const n = design.x.length / design.width;
   const x = new Float64Array(n * width);
@@ -175,5 +222,5 @@ function dropLast(design: Design): Design {
     attributes: design.schema.attributes.slice(0, width),
     outcome: design.schema.outcome,
   });
-  return { schema, x, width };
+  return { schema, x, width, key: keyOf(schema, width, x, l2) };
 }
