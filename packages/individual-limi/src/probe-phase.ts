@@ -82,7 +82,9 @@ export async function runProbes(
       const next: number[] = [];
       for (let q = 0; q < take; q++) {
         if (status[q] === CheckStatus.Skipped) {
-          ctl.shouldStop(); // records which budget ran out
+          // Records which budget ran out. A skip that no counter explains is the query budget's: fewer
+          // queries were left than the next input and its variants need.
+          if (!ctl.shouldStop() && ctl.budget.maxQueries !== undefined) ctl.stopFor('query-budget');
           break probing;
         }
         if (kept.nCandidates < settings.keep)

@@ -1,4 +1,4 @@
-import { type Classifier, createDataset, createRng, type Dataset } from '@fb/core';
+import { type Classifier, createDataset, createRng, type Dataset, defineSchema } from '@fb/core';
 import { probabilityModel, regionSchema } from '@fb/testkit';
 
 /** A model from its logit, with probabilities. */
@@ -29,4 +29,38 @@ export function correlatedData(model: Classifier, n = 400, seed = 'limi-fixture'
   }
   const y = model.predict(x);
   return createDataset({ schema: regionSchema, x, y, name: 'correlated' });
+}
+
+/**
+ * Categorical rows only (like `@fb/synth`'s default schema): `d` attributes of 2 to 5 categories, the
+ * first protected, each driven by one shared latent factor and its own noise, so that the attributes
+ * are correlated and a few combinations are common. Labelled by a logistic model of the codes.
+ */
+export function categoricalData(n = 800, d = 10, seed = 'limi-categorical'): Dataset {
+  const rng = createRng(seed);
+  const arity = Array.from({ length: d }, (_, j) => 2 + (j % 4));
+  const schema = defineSchema({
+    attributes: arity.map((k, j) => ({
+      name: `A${j}`,
+      kind: 'categorical' as const,
+      protected: j === 0,
+      categories: Array.from({ length: k }, (_, c) => `v${c}`),
+    })),
+    outcome: { name: 'y', labels: ['no', 'yes'], favorable: 1 },
+  });
+  const x = new Float64Array(n * d);
+  const y = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const factor = rng.normal();
+    let logit = 0;
+    for (let j = 0; j < d; j++) {
+      const t = 0.8 * factor + 0.6 * rng.normal();
+      // Cut the standard normal t into arity[j] cells.
+      const v = Math.min(arity[j]! - 1, Math.max(0, Math.floor((t + 1.5) * (arity[j]! / 3))));
+      x[i * d + j] = v;
+      logit += (j === 0 ? 0.8 : 0.3) * (v - arity[j]! / 2);
+    }
+    y[i] = rng.uniform() < 1 / (1 + Math.exp(-logit)) ? 1 : 0;
+  }
+  return createDataset({ schema, x, y, name: 'categorical' });
 }
