@@ -9,3 +9,12 @@ export const failsOrReturns = (id, error, run, check) => ({ id, error, run, chec
 
 /** `problem` when `condition` is false, else null: for checks. */
 export const unless = (condition, problem) => (condition ? null : problem);
+
+/** Seconds past its budget a case may end: more is an overrun, whatever it returned or threw. */
+export const BUDGET_GRACE_SECONDS = 2;
+
+/**
+ * `c` with a time budget of `maxSeconds`: the harness times its run, and a run that ends more than
+ * `BUDGET_GRACE_SECONDS` past the budget is an `overrun`, even when its result or error is right.
+ */
+export const withBudget = (maxSeconds, c) => ({ ...c, maxSeconds });

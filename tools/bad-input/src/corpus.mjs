@@ -91,5 +91,5 @@ export const GOOD = new Set(['typed-error', 'correct']);
 /** One line per outcome kind, e.g. `core: 80 cases, 70 typed errors, 10 correct, 0 crashes, ...`. */
 export function summary(name, results) {
   const count = (o) => results.filter((r) => r.outcome === o).length;
-  return `${name}: ${results.length} cases: ${count('typed-error')} typed errors, ${count('correct')} correct results, ${count('crash')} crashes, ${count('hang')} hangs, ${count('silent-wrong')} silent wrong results, ${count('wrong-error')} wrong errors`;
+  return `${name}: ${results.length} cases: ${count('typed-error')} typed errors, ${count('correct')} correct results, ${count('crash')} crashes, ${count('hang')} hangs, ${count('silent-wrong')} silent wrong results, ${count('wrong-error')} wrong errors, ${count('overrun')} budget overruns`;
 }

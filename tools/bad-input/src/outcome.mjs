@@ -1,4 +1,5 @@
 import { FairbenchError } from '@fb/core';
+import { BUDGET_GRACE_SECONDS } from './cases.mjs';
 
 /**
  * Error classes of the apps that are typed (named for what is wrong) without being FairbenchErrors:
@@ -27,10 +28,24 @@ export function typedError(e) {
  * - `correct`: it returned and its check found the value right;
  * - `wrong-error`: a typed error, but not the one expected;
  * - `crash`: an untyped error (TypeError, RangeError, a raw Node error...);
- * - `silent-wrong`: it returned where an error was expected, or its check found the value wrong.
+ * - `silent-wrong`: it returned where an error was expected, or its check found the value wrong;
+ * - `overrun`: a case with a time budget (`maxSeconds`) that ended more than `BUDGET_GRACE_SECONDS`
+ *   past it, whatever else it did.
  * Hangs are caught by the caller's watchdog.
  */
 export async function runCase(c) {
+  if (c.maxSeconds === undefined) return classify(c);
+  const started = performance.now();
+  const result = await classify(c);
+  const past = (performance.now() - started) / 1000 - c.maxSeconds;
+  if (past <= BUDGET_GRACE_SECONDS) return result;
+  return {
+    outcome: 'overrun',
+    detail: `ended ${past.toFixed(1)} s past its ${c.maxSeconds} s budget (${result.outcome}${result.detail ? `: ${result.detail}` : ''})`,
+  };
+}
+
+async function classify(c) {
   let value;
   try {
     value = await c.run();

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { runFile } from '../src/corpus.mjs';
 
 describe('the corpus harness', () => {
-  it('tells typed errors, crashes, hangs and wrong results apart, and goes on after a hang', async () => {
-    const results = await runFile(new URL('./fixtures/harness-cases.mjs', import.meta.url).href, 2);
+  it('tells typed errors, crashes, hangs, wrong results and budget overruns apart, and goes on after a hang', async () => {
+    const results = await runFile(new URL('./fixtures/harness-cases.mjs', import.meta.url).href, 4);
     expect(results.map((r) => [r.id, r.outcome])).toEqual([
       ['typed error', 'typed-error'],
       ['another typed error', 'wrong-error'],
@@ -15,6 +15,8 @@ describe('the corpus harness', () => {
       ['loops forever, synchronously', 'hang'],
       ['still counted after a hang', 'correct'],
       ['rejects asynchronously with a TypeError', 'crash'],
+      ['right, but 2.5 s past its 0.1 s budget', 'overrun'],
+      ['right, within its budget', 'correct'],
     ]);
   });
 });
