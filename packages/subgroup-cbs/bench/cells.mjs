@@ -1,6 +1,8 @@
 // CBS's time per cell on the article study's base scenario, with and without the fit cache, side by
 // side in one run (not a test). After `pnpm build` of this package, @fb/synth and @fb/models:
 //   node bench/cells.mjs [seeds] [scanTypes] [reference]
+// `pnpm bench` (bench/sequential.mjs) runs it for seed 1 and the two scan types of the study's
+// questions (`benchCells`).
 // seeds: comma list (default 1); scanTypes: comma list (default all four); reference: the built
 // `dist/index.js` of another CBS version to time as well (for example the package before a change).
 //
@@ -13,17 +15,11 @@
 // each scan type's first model), and with the reference version when given. Prints each cell's time
 // and whether every scan's score, resamples and p-value are the same in all versions.
 import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { subsetRows } from '@fb/core';
 import * as models from '@fb/models';
 import * as synth from '../../synth/dist/index.js';
 import { cbs, cbsFitCache, DEFAULT_FIT_CACHE_BYTES } from '../dist/index.js';
-
-const seeds = (process.argv[2] ?? '1').split(',').map(Number);
-const scanTypes = (
-  process.argv[3] ??
-  'separation-recommendations,separation-predictions,sufficiency-recommendations,sufficiency-predictions'
-).split(',');
-const reference = process.argv[4] ? await import(process.argv[4]) : null;
 
 const base = {
   pairs: 3,
@@ -78,66 +74,84 @@ async function timed(detector, audit, model, scanType, seed) {
   return { seconds, resamples, decisions: decisions(result), stop: result.run?.stopReason };
 }
 
-console.log(
-  `load average at start: ${loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')}`,
-);
-// Warm-up: the first calls of the solvers are slower.
-{
-  const { audit, fitted } = await cellsOf(99);
-  await cbs.run({ dataset: audit, model: fitted[0][1] }, { permutations: 5 }, { seed: 0 });
-}
-const totals = new Map();
-let same = 0;
-let cells = 0;
-for (const seed of seeds) {
-  const { audit, fitted } = await cellsOf(seed);
-  for (const scanType of scanTypes) {
-    const runs = { reference: [], uncached: [], cached: [] };
-    if (reference)
-      for (const [, model] of fitted)
-        runs.reference.push(await timed(reference.cbs, audit, model, scanType, seed));
-    cbsFitCache.configure({ maxBytes: 0 });
-    for (const [, model] of fitted) runs.uncached.push(await timed(cbs, audit, model, scanType, seed));
-    cbsFitCache.configure({ maxBytes: DEFAULT_FIT_CACHE_BYTES });
-    cbsFitCache.clear();
-    for (const [, model] of fitted) runs.cached.push(await timed(cbs, audit, model, scanType, seed));
-    const { hits, misses } = cbsFitCache.stats();
-    fitted.forEach(([label], k) => {
-      const variants = Object.entries(runs).filter(([, r]) => r.length > 0);
-      const agree = variants.every(([, r]) => r[k].decisions === runs.cached[k].decisions);
-      cells++;
-      if (agree) same++;
-      const parts = variants.map(([name, r]) => `${name} ${r[k].seconds.toFixed(2)} s`);
-      const ratio =
-        (reference ? runs.reference[k].seconds : runs.uncached[k].seconds) / runs.cached[k].seconds;
-      console.log(
-        `seed ${seed} ${scanType.padEnd(27)} ${label.padEnd(19)} ${parts.join(', ')} ` +
-          `(${runs.cached[k].resamples} scan resamples${runs.cached[k].stop && runs.cached[k].stop !== 'completed' ? `, stopped: ${runs.cached[k].stop}` : ''}): ` +
-          `${ratio.toFixed(2)}x, same decisions: ${agree ? 'yes' : 'NO'}`,
-      );
-      for (const [name, r] of variants) {
-        const t = totals.get(`${scanType} ${name}`) ?? 0;
-        totals.set(`${scanType} ${name}`, t + r[k].seconds);
-      }
-    });
-    console.log(`  fit cache: ${hits} hits, ${misses} misses over the three cells`);
-  }
-}
-console.log('\nper scan type, total over the cells:');
-for (const scanType of scanTypes) {
-  const get = (name) => totals.get(`${scanType} ${name}`);
-  const ref = reference ? `reference ${get('reference').toFixed(1)} s, ` : '';
-  const against = reference ? get('reference') : get('uncached');
+/**
+ * Time the cells of each seed and scan type: the reference version (when given), this one without
+ * the fit cache and with it. Returns the seconds per scan type and version, and the cells whose
+ * decisions agree.
+ */
+export async function benchCells(seeds, scanTypes, reference = null) {
   console.log(
-    `  ${scanType.padEnd(27)} ${ref}uncached ${get('uncached').toFixed(1)} s, cached ${get('cached').toFixed(1)} s: ` +
-      `${(against / get('cached')).toFixed(2)}x`,
+    `load average at start: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
   );
+  // Warm-up: the first calls of the solvers are slower.
+  {
+    const { audit, fitted } = await cellsOf(99);
+    await cbs.run({ dataset: audit, model: fitted[0][1] }, { permutations: 5 }, { seed: 0 });
+  }
+  const totals = new Map();
+  let same = 0;
+  let cells = 0;
+  for (const seed of seeds) {
+    const { audit, fitted } = await cellsOf(seed);
+    for (const scanType of scanTypes) {
+      const runs = { reference: [], uncached: [], cached: [] };
+      if (reference)
+        for (const [, model] of fitted)
+          runs.reference.push(await timed(reference.cbs, audit, model, scanType, seed));
+      cbsFitCache.configure({ maxBytes: 0 });
+      for (const [, model] of fitted) runs.uncached.push(await timed(cbs, audit, model, scanType, seed));
+      cbsFitCache.configure({ maxBytes: DEFAULT_FIT_CACHE_BYTES });
+      cbsFitCache.clear();
+      for (const [, model] of fitted) runs.cached.push(await timed(cbs, audit, model, scanType, seed));
+      const { hits, misses } = cbsFitCache.stats();
+      fitted.forEach(([label], k) => {
+        const variants = Object.entries(runs).filter(([, r]) => r.length > 0);
+        const agree = variants.every(([, r]) => r[k].decisions === runs.cached[k].decisions);
+        cells++;
+        if (agree) same++;
+        const parts = variants.map(([name, r]) => `${name} ${r[k].seconds.toFixed(2)} s`);
+        const ratio =
+          (reference ? runs.reference[k].seconds : runs.uncached[k].seconds) / runs.cached[k].seconds;
+        console.log(
+          `seed ${seed} ${scanType.padEnd(27)} ${label.padEnd(19)} ${parts.join(', ')} ` +
+            `(${runs.cached[k].resamples} scan resamples${runs.cached[k].stop && runs.cached[k].stop !== 'completed' ? `, stopped: ${runs.cached[k].stop}` : ''}): ` +
+            `${ratio.toFixed(2)}x, same decisions: ${agree ? 'yes' : 'NO'}`,
+        );
+        for (const [name, r] of variants) {
+          const t = totals.get(`${scanType} ${name}`) ?? 0;
+          totals.set(`${scanType} ${name}`, t + r[k].seconds);
+        }
+      });
+      console.log(`  fit cache: ${hits} hits, ${misses} misses over the three cells`);
+    }
+  }
+  console.log('\nper scan type, total over the cells:');
+  for (const scanType of scanTypes) {
+    const get = (name) => totals.get(`${scanType} ${name}`);
+    const ref = reference ? `reference ${get('reference').toFixed(1)} s, ` : '';
+    const against = reference ? get('reference') : get('uncached');
+    console.log(
+      `  ${scanType.padEnd(27)} ${ref}uncached ${get('uncached').toFixed(1)} s, cached ${get('cached').toFixed(1)} s: ` +
+        `${(against / get('cached')).toFixed(2)}x`,
+    );
+  }
+  console.log(`${same} of ${cells} cells with the same decisions in every version`);
+  console.log(
+    `load average at end: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  return { totals, same, cells };
 }
-console.log(`${same} of ${cells} cells with the same decisions in every version`);
-console.log(
-  `load average at end: ${loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')}`,
-);
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const seeds = (process.argv[2] ?? '1').split(',').map(Number);
+  const scanTypes = (
+    process.argv[3] ??
+    'separation-recommendations,separation-predictions,sufficiency-recommendations,sufficiency-predictions'
+  ).split(',');
+  const reference = process.argv[4] ? await import(process.argv[4]) : null;
+  await benchCells(seeds, scanTypes, reference);
+}
