@@ -11,7 +11,7 @@ import {
 import type { Question } from '../plan/config.js';
 import type { CellRecord } from '../run/record.js';
 import { type FloorName, floorMethods } from '../score/floors.js';
-import { type Measure, measuresOf, measureValues } from '../score/measures.js';
+import { isRate, type Measure, measuresOf, measureValues } from '../score/measures.js';
 import { groupBy } from './analysis.js';
 
 /** Methods whose rows are outputs that know nothing (blind to labels and model): ranked, flagged. */
@@ -132,7 +132,7 @@ function floorsOf(
  * Clopper-Pearson over the pooled subgroup counts, so that 0 of 30 is not [0, 0]; the rest Student t.
  */
 function valueInterval(rs: readonly CellRecord[], measure: Measure, values: number[]): MeanInterval {
-  const t = meanInterval(values, 0.95, measure === 'truePerKQueries' ? [0, Infinity] : [0, 1]);
+  const t = meanInterval(values, 0.95, isRate(measure) ? [0, Infinity] : [0, 1]);
   const counted =
     (measure === 'reach' && rs[0]!.family === 'individual') ||
     (measure === 'recall' && rs[0]!.family === 'subgroup');
@@ -256,7 +256,7 @@ function skillRow(
     value: meanInterval(
       perSeed.map((s) => s.f.get(name)!),
       0.95,
-      measure === 'truePerKQueries' ? [0, Infinity] : [0, 1],
+      isRate(measure) ? [0, Infinity] : [0, 1],
     ),
   }));
   const strongest = floors.reduce<FloorValue | null>(
@@ -307,7 +307,7 @@ function skillRow(
     p: test ? test.pGreater : null,
     pHolm: null,
     finds: false,
-    twin: meanInterval(twinValues, 0.95, measure === 'truePerKQueries' ? [0, Infinity] : [0, 1]),
+    twin: meanInterval(twinValues, 0.95, isRate(measure) ? [0, Infinity] : [0, 1]),
     alarm: alarmFails ? ownTwinAlarm(mine, twins) : null,
   };
 }

@@ -1,7 +1,6 @@
 import { questions } from '../analyse/analysis.js';
 import { isFloorLike, isRanked, type SkillRow } from '../analyse/skill.js';
-import type { Measure } from '../score/measures.js';
-import { measureWords } from '../score/measures.js';
+import { isRate, type Measure, measureWords } from '../score/measures.js';
 import { num } from './tables.js';
 
 /** The measure a family's summary line is about: the one that ranks where the others saturate. */
@@ -55,7 +54,7 @@ export function skillSummary(rows: readonly SkillRow[]): string {
       above.push(
         `${best.question} / ${best.family} / ${best.scenario} / ${best.model}: ${higher.map((r) => r.label).join(', ')} above ${best.label}`,
       );
-    const d = best.measure === 'truePerKQueries' ? 1 : 2;
+    const d = isRate(best.measure) ? 1 : 2;
     const floor = best.floors.find((f) => f.name === best.strongest);
     lines.push([
       best.question,

@@ -2,7 +2,7 @@ import { questions } from '../analyse/analysis.js';
 import { ALPHA, isFloorLike, MIN_NULLS_FOR_FPR, type SkillRow } from '../analyse/skill.js';
 import type { Question } from '../plan/config.js';
 import { floorMeaning } from '../score/floors.js';
-import { type Measure, measureMeaning, measureWords } from '../score/measures.js';
+import { isRate, type Measure, measureMeaning, measureWords } from '../score/measures.js';
 import { intervalFields, num, raw, type Table, withInterval } from './tables.js';
 
 /** One table of the skill section, with the sentences that must stand beside it. */
@@ -18,7 +18,7 @@ export interface SkillTable {
 const floorText = (fs: readonly { name: string; value: { mean: number } }[], d: number) =>
   fs.map((f) => `${f.name} ${num(f.value.mean, d)}`).join('; ') || '–';
 
-const digits = (m: Measure) => (m === 'truePerKQueries' ? 1 : 2);
+const digits = (m: Measure) => (isRate(m) ? 1 : 2);
 
 const tag = (r: SkillRow) =>
   r.baseline === 'trivial'
@@ -55,7 +55,7 @@ function warningsOf(rows: readonly SkillRow[], measure: Measure): string[] {
   if (below.length)
     out.push(`${where}: below their strongest floor on ${measureWords[measure]}: ${below.join(', ')}.`);
   const all = rows.flatMap((r) => [r.value.mean, ...r.floors.map((f) => f.value.mean)]);
-  const bound = measure === 'truePerKQueries' ? null : all.every((v) => v === 1) ? 'ceiling (1)' : null;
+  const bound = isRate(measure) ? null : all.every((v) => v === 1) ? 'ceiling (1)' : null;
   if (bound || all.every((v) => v === 0))
     out.push(
       `${where}: every method and floor sits at the ${bound ?? 'floor (0)'} on ${measureWords[measure]}: it cannot rank them here.`,

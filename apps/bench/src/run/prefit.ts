@@ -12,7 +12,7 @@ import { PromiseCache } from './promise-cache.js';
 /**
  * Methods with a phase that sees only the data, never the model, fitted once per audited data set
  * and seed and shared by every model's cell on those rows. LIMI's generator is one: its paper trains
- * the generative model before the timed search, and inside a cell's budget a VAE does not finish on
+ * the generative model before the timed search, and inside a cell's budget a TVAE or VAE does not finish on
  * real data.
  * The fit's seconds are in the preparation time of the cell that made it.
  */
@@ -25,7 +25,7 @@ export async function methodForCell(
   seed: number,
 ): Promise<Detector<object>> {
   const detector = findMethod(method);
-  if (method !== 'limi' || limiOptions(options).generator !== 'vae') return detector;
+  if (method !== 'limi' || limiOptions(options).generator === 'pca') return detector;
   const key = JSON.stringify([generatorDataKey(dataset), options, seed]);
   const fitted = await fits.get(key, () => fitLimiGenerator(dataset, options, seed));
   return limiWith(fitted) as unknown as Detector<object>;

@@ -116,7 +116,7 @@ export async function runCell(cell: Cell, onProgress?: (p: Progress) => void): P
   // Floors only where bias is planted: the excess over them is measured on those runs.
   const floors =
     truth && own && !(cell.dataset.kind === 'synthetic' && cell.dataset.null)
-      ? await floorScores(result, own, prep, cell, (r) => score(r, prep, truth, cell))
+      ? await floorScores(result, own, prep, cell, (r, c) => score(r, prep, truth, cell, c))
       : [];
   const scoreSeconds = (performance.now() - t1) / 1000;
   return {

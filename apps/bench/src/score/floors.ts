@@ -5,7 +5,7 @@ import {
   uniformDomain,
 } from '@fb/baselines';
 import type { Budget, Detector, DiscoveryResult } from '@fb/core';
-import type { AuditScore, ModelTruth } from '@fb/eval';
+import { type AuditScore, type ModelTruth, QueryClock } from '@fb/eval';
 import type { Cell } from '../plan/cells.js';
 import type { Prepared } from '../run/prepare.js';
 import { type Measure, measuresOf, measureValues } from './measures.js';
@@ -56,17 +56,26 @@ export const floorMethods: ReadonlyMap<string, FloorName> = new Map([
 /** A floor's run is a safety net, never a result: it is bounded by its match, not by time. */
 const SAFETY_SECONDS = 120;
 
+/** A floor's run, with the clock its model was asked through (for its anytime curve). */
+interface FloorRun {
+  result: DiscoveryResult;
+  clock: QueryClock;
+}
+
 async function runFloor<O extends object>(
   detector: Detector<O>,
   options: Partial<O>,
   prep: Prepared,
   cell: Cell,
   budget: Budget,
-): Promise<DiscoveryResult> {
-  return detector.run({ dataset: prep.dataset, model: prep.model }, options as O, {
+): Promise<FloorRun> {
+  const clock = new QueryClock(prep.model);
+  clock.start();
+  const result = await detector.run({ dataset: prep.dataset, model: clock.model }, options as O, {
     seed: cell.seed,
     budget: { maxSeconds: SAFETY_SECONDS, ...budget },
   });
+  return { result, clock };
 }
 
 const empty = (measures: readonly Measure[]) => Object.fromEntries(measures.map((m) => [m, 0]));
@@ -90,8 +99,9 @@ export async function floorScores(
   own: AuditScore,
   prep: Prepared,
   cell: Cell,
-  score: (r: DiscoveryResult) => Promise<AuditScore>,
+  score: (r: DiscoveryResult, clock?: QueryClock) => Promise<AuditScore>,
 ): Promise<FloorScore[]> {
+  const scored = async (run: FloorRun) => measureValues(await score(run.result, run.clock));
   const f = result.findings;
   if (f.kind === 'subgroup') {
     const sizes = [...f.subgroups]
@@ -100,25 +110,24 @@ export async function floorScores(
       .map((s) => s.size)
       .filter((s) => s > 0);
     const random = sizes.length
-      ? measureValues(await score(await runFloor(sizeMatchedRandom, { sizes }, prep, cell, {})))
+      ? await scored(await runFloor(sizeMatchedRandom, { sizes }, prep, cell, {}))
       : empty(['localisation', 'recall']);
     const cells = await runFloor(largestProtectedCells, { top: cell.topK }, prep, cell, {});
     return [
       { name: 'random conjunctions', measures: random },
-      { name: 'largest protected cells', measures: measureValues(await score(cells)) },
+      { name: 'largest protected cells', measures: await scored(cells) },
     ];
   }
   const tested = Math.min(prep.dataset.n, Math.max(0, Math.round(result.metrics.tsn)));
   const charged = own.queriesCharged ?? 0;
+  // Each asked through a clock of its own: its anytime curve is the floor of the run's.
   const rows = tested
-    ? measureValues(
-        await score(
-          await runFloor(exhaustiveCounterfactual, { order: 'random' }, prep, cell, { maxTested: tested }),
-        ),
+    ? await scored(
+        await runFloor(exhaustiveCounterfactual, { order: 'random' }, prep, cell, { maxTested: tested }),
       )
     : empty(measuresOf.individual);
   const uniform = charged
-    ? measureValues(await score(await runFloor(uniformDomain, {}, prep, cell, { maxQueries: charged })))
+    ? await scored(await runFloor(uniformDomain, {}, prep, cell, { maxQueries: charged }))
     : empty(measuresOf.individual);
   const truth = prep.truth ? await prep.truth.modelTruth() : null;
   return [

@@ -9,14 +9,49 @@ import type { AuditScore } from '@fb/eval';
  * - `precision`: subgroup, share of the top-k findings that match a planted subgroup; individual,
  *   share of pairs the planted bias caused (the model flips, its twin does not);
  * - `reach`: individual, share of planted subgroups in which the run showed a bias-caused pair;
- * - `truePerKQueries`: individual, bias-caused pairs per 1,000 distinct inputs charged.
+ * - `truePerKQueries`: individual, bias-caused pairs per 1,000 distinct inputs charged;
+ * - `reach@1k`, `reach@10k`, `truePerKQueries@1k`, `truePerKQueries@10k`: individual, the same after
+ *   the first 1,000 and 10,000 distinct queries of the run (its anytime curve; null unless the study
+ *   lists those checkpoints in `anytimeQueries`).
  */
-export type Measure = 'localisation' | 'recall' | 'precision' | 'reach' | 'truePerKQueries';
+export type Measure =
+  | 'localisation'
+  | 'recall'
+  | 'precision'
+  | 'reach'
+  | 'truePerKQueries'
+  | 'reach@1k'
+  | 'reach@10k'
+  | 'truePerKQueries@1k'
+  | 'truePerKQueries@10k';
+
+/** The anytime measures and the distinct-query checkpoint each reads. */
+export const anytimeMeasures: readonly { measure: Measure; queries: number; of: 'reach' | 'true' }[] = [
+  { measure: 'reach@1k', queries: 1000, of: 'reach' },
+  { measure: 'reach@10k', queries: 10_000, of: 'reach' },
+  { measure: 'truePerKQueries@1k', queries: 1000, of: 'true' },
+  { measure: 'truePerKQueries@10k', queries: 10_000, of: 'true' },
+];
+
+type AnytimeMeasure = 'reach@1k' | 'reach@10k' | 'truePerKQueries@1k' | 'truePerKQueries@10k';
+
+/** Measures on a scale of counts per 1,000 queries rather than shares. */
+export const isRate = (m: Measure): boolean => m.startsWith('truePerKQueries');
 
 /** The measures of each family, the headline first. */
 export const measuresOf: Record<'individual' | 'subgroup', readonly Measure[]> = {
   subgroup: ['localisation', 'recall', 'precision'],
-  individual: ['reach', 'truePerKQueries', 'precision', 'recall', 'localisation'],
+  individual: [
+    'reach',
+    'truePerKQueries',
+    'precision',
+    'recall',
+    'localisation',
+    'reach@1k',
+    'reach@10k',
+    'truePerKQueries@1k',
+    'truePerKQueries@10k',
+  ],
 };
 
 /** Each measure in words, for table headers and text. */
@@ -26,6 +61,10 @@ export const measureWords: Record<Measure, string> = {
   precision: 'precision',
   reach: 'reach',
   truePerKQueries: 'true pairs per 1,000 queries',
+  'reach@1k': 'reach after 1,000 queries',
+  'reach@10k': 'reach after 10,000 queries',
+  'truePerKQueries@1k': 'true pairs per 1,000 queries, first 1,000',
+  'truePerKQueries@10k': 'true pairs per 1,000 queries, first 10,000',
 };
 
 /** What each measure is, per family, for the report. */
@@ -43,16 +82,31 @@ export const measureMeaning: Record<'individual' | 'subgroup', Partial<Record<Me
     recall:
       'member coverage: share of planted members shown with their exact values (favours row-based methods)',
     localisation: 'share of reported pairs that cross a planted subgroup in the planted direction',
+    'reach@1k': 'reach counting only the pairs known after the run’s first 1,000 distinct queries',
+    'reach@10k': 'reach counting only the pairs known after the run’s first 10,000 distinct queries',
+    'truePerKQueries@1k': 'individuals shown in a true pair within the run’s first 1,000 distinct queries',
+    'truePerKQueries@10k':
+      'individuals shown in a true pair within the run’s first 10,000 distinct queries, per 1,000',
   },
 };
 
 /** A run's value on every measure (null where the measure does not apply or has no findings). */
 export function measureValues(score: AuditScore): Record<Measure, number | null> {
   return {
+    ...(anytimeValues(score) as Record<AnytimeMeasure, number | null>),
     localisation: score.localisation,
     recall: score.recall,
     precision: score.precision,
     reach: score.reach ?? null,
     truePerKQueries: score.truePerKQueries ?? null,
   };
+}
+
+function anytimeValues(score: AuditScore): Partial<Record<Measure, number | null>> {
+  const out: Partial<Record<Measure, number | null>> = {};
+  for (const a of anytimeMeasures) {
+    const p = score.anytime?.find((x) => x.queries === a.queries);
+    out[a.measure] = !p ? null : a.of === 'reach' ? p.reach : (1000 * p.trueIndividuals) / p.queries;
+  }
+  return out;
 }
