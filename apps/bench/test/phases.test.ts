@@ -112,3 +112,47 @@ describe('a study with the phase rule, options per question and unranked methods
     expect(a0.key).not.toBe(aequitas.key);
   });
 });
+
+describe('the base scenario on more seeds, and its replication on fresh ones', () => {
+  const design = (extra: Record<string, unknown> = {}) => ({
+    name: 'x',
+    seeds: [1, 2],
+    synthetic: {
+      generator: 'planted-pair',
+      factors: { bias: [-2, -1] },
+      oneAtATime: ['bias'],
+      unbiased: { bias: 0 },
+      baseSeeds: [1, 2, 3],
+    },
+    questions: ['model'],
+    models: [{ kind: 'logistic-regression' }],
+    methods: [{ label: 'AEQUITAS', method: 'aequitas' }],
+    budget: { maxQueries: 1000 },
+    replication: { seeds: [7, 8] },
+    ...extra,
+  });
+
+  it('seeds per data set: the base and its shared twin on three, the other level on two, the replication on its own', async () => {
+    const cells = await expandCells(validateStudy(design()));
+    const seeds = new Map<string, number[]>();
+    for (const c of cells) seeds.set(c.dataset.label, [...(seeds.get(c.dataset.label) ?? []), c.seed]);
+    expect(Object.fromEntries(seeds)).toEqual({
+      base: [1, 2, 3],
+      'bias=-1': [1, 2],
+      'base (replication)': [7, 8],
+      'no bias': [1, 2, 3],
+      'no bias (replication)': [7, 8],
+    });
+    const twin = cells.find((c) => c.dataset.label === 'no bias (replication)')!;
+    expect(twin.chanceAgainst.map((d) => d.label)).toEqual(['base (replication)']);
+  });
+
+  it('refuses a replication on seeds the study uses, and one without a base scenario', () => {
+    expect(() => validateStudy(design({ replication: { seeds: [3, 9] } }))).toThrow(
+      /fresh seeds; 3 already used/,
+    );
+    const crossed = design();
+    crossed.synthetic.oneAtATime = [];
+    expect(() => validateStudy(crossed)).toThrow(/need a base scenario/);
+  });
+});

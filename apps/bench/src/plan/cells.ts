@@ -21,6 +21,8 @@ export type DatasetSpec =
       null: boolean;
       /** A no-bias twin: the labels of the planted scenarios whose rows and subgroups it shares. */
       twinOf: string[];
+      /** Its seeds, when not the study's (the base scenario's and the replication's). */
+      seeds?: number[];
     }
   | { kind: 'real'; label: string; name: RealDatasetName };
 
@@ -303,7 +305,13 @@ export function scenarioGrid(
   );
 }
 
-/** The data sets of a study: the factor grid, the no-bias scenario, then the real data sets. */
+/** The label of the base scenario run again on the replication's seeds. */
+export const REPLICATION_LABEL = 'base (replication)';
+
+/**
+ * The data sets of a study: the factor grid (the base scenario on `synthetic.baseSeeds` when set),
+ * the base scenario's replication, the no-bias twins, then the real data sets.
+ */
 export function datasetsOf(study: Study): DatasetSpec[] {
   const out: DatasetSpec[] = [];
   const syn = study.synthetic;
@@ -317,37 +325,55 @@ export function datasetsOf(study: Study): DatasetSpec[] {
       );
     for (const factors of scenarioGrid(syn.factors, syn.oneAtATime ?? [])) {
       const shown = atBase(factors);
+      const base = Object.keys(shown).length === 0;
       out.push({
         kind: 'synthetic',
-        label: Object.keys(shown).length ? scenarioLabel(shown) : 'base',
+        label: base ? 'base' : scenarioLabel(shown),
         generator: syn.generator,
         options: scenarioOptions(syn.base, factors),
         factors,
         null: false,
         twinOf: [],
+        ...(base && syn.baseSeeds ? { seeds: syn.baseSeeds } : {}),
       });
+    }
+    // The base scenario again on fresh seeds: a replication analysed on its own.
+    const first = out[0];
+    if (study.replication && first?.kind === 'synthetic' && first.label === 'base') {
+      out.push({ ...first, label: REPLICATION_LABEL, seeds: study.replication.seeds });
     }
     if (syn.unbiased) {
       // Each scenario's no-bias twin: its options with the bias removed, so that it shares the
-      // scenario's rows and subgroups. Scenarios that differ only in their bias share one twin.
+      // scenario's rows and subgroups. Scenarios that differ only in their bias share one twin; a
+      // replication has a twin of its own, on its own seeds.
       const twins = new Map<string, Extract<DatasetSpec, { kind: 'synthetic' }>>();
       for (const scenario of [...out]) {
         if (scenario.kind !== 'synthetic') continue;
         const options = { ...scenario.options, ...syn.unbiased };
-        const key = contentHash(options);
+        const replication = scenario.label === REPLICATION_LABEL;
+        const key = contentHash({ options, replication });
+        const seeds = scenario.seeds ?? study.seeds;
         const twin = twins.get(key);
-        if (twin) twin.twinOf.push(scenario.label);
-        else {
+        if (twin) {
+          twin.twinOf.push(scenario.label);
+          // A twin serves every seed of the scenarios it twins.
+          twin.seeds = [...new Set([...(twin.seeds ?? study.seeds), ...seeds])].sort((a, b) => a - b);
+        } else {
           twins.set(key, {
             kind: 'synthetic',
-            label: 'no bias',
+            label: replication ? 'no bias (replication)' : 'no bias',
             generator: syn.generator,
             options,
             factors: {},
             null: true,
             twinOf: [scenario.label],
+            seeds,
           });
         }
+      }
+      // Twins on the study's own seeds need no list of their own.
+      for (const t of twins.values()) {
+        if (t.seeds && t.seeds.join() === study.seeds.join()) delete t.seeds;
       }
       // Several twins (factors that shape the rows): each is named after those factors' levels, the
       // factors that set only what `unbiased` removes (the bias) left out.
@@ -357,6 +383,7 @@ export function datasetsOf(study: Study): DatasetSpec[] {
           removed.has(k) ||
           syn.factors[k]!.every((l) => isPlainObject(l) && Object.keys(l).every((x) => removed.has(x)));
         for (const t of twins.values()) {
+          if (t.label !== 'no bias') continue;
           const first = out.find((d) => d.label === t.twinOf[0]) as Extract<
             DatasetSpec,
             { kind: 'synthetic' }
@@ -435,7 +462,7 @@ export async function expandCells(study: Study): Promise<Cell[]> {
   for (const dataset of datasets) {
     // Real data have no planted bias: only the trained models are audited there.
     const questions: Question[] = dataset.kind === 'real' ? ['model'] : study.questions;
-    for (const seed of study.seeds) {
+    for (const seed of (dataset.kind === 'synthetic' && dataset.seeds) || study.seeds) {
       for (const question of questions) {
         for (const model of modelsOf(study, question, dataset.kind === 'real')) {
           const spec: BlockSpec = {

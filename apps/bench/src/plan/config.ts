@@ -78,7 +78,11 @@ export interface Study {
     oneAtATime: string[];
     /** Generator options that make a data set without injected bias (for false-positive rates); null for none. */
     unbiased: Record<string, unknown> | null;
+    /** Seeds of the base scenario and its twin, when it gets more than the others (null: `seeds`). */
+    baseSeeds: number[] | null;
   } | null;
+  /** The base scenario run again on fresh seeds and analysed on its own (null: none). */
+  replication: { seeds: number[] } | null;
   /** Real data sets run alongside (no ground truth: metrics and agreement only). */
   real: RealDatasetName[];
   /** The questions asked (default: all three); see docs/study-design.md. */
@@ -166,7 +170,31 @@ export const studySchema: OptionsSchema = {
           description: 'options of the no-bias scenario (null: none)',
           default: null,
         },
+        baseSeeds: {
+          type: ['array', 'null'],
+          minItems: 1,
+          uniqueItems: true,
+          items: { type: 'integer', minimum: 0 },
+          default: null,
+          description: 'seeds of the base scenario and its twin (null: seeds)',
+        },
       },
+    },
+    replication: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['seeds'],
+      properties: {
+        seeds: {
+          type: 'array',
+          minItems: 1,
+          uniqueItems: true,
+          items: { type: 'integer', minimum: 0 },
+          description: 'fresh seeds, none of which the study uses elsewhere',
+        },
+      },
+      default: null,
+      description: 'the base scenario again on fresh seeds, analysed on its own (null: none)',
     },
     real: {
       type: 'array',
@@ -429,6 +457,19 @@ export function validateStudy(value: unknown, source = 'study'): Study {
       { option: '/phases' },
     );
   }
+  if (study.replication) {
+    const used = new Set([...study.seeds, ...(study.synthetic?.baseSeeds ?? [])]);
+    const reused = study.replication.seeds.filter((s) => used.has(s));
+    if (!study.synthetic || reused.length) {
+      throw new OptionsError(
+        'OPTIONS_INVALID',
+        !study.synthetic
+          ? `${source}: /replication: a replication reruns the synthetic base scenario, which the study lacks`
+          : `${source}: /replication/seeds: a replication needs fresh seeds; ${reused.join(', ')} already used`,
+        { option: '/replication' },
+      );
+    }
+  }
   const modelLabels = new Set<string>();
   study.models.forEach((m, i) => {
     m.label ??= study.models.length > 1 ? `${m.kind}#${i}` : m.kind;
@@ -469,7 +510,15 @@ export function validateStudy(value: unknown, source = 'study'): Study {
       seen.set(h, i);
     });
   }
-  for (const d of datasetsOf(study)) {
+  const datasets = datasetsOf(study);
+  if ((study.replication || study.synthetic?.baseSeeds) && !datasets.some((d) => d.label === 'base')) {
+    throw new OptionsError(
+      'OPTIONS_INVALID',
+      `${source}: /synthetic: baseSeeds and replication need a base scenario (factors varied one at a time, oneAtATime)`,
+      { option: '/synthetic' },
+    );
+  }
+  for (const d of datasets) {
     if (d.kind !== 'synthetic') continue;
     try {
       if (d.generator === 'planted-pair') resolveOptions(synth.plantedPairOptionsSchema, d.options);
