@@ -74,17 +74,16 @@ async function startVerdaccio(work, port, online) {
   });
   for (const s of [child.stdout, child.stderr]) s.on('data', (d) => out.push(d));
   let exited = null;
-  child.on('exit', (code, signal) => {
-    exited = code ?? signal;
-  });
+  const gone = new Promise((done) =>
+    child.on('exit', (code, signal) => {
+      exited = code ?? signal;
+      done();
+    }),
+  );
   const server = {
     url: `http://127.0.0.1:${port}/`,
-    stop: () => {
-      if (exited !== null) return;
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {}
-    },
+    /** SIGTERM to its process group, SIGKILL after 5 s; resolves once it has exited. */
+    stop: () => stopGroup(child, gone, () => exited !== null),
     log: () => Buffer.concat(out).toString('utf8'),
   };
   servers.add(server);
@@ -100,9 +99,24 @@ async function startVerdaccio(work, port, online) {
 }
 
 const servers = new Set();
-const stopAll = () => {
-  for (const s of servers) s.stop();
-};
+const stopAll = () => Promise.all([...servers].map((s) => s.stop()));
+
+async function stopGroup(child, gone, hasExited) {
+  if (hasExited()) return;
+  const signal = (s) => {
+    try {
+      process.kill(-child.pid, s);
+    } catch {}
+  };
+  signal('SIGTERM');
+  let timer;
+  await Promise.race([gone, new Promise((done) => (timer = setTimeout(done, 5000)))]);
+  clearTimeout(timer);
+  if (!hasExited()) {
+    signal('SIGKILL');
+    await gone;
+  }
+}
 
 /** fetch, once more when the server closed a kept-alive connection under it. */
 async function get(url, init) {
@@ -262,7 +276,7 @@ async function publishAndPrefill(work, port) {
     }
     log(`storage filled through the proxy in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   } finally {
-    server.stop();
+    await server.stop();
   }
 }
 
@@ -416,7 +430,7 @@ async function offlineInstalls(work, port) {
         ?.trim()}`,
     );
   } finally {
-    server.stop();
+    await server.stop();
   }
 }
 
@@ -431,8 +445,8 @@ async function main() {
   if (args[0] === '--offline') {
     // Inside the network namespace (or not): the work folder and port come from the parent, which
     // ends this process with SIGTERM when it is interrupted.
-    process.on('exit', stopAll);
-    for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
+    for (const signal of ['SIGINT', 'SIGTERM'])
+      process.on(signal, () => stopAll().then(() => process.exit(130)));
     await offlineInstalls(args[1], Number(args[2]));
     return;
   }
@@ -447,21 +461,14 @@ async function main() {
   }
   const work = mkdtempSync(join(tmpdir(), 'fairbench-registry-'));
   let child = null;
-  const cleanup = () => {
-    stopAll();
-    if (child && child.exitCode === null) {
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {}
-    }
+  let childGone = null;
+  const cleanup = async () => {
+    await stopAll();
+    if (child) await stopGroup(child, childGone, () => child.exitCode !== null || child.signalCode !== null);
     if (!keep) rmSync(work, { recursive: true, force: true });
   };
-  for (const signal of ['SIGINT', 'SIGTERM']) {
-    process.on(signal, () => {
-      cleanup();
-      process.exit(130);
-    });
-  }
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    process.on(signal, () => cleanup().then(() => process.exit(130)));
   const started = Date.now();
   try {
     // From the clone: the root README's one command.
@@ -506,17 +513,17 @@ async function main() {
       cmdArgs = [self, '--offline', work, String(port)];
     }
     child = spawn(cmd, cmdArgs, { detached: true, stdio: 'inherit' });
-    const code = await new Promise((done) => child.on('exit', (c, s) => done(c ?? s)));
+    childGone = new Promise((done) => child.on('exit', (c, s) => done(c ?? s)));
+    const code = await childGone;
     if (code !== 0) throw new Error(`the offline installs failed (${code})`);
     log(`all install routes work (${((Date.now() - started) / 1000).toFixed(0)} s)`);
     if (keep) log(`kept: ${work}`);
   } finally {
-    cleanup();
+    await cleanup();
   }
 }
 
 main().catch((e) => {
   console.error(`registry-smoke: ${e.stack}${e.cause ? `\ncause: ${e.cause}` : ''}`);
-  stopAll();
   process.exitCode = 1;
 });
