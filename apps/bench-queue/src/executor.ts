@@ -2,6 +2,7 @@ import { type Cell, type CellExecutor, type CellRecord, failedRecord, type PoolE
 import { type Job, Queue, QueueEvents, type RedisOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { type CellJob, type CellProgress, codeFingerprint, jobIdOf } from './jobs.js';
+import { claimRun } from './run.js';
 import { openJob, openResult, RejectedError, type SignedResult, signJob } from './signed.js';
 
 export interface QueueExecutorOptions {
@@ -21,7 +22,18 @@ export interface QueueExecutorOptions {
   retryFailed?: boolean;
   /** Seconds between reads of the unfinished jobs' states, the backstop for missed events (default 15). */
   checkSeconds?: number;
+  /**
+   * Seconds a job may wait to be taken (default one day): a worker refuses it after that, and this
+   * coordinator signs it again.
+   */
+  jobTtlSeconds?: number;
 }
+
+/** Refusals by workers of one cell's jobs after which the cell is stored as failed, naming them. */
+const MAX_WORKER_REFUSALS = 5;
+
+/** A job a worker refused unrun fails with this prefix. */
+const REFUSED = 'rejected: ';
 
 type CellQueue = Queue<CellJob, SignedResult>;
 
@@ -29,6 +41,10 @@ interface Pending {
   cell: Cell;
   started: boolean;
   timer: NodeJS.Timeout | null;
+  /** Jobs or results of this cell refused so far, here or by workers, and the last reason. */
+  refused: number;
+  workerRefusals: number;
+  lastRefusal: string;
 }
 
 /** The id of the last event in the queue's stream, so that listening starts right after it. */
@@ -44,6 +60,12 @@ async function lastEventId(connection: RedisOptions, key: string): Promise<strin
 
 const overrun = (seconds: number) => `overrun: still running after ${seconds} s`;
 
+/** Why a cell got no result in time: an overrun, or only results and jobs that were refused. */
+const timedOut = (p: Pending, seconds: number) =>
+  p.refused > 0
+    ? `refused: no result that could be accepted within ${seconds} s; ${p.refused} refused (last: ${p.lastRefusal})`
+    : overrun(seconds);
+
 /**
  * The record of a finished job; a result that took longer than the timeout counts as an overrun.
  * Throws `RejectedError` for a job this coordinator did not sign or a result no worker signed.
@@ -53,8 +75,13 @@ function recordOf(
   cell: Cell,
   state: 'completed' | 'failed',
   secret: string,
+  run: string,
 ): CellRecord {
-  const { cellTimeoutSeconds } = openJob(secret, job.id!, job.data);
+  // A job of another run, or one taken after its expiry, is refused like a forged one.
+  const { cellTimeoutSeconds } = openJob(secret, job.id!, job.data, {
+    run,
+    now: job.processedOn ?? job.timestamp,
+  });
   const wall = job.finishedOn && job.processedOn ? (job.finishedOn - job.processedOn) / 1000 : 0;
   if (state === 'failed') return failedRecord(cell, String(job.failedReason), wall);
   const record = openResult(secret, cell, job.returnvalue);
@@ -86,8 +113,11 @@ export function queueExecutor(options: QueueExecutorOptions): CellExecutor {
     const from = await lastEventId(connection, queue.keys.events!);
     const queueEvents = new QueueEvents(options.queue, { connection, lastEventId: from, autorun: false });
     queueEvents.on('error', () => {});
+    const runId = await claimRun(connection, options.queue, options.secret, codeFingerprint(), (why) =>
+      process.stderr.write(`refused from Redis: ${why}\n`),
+    );
     try {
-      await run(queue, queueEvents, cells, opts, events, options);
+      await run(queue, queueEvents, cells, opts, events, options, runId);
     } finally {
       await queueEvents.close();
       await queue.close();
@@ -102,12 +132,19 @@ async function run(
   opts: Parameters<CellExecutor>[1],
   events: PoolEvents,
   options: QueueExecutorOptions,
+  runId: string,
 ): Promise<void> {
   const pending = new Map<string, Pending>(
-    cells.map((cell) => [jobIdOf(cell), { cell, started: false, timer: null }]),
+    cells.map((cell) => [
+      jobIdOf(cell),
+      { cell, started: false, timer: null, refused: 0, workerRefusals: 0, lastRefusal: '' },
+    ]),
   );
+  const ttl = (options.jobTtlSeconds ?? 86_400) * 1000;
   const data = (cell: Cell): CellJob =>
     signJob(options.secret, jobIdOf(cell), {
+      run: runId,
+      expiresAt: Date.now() + ttl,
       cell,
       cellTimeoutSeconds: opts.cellTimeoutSeconds,
       code: codeFingerprint(),
@@ -150,7 +187,7 @@ async function run(
     p.started = true;
     events.onStart?.(p.cell);
     p.timer = setTimeout(
-      () => settle(id, failedRecord(p.cell, overrun(opts.cellTimeoutSeconds), opts.cellTimeoutSeconds)),
+      () => settle(id, failedRecord(p.cell, timedOut(p, opts.cellTimeoutSeconds), opts.cellTimeoutSeconds)),
       opts.cellTimeoutSeconds * 1000,
     );
   };
@@ -184,15 +221,33 @@ async function run(
       else if (state === 'completed' || state === 'failed') {
         const job = await queue.getJob(id);
         if (!job) return;
-        let record: CellRecord;
-        try {
-          record = recordOf(job, p.cell, state, options.secret);
-        } catch (e) {
-          if (!(e instanceof RejectedError)) throw e;
-          // Not this coordinator's job, or a result no worker signed: replace the job, run the cell again.
-          rejected(p.cell, e.message);
+        const replace = async (why: string) => {
+          p.refused++;
+          p.lastRefusal = why;
+          rejected(p.cell, why);
           await queue.remove(id);
           await enqueue([p.cell]);
+        };
+        // A worker refused the job unrun (foreign, replayed, expired): sign it again, a few times.
+        const reason = String(job.failedReason ?? '');
+        if (state === 'failed' && reason.startsWith(REFUSED)) {
+          p.workerRefusals++;
+          if (p.workerRefusals >= MAX_WORKER_REFUSALS) {
+            const why = `refused by workers ${p.workerRefusals} times, unrun (last: ${reason.slice(REFUSED.length)})`;
+            rejected(p.cell, why);
+            settle(id, failedRecord(p.cell, why, 0));
+            return;
+          }
+          await replace(`a worker refused it: ${reason.slice(REFUSED.length)}`);
+          return;
+        }
+        let record: CellRecord;
+        try {
+          record = recordOf(job, p.cell, state, options.secret, runId);
+        } catch (e) {
+          if (!(e instanceof RejectedError)) throw e;
+          // Not this run's job, or a result no worker signed: replace the job, run the cell again.
+          await replace(`${e.name === 'RejectedError' ? '' : `${e.name}: `}${e.message}`);
           return;
         }
         settle(id, record);

@@ -19,6 +19,21 @@ export class RejectedError extends Error {
   override name = 'RejectedError';
 }
 
+/** A job signed under a key this queue's secret does not give: another secret, or no signature. */
+export class ForeignJobError extends RejectedError {
+  override name = 'ForeignJobError';
+}
+
+/** A job of another run than the queue's current one: an old job put back, or another study's. */
+export class ReplayedJobError extends RejectedError {
+  override name = 'ReplayedJobError';
+}
+
+/** A job taken after its expiry. */
+export class ExpiredJobError extends RejectedError {
+  override name = 'ExpiredJobError';
+}
+
 /** Shortest secret accepted, in characters (e.g. `openssl rand -hex 32` gives 64). */
 export const MIN_SECRET_LENGTH = 32;
 
@@ -36,17 +51,43 @@ export function queueSecret(text: string | undefined): string {
   return secret;
 }
 
-/** A job as it sits in Redis: the JSON text of its `JobPayload` and the coordinator's signature. */
+/**
+ * A job as it sits in Redis: its run, the JSON text of its `JobPayload` and the coordinator's
+ * signature under the run's key (`runKey`).
+ */
 export interface CellJob {
+  run: string;
   payload: string;
   mac: string;
 }
 
-/** What a job carries: the cell, the timeout and the coordinator's code fingerprint. */
+/**
+ * What a job carries: its run (the coordinator's run id), when it expires (ms since the epoch), the
+ * cell, the timeout and the coordinator's code fingerprint.
+ */
 export interface JobPayload {
+  run: string;
+  expiresAt: number;
   cell: Cell;
   cellTimeoutSeconds: number;
   code: string;
+}
+
+/** What a worker checks a job against: the queue's current run, and the time (default now). */
+export interface JobExpectation {
+  run?: string;
+  now?: number;
+}
+
+/** A run id: 1 to 100 letters, digits, `-` or `_`. */
+const RUN_ID = /^[\w-]{1,100}$/;
+
+/**
+ * The key a run's jobs are signed with: an HMAC of the run id under the queue secret, so that a job
+ * signed for one run does not verify as another's, and a worker derives the key from the secret alone.
+ */
+export function runKey(secret: string, run: string): string {
+  return createHmac('sha256', secret).update(`fairbench-run\0${run}`).digest('hex');
 }
 
 /** A finished job's return value: the JSON text of the cell's record and the worker's signature. */
@@ -58,19 +99,25 @@ export interface SignedResult {
 /** One job per cell: the id is the cell's content hash, so enqueuing a cell again adds nothing. */
 export const jobIdOf = (cell: Pick<Cell, 'key'>): string => `cell-${cell.key}`;
 
-function mac(secret: string, purpose: 'job' | 'result', jobId: string, payload: string): string {
+function mac(secret: string, purpose: 'job' | 'result' | 'run', jobId: string, payload: string): string {
   return createHmac('sha256', secret).update(`fairbench-${purpose}\0${jobId}\0${payload}`).digest('hex');
 }
 
-function opened(secret: string, purpose: 'job' | 'result', jobId: string, value: unknown): unknown {
+function opened(
+  secret: string,
+  purpose: 'job' | 'result' | 'run',
+  jobId: string,
+  value: unknown,
+  Refusal: typeof RejectedError = RejectedError,
+): unknown {
   const v = value as Partial<CellJob> | null;
   if (v === null || typeof v !== 'object' || typeof v.payload !== 'string' || typeof v.mac !== 'string') {
-    throw new RejectedError(`${purpose} ${jobId} is not signed (no payload and mac)`);
+    throw new Refusal(`${purpose} ${jobId} is not signed (no payload and mac)`);
   }
   const expected = Buffer.from(mac(secret, purpose, jobId, v.payload), 'hex');
   const given = Buffer.from(v.mac, 'hex');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    throw new RejectedError(`${purpose} ${jobId} has a signature that does not match the queue secret`);
+    throw new Refusal(`${purpose} ${jobId} has a signature that does not match the queue secret`);
   }
   try {
     return JSON.parse(v.payload);
@@ -98,15 +145,43 @@ function cellProblem(cell: unknown): string | null {
   return null;
 }
 
+/** `job` signed for `jobId` under its run's key. */
 export function signJob(secret: string, jobId: string, job: JobPayload): CellJob {
   const payload = JSON.stringify(job);
-  return { payload, mac: mac(secret, 'job', jobId, payload) };
+  return { run: job.run, payload, mac: mac(runKey(secret, job.run), 'job', jobId, payload) };
 }
 
-/** The payload of a job signed with `secret` for `jobId`, checked against the job's shape. */
-export function openJob(secret: string, jobId: string, data: unknown): JobPayload {
-  const job = opened(secret, 'job', jobId, data);
+/**
+ * The payload of a job signed for `jobId` under its run's key, checked against the job's shape, and
+ * against `expect`: a job of another run than `expect.run` is a `ReplayedJobError`, one whose expiry
+ * is before `expect.now` (default now) an `ExpiredJobError`; a job not signed under a key the secret
+ * gives is a `ForeignJobError`. All three are `RejectedError`s.
+ */
+export function openJob(
+  secret: string,
+  jobId: string,
+  data: unknown,
+  expect: JobExpectation = {},
+): JobPayload {
+  const run = (data as Partial<CellJob> | null)?.run;
+  if (typeof run !== 'string' || !RUN_ID.test(run)) {
+    throw new ForeignJobError(`job ${jobId} names no run (a job of another coordinator, or unsigned)`);
+  }
+  const job = opened(runKey(secret, run), 'job', jobId, data, ForeignJobError);
   if (!isObject(job)) throw new RejectedError(`job ${jobId}: the payload is not an object`);
+  if (job.run !== run) throw new ForeignJobError(`job ${jobId} is signed for run ${run} but names another`);
+  if (expect.run !== undefined && run !== expect.run) {
+    throw new ReplayedJobError(`job ${jobId} is of run ${run}, not of the current run ${expect.run}`);
+  }
+  if (typeof job.expiresAt !== 'number' || !Number.isFinite(job.expiresAt)) {
+    throw new RejectedError(`job ${jobId}: expiresAt is not a time`);
+  }
+  const now = expect.now ?? Date.now();
+  if (now > job.expiresAt) {
+    throw new ExpiredJobError(
+      `job ${jobId} expired at ${new Date(job.expiresAt).toISOString()}, ${((now - job.expiresAt) / 1000).toFixed(0)} s before it was taken`,
+    );
+  }
   const problem = cellProblem(job.cell);
   if (problem) throw new RejectedError(`job ${jobId}: ${problem}`);
   const t = job.cellTimeoutSeconds;
@@ -148,4 +223,25 @@ export function openResult(secret: string, cell: Cell, value: unknown): CellReco
     bad('implicated is not a list of texts');
   }
   return r as unknown as CellRecord;
+}
+
+/** The queue's current run, as the coordinator publishes it in Redis. */
+export interface RunRecord {
+  run: string;
+  code: string;
+}
+
+/** The current run's record, signed with the queue secret. */
+export function signRun(secret: string, queue: string, record: RunRecord): { payload: string; mac: string } {
+  const payload = JSON.stringify(record);
+  return { payload, mac: mac(secret, 'run', queue, payload) };
+}
+
+/** The run record of `queue` signed with `secret`, or a `RejectedError`. */
+export function openRun(secret: string, queue: string, value: unknown): RunRecord {
+  const r = opened(secret, 'run', queue, value);
+  if (!isObject(r) || typeof r.run !== 'string' || !RUN_ID.test(r.run) || !isText(r.code)) {
+    throw new RejectedError(`the run record of queue ${queue} is ill-formed`);
+  }
+  return { run: r.run, code: r.code };
 }

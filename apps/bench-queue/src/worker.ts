@@ -1,8 +1,10 @@
 import { availableParallelism } from 'node:os';
 import type { Cell, CellRecord } from '@fb/bench';
 import { type Job, type RedisOptions, UnrecoverableError, WaitingError, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
 import { CellReleasedError, CellThreads } from './cell-threads.js';
 import { type CellJob, type CellProgress, codeFingerprint } from './jobs.js';
+import { currentRun } from './run.js';
 import { openJob, RejectedError, type SignedResult, signResult } from './signed.js';
 
 /** At most one progress write to Redis per cell in this interval: progress is for display only. */
@@ -19,8 +21,12 @@ export interface QueueWorkerOptions {
   threadUrl?: URL;
   /** Called when a cell's job ends here, with its outcome. */
   onCell?(cell: Cell, outcome: { record: CellRecord } | { error: string }): void;
-  /** Called for a job refused unopened (unsigned, signed with another secret, or ill-formed). */
-  onRejected?(job: Job<CellJob>, reason: string): void;
+  /**
+   * Called for a job refused unrun: unsigned or signed with another secret (`ForeignJobError`), of
+   * another run than the queue's current one (`ReplayedJobError`), expired (`ExpiredJobError`), or
+   * ill-formed. The job fails with "rejected: " and the reason; the worker goes on.
+   */
+  onRejected?(job: Job<CellJob>, reason: string, error: RejectedError): void;
 }
 
 export interface QueueWorker {
@@ -43,6 +49,9 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
   const concurrency = opts.concurrency ?? availableParallelism();
   const threads = new CellThreads(opts.threadUrl ?? new URL('./cell-thread.js', import.meta.url));
   const code = codeFingerprint();
+  // Reads the queue's current run (the coordinator's signed record) for every job.
+  const runs = new Redis(opts.connection);
+  runs.on('error', () => {});
   let reason: string | null = null;
   let closing: Promise<void> | null = null;
   let onStopped!: (reason: string | null) => void;
@@ -53,6 +62,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
     closing ??= (async () => {
       await worker.close();
       await threads.close();
+      runs.disconnect();
       onStopped(reason);
     })();
     return closing;
@@ -61,12 +71,14 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
   const processor = async (job: Job<CellJob, SignedResult>, token?: string): Promise<SignedResult> => {
     let payload: ReturnType<typeof openJob>;
     try {
-      payload = openJob(opts.secret, job.id ?? '', job.data);
+      const current = await currentRun(runs, opts.queue, opts.secret);
+      if (current === null) throw new RejectedError(`no run is current on queue ${opts.queue}`);
+      payload = openJob(opts.secret, job.id ?? '', job.data, { run: current.run });
     } catch (e) {
-      // Not the coordinator's job: fail it without running anything (no retry), and go on.
-      const why = e instanceof RejectedError ? e.message : String(e);
-      opts.onRejected?.(job, why);
-      throw new UnrecoverableError(`rejected: ${why}`);
+      // Not a job of the coordinator's current run: fail it without running anything (no retry), and go on.
+      if (!(e instanceof RejectedError)) throw e;
+      opts.onRejected?.(job, `${e.name}: ${e.message}`, e);
+      throw new UnrecoverableError(`rejected: ${e.name}: ${e.message}`);
     }
     const { cell, cellTimeoutSeconds } = payload;
     try {

@@ -1,10 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { type Cell, type CellRecord, expandCells, failedRecord, runStudy } from '@fb/bench';
-import { type Job, Queue, Worker } from 'bullmq';
+import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueExecutor } from '../src/executor.js';
 import { codeFingerprint, jobIdOf } from '../src/jobs.js';
 import { connectRedis, RedisUnreachableError } from '../src/redis.js';
+import { claimRun } from '../src/run.js';
 import { type CellJob, type JobPayload, signJob, signResult } from '../src/signed.js';
 import { startQueueWorker } from '../src/worker.js';
 import {
@@ -99,6 +100,7 @@ describe.skipIf(!hasRedis)('a queue whose Redis others can write (needs redis-se
     const queue = new Queue('unsigned', { connection });
     const [cell] = await expandCells(testStudy());
     const rejected: string[] = [];
+    const run = await claimRun(connection, 'unsigned', secret, codeFingerprint(), () => {});
     const worker = await startQueueWorker({
       connection,
       secret,
@@ -110,10 +112,14 @@ describe.skipIf(!hasRedis)('a queue whose Redis others can write (needs redis-se
     // The job that used to stop every worker: a cell without the code fingerprint, unsigned.
     await queue.add('bare', { cell } as never, { jobId: 'bare' });
     // Signed with another secret, and a signed job moved under another cell's id.
-    await queue.add('other', signJob('another secret of thirty-two chars!!', jobIdOf(cell!), job(cell!)), {
-      jobId: jobIdOf(cell!),
-    });
-    await queue.add('moved', signJob(secret, jobIdOf(cell!), job(cell!)), { jobId: 'cell-elsewhere' });
+    await queue.add(
+      'other',
+      signJob('another secret of thirty-two chars!!', jobIdOf(cell!), job(cell!, run)),
+      {
+        jobId: jobIdOf(cell!),
+      },
+    );
+    await queue.add('moved', signJob(secret, jobIdOf(cell!), job(cell!, run)), { jobId: 'cell-elsewhere' });
     for (const id of ['bare', jobIdOf(cell!), 'cell-elsewhere']) {
       await until(async () => (await queue.getJobState(id)) === 'failed');
       expect((await queue.getJob(id))!.failedReason).toMatch(/^rejected: /);
@@ -121,11 +127,121 @@ describe.skipIf(!hasRedis)('a queue whose Redis others can write (needs redis-se
     expect(rejected).toHaveLength(3);
     // Still working: a job the coordinator signed runs.
     await queue.obliterate({ force: true });
-    await queue.add('good', signJob(secret, jobIdOf(cell!), job(cell!)), { jobId: jobIdOf(cell!) });
+    await queue.add('good', signJob(secret, jobIdOf(cell!), job(cell!, run)), { jobId: jobIdOf(cell!) });
     await until(async () => (await queue.getJobState(jobIdOf(cell!))) === 'completed', 60);
     await worker.close();
     expect(await worker.stopped).toBeNull();
     await queue.obliterate({ force: true });
+    await queue.close();
+  });
+
+  it('a replayed, foreign or expired job is refused by name, unrun, and the worker goes on', async () => {
+    const connection = redis.connection;
+    const queue = new Queue('replay', { connection });
+    const [a, b, c] = await expandCells(testStudy());
+    const run = await claimRun(connection, 'replay', secret, codeFingerprint(), () => {});
+    const rejected: string[] = [];
+    const ran: string[] = [];
+    const worker = await startQueueWorker({
+      connection,
+      secret,
+      queue: 'replay',
+      concurrency: 1,
+      threadUrl,
+      onRejected: (_job, why) => rejected.push(why),
+      onCell: (cell) => ran.push(cell.key),
+    });
+    // A job of an earlier run, signed as its coordinator signed it; one of this run but expired; one
+    // signed with another secret.
+    await queue.add('old', signJob(secret, jobIdOf(a!), job(a!, 'an-earlier-run')), { jobId: jobIdOf(a!) });
+    await queue.add('late', signJob(secret, jobIdOf(b!), job(b!, run, { expiresAt: Date.now() - 1000 })), {
+      jobId: jobIdOf(b!),
+    });
+    await queue.add('foreign', signJob('another secret of thirty-two chars!!', jobIdOf(c!), job(c!, run)), {
+      jobId: jobIdOf(c!),
+    });
+    const reasons: string[] = [];
+    for (const cell of [a!, b!, c!]) {
+      await until(async () => (await queue.getJobState(jobIdOf(cell))) === 'failed');
+      reasons.push((await queue.getJob(jobIdOf(cell)))!.failedReason);
+    }
+    expect(reasons).toEqual([
+      expect.stringMatching(/^rejected: ReplayedJobError: .* of run an-earlier-run, not of the current run/),
+      expect.stringMatching(/^rejected: ExpiredJobError: .* expired at /),
+      expect.stringMatching(/^rejected: ForeignJobError: .* does not match the queue secret/),
+    ]);
+    expect(rejected).toHaveLength(3);
+    expect(ran).toEqual([]);
+    await queue.obliterate({ force: true });
+    // Still working: a job of the current run runs.
+    await queue.add('good', signJob(secret, jobIdOf(a!), job(a!, run)), { jobId: jobIdOf(a!) });
+    await until(async () => (await queue.getJobState(jobIdOf(a!))) === 'completed', 60);
+    await worker.close();
+    expect(await worker.stopped).toBeNull();
+    expect(ran).toEqual([a!.key]);
+    await queue.obliterate({ force: true });
+    await queue.close();
+  });
+
+  it('the coordinator stores no result of a replayed job, and names refusals when a cell gets none', async () => {
+    const connection = redis.connection;
+    const study = testStudy();
+    const [cell] = await expandCells(study);
+    const local = tempDir();
+    const outcome = await runStudy(study, { outDir: local, workers: 1, report: false, progress: quiet });
+    expect(outcome).toMatchObject({ ran: 8 });
+    const truth = (await storedRecords(local)).find((r) => r.key === cell!.key);
+    // A finished job of an earlier run, its result signed: replayed into this run's queue.
+    const queue = new Queue('replayed', { connection });
+    const forged = { ...doneRecordOf(cell!), metrics: { ...truth!.metrics!, dsn: 999 } };
+    const replayer = new Worker<CellJob>('replayed', async (j) => signResult(secret, j.id!, forged), {
+      connection,
+      concurrency: 1,
+    });
+    await queue.add('old', signJob(secret, jobIdOf(cell!), job(cell!, 'an-earlier-run')), {
+      jobId: jobIdOf(cell!),
+    });
+    await until(async () => (await queue.getJobState(jobIdOf(cell!))) === 'completed');
+    await replayer.close();
+    const real = await startQueueWorker({ connection, secret, queue: 'replayed', concurrency: 1, threadUrl });
+    const refusals: string[] = [];
+    const records: CellRecord[] = [];
+    const opts = { workers: 1, cellTimeoutSeconds: 60, workerUrl: threadUrl };
+    await queueExecutor({
+      connection,
+      secret,
+      queue: 'replayed',
+      checkSeconds: 0.2,
+      onRejected: (_c, why) => refusals.push(why),
+    })([cell!], opts, { onFinish: (r) => void records.push(r) });
+    await real.close();
+    expect(refusals).toEqual([expect.stringMatching(/^ReplayedJobError: .* of run an-earlier-run/)]);
+    expect(records.map((r) => [r.status, r.metrics?.dsn])).toEqual([['done', truth!.metrics!.dsn]]);
+
+    // Workers that refuse every job of the cell (as they refuse expired ones): the cell is signed
+    // again, then stored failed naming the refusals, not as an overrun.
+    await queue.obliterate({ force: true });
+    let refused = 0;
+    const refusing = new Worker<CellJob>(
+      'expiring',
+      async () => {
+        refused++;
+        throw new UnrecoverableError('rejected: ExpiredJobError: job expired before it was taken');
+      },
+      { connection, concurrency: 1 },
+    );
+    const failed: CellRecord[] = [];
+    await queueExecutor({
+      connection,
+      secret,
+      queue: 'expiring',
+      checkSeconds: 0.2,
+      onRejected: () => {},
+    })([cell!], opts, { onFinish: (r) => void failed.push(r) });
+    await refusing.close();
+    expect(refused).toBe(5);
+    expect(failed.map((r) => r.status)).toEqual(['failed']);
+    expect(failed[0]!.error).toMatch(/^refused by workers 5 times, unrun \(last: ExpiredJobError: /);
     await queue.close();
   });
 
@@ -146,12 +262,23 @@ describe.skipIf(!hasRedis)('a queue whose Redis others can write (needs redis-se
   });
 });
 
-function job(cell: Cell): JobPayload {
-  return { cell, cellTimeoutSeconds: 60, code: codeFingerprint() };
+/** A job of `run` for `cell`, expiring in an hour unless `over` says otherwise. */
+function job(cell: Cell, run: string, over: Partial<JobPayload> = {}): JobPayload {
+  return {
+    run,
+    expiresAt: Date.now() + 3_600_000,
+    cell,
+    cellTimeoutSeconds: 60,
+    code: codeFingerprint(),
+    ...over,
+  };
 }
 
 function doneRecord(j: Job<CellJob>): CellRecord {
-  const { cell } = JSON.parse(j.data.payload);
+  return doneRecordOf(JSON.parse(j.data.payload).cell);
+}
+
+function doneRecordOf(cell: Cell): CellRecord {
   return {
     ...failedRecord(cell, '', 0),
     status: 'done',

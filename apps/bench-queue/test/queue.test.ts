@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueExecutor } from '../src/executor.js';
 import { codeFingerprint, jobIdOf } from '../src/jobs.js';
 import { clearQueue } from '../src/queue.js';
+import { claimRun } from '../src/run.js';
 import { type CellJob, type JobPayload, openJob, signJob, signResult } from '../src/signed.js';
 import { startQueueWorker } from '../src/worker.js';
 import {
@@ -195,9 +196,17 @@ describe.skipIf(!hasRedis)('queue executor and workers (needs redis-server on th
       { connection: redis.connection, concurrency: 1 },
     );
   }
-  /** A job as the coordinator signs it. */
-  const signed = (cell: JobPayload['cell'], code = codeFingerprint()) =>
-    signJob(secret, jobIdOf(cell), { cell, cellTimeoutSeconds: 60, code });
+  /** A job as the coordinator of the queue's current run (see `claimRun`) signs it. */
+  const signed = async (queue: string, cell: JobPayload['cell'], code = codeFingerprint()) => {
+    const run = await claimRun(redis.connection, queue, secret, code, () => {});
+    return signJob(secret, jobIdOf(cell), {
+      run,
+      expiresAt: Date.now() + 3_600_000,
+      cell,
+      cellTimeoutSeconds: 60,
+      code,
+    });
+  };
 
   const opts = { workers: 1, cellTimeoutSeconds: 60, workerUrl: threadUrl };
 
@@ -212,7 +221,7 @@ describe.skipIf(!hasRedis)('queue executor and workers (needs redis-server on th
     });
     const leaveFailed = async () => {
       attempts = 0;
-      await queue.add('cell', signed(cell!), { jobId: jobIdOf(cell!) });
+      await queue.add('cell', await signed('retry', cell!), { jobId: jobIdOf(cell!) });
       await until(async () => (await queue.getJobState(jobIdOf(cell!))) === 'failed');
     };
 
@@ -244,7 +253,7 @@ describe.skipIf(!hasRedis)('queue executor and workers (needs redis-server on th
     const [cell] = await expandCells(testStudy());
     const queue = new Queue('fresh', { connection });
     const stale = standIn('fresh', (c) => failedRecord(c, 'stale result', 0));
-    await queue.add('cell', signed(cell!), { jobId: jobIdOf(cell!) });
+    await queue.add('cell', await signed('fresh', cell!), { jobId: jobIdOf(cell!) });
     await until(async () => (await queue.getJobState(jobIdOf(cell!))) === 'completed');
     await stale.close();
 
@@ -284,7 +293,7 @@ describe.skipIf(!hasRedis)('queue executor and workers (needs redis-server on th
       threadUrl,
     });
     const long = jobIdOf(cell!);
-    await queue.add('long', signed(cell!), { jobId: long });
+    await queue.add('long', await signed('release', cell!), { jobId: long });
     await until(async () => (await queue.getJobState(long)) === 'active');
     await worker.close({ release: true });
     expect(await worker.stopped).toBeNull();
@@ -297,7 +306,7 @@ describe.skipIf(!hasRedis)('queue executor and workers (needs redis-server on th
     const connection = redis.connection;
     const queue = new Queue('mismatch', { connection });
     const [cell] = await expandCells(testStudy());
-    await queue.add('cell', signed(cell!, 'another-build'), { jobId: jobIdOf(cell!) });
+    await queue.add('cell', await signed('mismatch', cell!, 'another-build'), { jobId: jobIdOf(cell!) });
     const worker = await startQueueWorker({
       connection,
       secret,

@@ -1,12 +1,16 @@
+import { createHmac } from 'node:crypto';
 import { expandCells, failedRecord, validateStudy } from '@fb/bench';
 import {
   jobIdOf,
   openJob,
   openResult,
+  openRun,
   queueSecret,
   redisOptions,
+  runKey,
   signJob,
   signResult,
+  signRun,
 } from '@fb/bench-queue';
 import { fails, failsOrReturns, returns, unless } from '../src/cases.mjs';
 
@@ -23,7 +27,15 @@ const [cell, other] = await expandCells(
   }),
 );
 const id = jobIdOf(cell);
-const payload = { cell, cellTimeoutSeconds: 60, code: '0123456789abcdef' };
+// Jobs of the queue's current run, expiring in an hour.
+const run = 'run-1';
+const payload = {
+  run,
+  expiresAt: Date.now() + 3_600_000,
+  cell,
+  cellTimeoutSeconds: 60,
+  code: '0123456789abcdef',
+};
 const job = (over) => signJob(secret, id, { ...payload, ...over });
 const cellWith = (over) => job({ cell: { ...cell, ...over } });
 const done = {
@@ -36,27 +48,27 @@ const result = (over) => signResult(secret, id, { ...done, ...over });
 const open =
   (data, jobId = id) =>
   () =>
-    openJob(secret, jobId, data);
+    openJob(secret, jobId, data, { run });
 const read = (value) => () => openResult(secret, cell, value);
 
 export const cases = [
-  fails('job: null', 'RejectedError', open(null)),
-  fails('job: a number', 'RejectedError', open(7)),
-  fails('job: the old unsigned shape', 'RejectedError', open(payload)),
-  fails('job: a cell without code, unsigned', 'RejectedError', open({ cell })),
-  fails('job: payload not a string', 'RejectedError', open({ payload: {}, mac: 'ab' })),
-  fails('job: mac not hex', 'RejectedError', open({ ...job({}), mac: 'zz' })),
+  fails('job: null', 'ForeignJobError', open(null)),
+  fails('job: a number', 'ForeignJobError', open(7)),
+  fails('job: the old unsigned shape', 'ForeignJobError', open(payload)),
+  fails('job: a cell without code, unsigned', 'ForeignJobError', open({ cell })),
+  fails('job: payload not a string', 'ForeignJobError', open({ payload: {}, mac: 'ab' })),
+  fails('job: mac not hex', 'ForeignJobError', open({ ...job({}), mac: 'zz' })),
   fails(
     'job: mac of another secret',
-    'RejectedError',
+    'ForeignJobError',
     open(signJob('another secret of thirty-two chars!', id, payload)),
   ),
   fails(
     'job: payload changed after signing',
-    'RejectedError',
+    'ForeignJobError',
     open({ ...job({}), payload: job({ cellTimeoutSeconds: 1 }).payload }),
   ),
-  fails('job: signed for another job id', 'RejectedError', open(signJob(secret, jobIdOf(other), payload))),
+  fails('job: signed for another job id', 'ForeignJobError', open(signJob(secret, jobIdOf(other), payload))),
   fails(
     'job: a signed job under another cell id',
     'RejectedError',
@@ -65,10 +77,10 @@ export const cases = [
   fails(
     'job: signed text that is not JSON',
     'RejectedError',
-    open({ payload: '{', mac: signJob(secret, id, payload).mac }),
+    open({ run, payload: '{', mac: signResultLike('job', '{') }),
   ),
   fails('job: a signed array', 'RejectedError', () =>
-    openJob(secret, id, { payload: '[]', mac: signResultLike('job', '[]') }),
+    openJob(secret, id, { run, payload: '[]', mac: signResultLike('job', '[]') }, { run }),
   ),
   fails('job: no cell', 'RejectedError', open(job({ cell: undefined }))),
   fails('job: cell key with a slash', 'RejectedError', open(cellWith({ key: '../x' }))),
@@ -86,6 +98,42 @@ export const cases = [
     open(job({ cellTimeoutSeconds: 3e6 })),
   ),
   fails('job: no code fingerprint', 'RejectedError', open(job({ code: undefined }))),
+  // Replayed, foreign and expired jobs: refused by name, before anything runs.
+  fails('job: a job of an earlier run, put back', 'ReplayedJobError', open(job({ run: 'run-0' }))),
+  fails(
+    'job: a job of another study run, signed with the same secret',
+    'ReplayedJobError',
+    open(signJob(secret, id, { ...payload, run: 'other-study-run' })),
+  ),
+  fails('job: expired a second ago', 'ExpiredJobError', open(job({ expiresAt: Date.now() - 1000 }))),
+  fails('job: expiresAt missing', 'RejectedError', open(job({ expiresAt: undefined }))),
+  fails('job: expiresAt a string', 'RejectedError', open(job({ expiresAt: '2999-01-01' }))),
+  fails('job: no run named', 'ForeignJobError', open({ ...job({}), run: undefined })),
+  fails('job: a run id with a slash', 'ForeignJobError', open({ ...job({}), run: '../run-1' })),
+  fails(
+    'job: signed for run-0, relabelled run-1',
+    'ForeignJobError',
+    open({ ...job({ run: 'run-0' }), run: 'run-1' }),
+  ),
+  fails(
+    'job: signed with the queue secret itself, not the run key',
+    'ForeignJobError',
+    open({ run, payload: JSON.stringify(payload), mac: signResultLike('raw', JSON.stringify(payload)) }),
+  ),
+  fails('run record: signed with another secret', 'RejectedError', () =>
+    openRun(secret, 'q', signRun('another secret of thirty-two chars!', 'q', { run, code: 'c' })),
+  ),
+  fails('run record: of another queue', 'RejectedError', () =>
+    openRun(secret, 'q', signRun(secret, 'other-queue', { run, code: 'c' })),
+  ),
+  fails('run record: a run id with spaces', 'RejectedError', () =>
+    openRun(secret, 'q', signRun(secret, 'q', { run: 'a b', code: 'c' })),
+  ),
+  returns(
+    'run record: signed for the queue',
+    () => openRun(secret, 'q', signRun(secret, 'q', { run, code: 'c' })),
+    (r) => unless(r.run === run && r.code === 'c', JSON.stringify(r)),
+  ),
   returns('job: signed by the coordinator', open(job({})), (p) =>
     unless(p.cell.key === cell.key && p.cellTimeoutSeconds === 60, 'payload'),
   ),
@@ -155,7 +203,11 @@ export const cases = [
   ),
 ];
 
-/** A mac over a payload for `purpose`, as the coordinator computes it (to build signed oddities). */
+/**
+ * A mac over any text, to build signed oddities: `job` as the coordinator signs a job, `raw` as an
+ * HMAC under the queue secret itself (what a signature without the run key looks like).
+ */
 function signResultLike(purpose, text) {
-  return purpose === 'job' ? signJob(secret, id, JSON.parse(text)).mac : '';
+  const key = purpose === 'job' ? runKey(secret, run) : secret;
+  return createHmac('sha256', key).update(`fairbench-job\0${id}\0${text}`).digest('hex');
 }

@@ -7,6 +7,9 @@ import { BUDGET_GRACE_SECONDS } from './cases.mjs';
  */
 const APP_ERRORS = new Set([
   'RejectedError',
+  'ForeignJobError',
+  'ReplayedJobError',
+  'ExpiredJobError',
   'QueueSecretError',
   'RedisUrlError',
   'RedisUnreachableError',
