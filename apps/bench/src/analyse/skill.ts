@@ -8,6 +8,7 @@ import {
   wilcoxonSignedRank,
   wilsonInterval,
 } from '@fb/eval';
+import { TUNING_LABEL } from '../plan/cells.js';
 import type { Question } from '../plan/config.js';
 import type { CellRecord } from '../run/record.js';
 import { type FloorName, floorMethods } from '../score/floors.js';
@@ -188,6 +189,82 @@ function ownTwinAlarm(
  * floors enter; the twin's runs give the "does it react" column and the paired alarm.
  */
 export function skill(records: readonly CellRecord[]): SkillRow[] {
+  // The tuning grids have a table of their own (`tunedSkill`).
+  return skillOf(records.filter((r) => !r.plan.tuned && r.dataset.label !== TUNING_LABEL));
+}
+
+/** The measure each family's tuning grid is chosen on (the headline of its tables). */
+export const TUNING_MEASURE: Record<'individual' | 'subgroup', Measure> = {
+  individual: 'truePerKQueries',
+  subgroup: 'localisation',
+};
+
+/** One method's tuning: the grid point its tuning seeds chose, per question, family and model. */
+export interface TuningChoice {
+  question: Question;
+  family: 'individual' | 'subgroup';
+  model: string;
+  entry: string;
+  /** The chosen plan's label, option and value. */
+  label: string;
+  option: string;
+  value: unknown;
+  /** Mean excess over the strongest floor on the tuning seeds, per grid point, in grid order. */
+  grid: { value: unknown; excess: number | null }[];
+}
+
+/**
+ * The tuned table: each method's grid point chosen on the tuning seeds (the largest mean excess over
+ * the strongest floor on its family's headline measure; ties to the smaller value), then scored on
+ * the base scenario's evaluation seeds, which took no part in the choice, with the floors and tests
+ * of `skill` (Holm over the tuned methods of each table).
+ */
+export function tunedSkill(records: readonly CellRecord[]): { choices: TuningChoice[]; rows: SkillRow[] } {
+  const tuning = skillOf(records.filter((r) => r.dataset.label === TUNING_LABEL && r.plan.tuned));
+  const choices: TuningChoice[] = [];
+  const tables = groupBy(
+    tuning.filter((r) => r.measure === TUNING_MEASURE[r.family]),
+    (r) => key(r.question, r.family, r.model),
+  );
+  const planOf = new Map(records.filter((r) => r.plan.tuned).map((r) => [r.plan.label, r.plan]));
+  for (const rows of tables.values()) {
+    for (const grid of groupBy(rows, (r) => planOf.get(r.label)!.entry).values()) {
+      const points = grid
+        .map((r) => ({ r, plan: planOf.get(r.label)! }))
+        .sort((a, b) => gridIndex(a.plan) - gridIndex(b.plan));
+      let best = points[0]!;
+      for (const p of points) if (p.r.excess.mean > best.r.excess.mean) best = p;
+      choices.push({
+        question: best.r.question,
+        family: best.r.family,
+        model: best.r.model,
+        entry: best.plan.entry,
+        label: best.plan.label,
+        option: best.plan.tuned!.option,
+        value: best.plan.tuned!.value,
+        grid: points.map((p) => ({
+          value: p.plan.tuned!.value,
+          excess: Number.isFinite(p.r.excess.mean) ? p.r.excess.mean : null,
+        })),
+      });
+    }
+  }
+  const chosen = new Set(choices.map((c) => key(c.question, c.model, c.label)));
+  const evaluation = records.filter(
+    (r) =>
+      r.dataset.label === 'base' &&
+      (r.plan.tuned ? chosen.has(key(r.question, r.model, r.plan.label)) : floorMethods.has(r.plan.method)),
+  );
+  return { choices, rows: skillOf(evaluation) };
+}
+
+/** A tuned plan's order in its entry's grid: its value (non-numeric values keep the records' order). */
+function gridIndex(plan: CellRecord['plan']): number {
+  const v = plan.tuned!.value;
+  return typeof v === 'number' ? v : 0;
+}
+
+function skillOf(records: readonly CellRecord[]): SkillRow[] {
   const done = records.filter((r) => r.status === 'done' && r.dataset.kind === 'synthetic');
   const planted = done.filter((r) => !r.dataset.null && r.score && r.floors && r.family);
   const nulls = done.filter((r) => r.dataset.null && r.score);

@@ -7,7 +7,7 @@ import { findMethod } from '../methods.js';
 import { appPath } from '../paths.js';
 import type { MethodEntry, ModelSpec, Question, RealDatasetName, Study } from './config.js';
 import { type PhaseRule, sizedByRule } from './phases.js';
-import { questionsOf } from './questions.js';
+import { isFloorCell, questionsOf } from './questions.js';
 
 /** The data of a cell: a synthetic scenario (regenerated from seed and options) or a real data set. */
 export type DatasetSpec =
@@ -41,6 +41,14 @@ export interface Plan {
   byQuestion?: MethodEntry['byQuestion'];
   /** Why the method leaves the ranking, or null (see `MethodEntry.unranked`). */
   unranked: string | null;
+  /**
+   * A point of the tuning grid (`MethodEntry.tune`): run only on the base scenario's tuning and
+   * evaluation seeds, and shown in the tuned table when the tuning seeds choose it. Absent for the
+   * plans at the study's options.
+   */
+  tuned?: { option: string; value: unknown };
+  /** This plan's phase rule, over the study's (a tuning grid over `globalShare`). */
+  phases?: PhaseRule;
 }
 
 /** How a block's data are built and split (what every cell of the block shares). */
@@ -190,13 +198,43 @@ export function planLabels(entry: MethodEntry): string[] {
   return plansOf(entry).map((p) => p.label);
 }
 
+/** The pseudo-option of a tuning grid that sets the phase rule's share instead of a method option. */
+export const GLOBAL_SHARE = 'globalShare';
+
+/** The plans of an entry's tuning grid: one per value of each tuned option. */
+function tuningPlans(
+  entry: MethodEntry,
+  own: Omit<Plan, 'label' | 'entry' | 'method' | 'options' | 'varied'>,
+): Plan[] {
+  return Object.entries(entry.tune ?? {}).flatMap(([option, values]) =>
+    values.map((value) => ({
+      ...own,
+      label: `${entry.label} [${option}=${String(value)}]`,
+      entry: entry.label,
+      method: entry.method,
+      options: option === GLOBAL_SHARE ? entry.options : { ...entry.options, [option]: value },
+      varied: null,
+      tuned: { option, value },
+      ...(option === GLOBAL_SHARE ? { phases: { globalShare: value as number } } : {}),
+    })),
+  );
+}
+
 function plansOf(entry: MethodEntry): Plan[] {
-  const variants = planOptions(entry);
-  const own = {
+  return [...studyPlansOf(entry), ...tuningPlans(entry, ownOf(entry))];
+}
+
+function ownOf(entry: MethodEntry) {
+  return {
     ...(entry.budget ? { budget: entry.budget } : {}),
     ...(entry.byQuestion ? { byQuestion: entry.byQuestion } : {}),
     unranked: entry.unranked ?? null,
   };
+}
+
+function studyPlansOf(entry: MethodEntry): Plan[] {
+  const variants = planOptions(entry);
+  const own = ownOf(entry);
   if (!entry.vary || Object.keys(entry.vary).length === 0) {
     return [
       {
@@ -308,12 +346,16 @@ export function scenarioGrid(
 /** The label of the base scenario run again on the replication's seeds. */
 export const REPLICATION_LABEL = 'base (replication)';
 
+/** The label of the base scenario on the tuning seeds. */
+export const TUNING_LABEL = 'base (tuning)';
+
 /**
  * The data sets of a study: the factor grid (the base scenario on `synthetic.baseSeeds` when set),
  * the base scenario's replication, the no-bias twins, then the real data sets.
  */
 export function datasetsOf(study: Study): DatasetSpec[] {
   const out: DatasetSpec[] = [];
+  let tuningSet: DatasetSpec | null = null;
   const syn = study.synthetic;
   if (syn) {
     // A one-at-a-time factor at its first (base) level is left out of the label.
@@ -341,6 +383,11 @@ export function datasetsOf(study: Study): DatasetSpec[] {
     const first = out[0];
     if (study.replication && first?.kind === 'synthetic' && first.label === 'base') {
       out.push({ ...first, label: REPLICATION_LABEL, seeds: study.replication.seeds });
+    }
+    // And on the tuning seeds, which only choose each tuning grid's point (no twin: the choice reads
+    // the excess over the floors).
+    if (study.tuning && first?.kind === 'synthetic' && first.label === 'base') {
+      tuningSet = { ...first, label: TUNING_LABEL, seeds: study.tuning.seeds };
     }
     if (syn.unbiased) {
       // Each scenario's no-bias twin: its options with the bias removed, so that it shares the
@@ -396,6 +443,7 @@ export function datasetsOf(study: Study): DatasetSpec[] {
       }
       out.push(...twins.values());
     }
+    if (tuningSet) out.push(tuningSet);
   }
   for (const name of study.real) out.push({ kind: 'real', label: name, name });
   return out;
@@ -480,11 +528,22 @@ export async function expandCells(study: Study): Promise<Cell[]> {
           const blockLabel = `${dataset.label} / seed ${seed} / ${question} / ${model.label}`;
           for (const entryPlan of plans) {
             if (!questionsOf(entryPlan.method).includes(question)) continue;
+            // Tuning grids run on the base scenario's evaluation and tuning seeds only; the study's
+            // plans everywhere but on the tuning seeds.
+            // (The per-value scan, a floor of other methods' cells, runs on the tuning seeds too.)
+            const onTuning = dataset.label === TUNING_LABEL;
+            if (
+              entryPlan.tuned
+                ? !onTuning && dataset.label !== 'base'
+                : onTuning && !isFloorCell(entryPlan.method)
+            )
+              continue;
             const extra = entryPlan.byQuestion?.[question];
             const plan = extra ? { ...entryPlan, options: { ...entryPlan.options, ...extra } } : entryPlan;
             // A white-box method needs input gradients, which only some trained models give.
             if (findMethod(plan.method).access === 'white-box' && !differentiable(model)) continue;
             const budget: Budget = { ...study.budget, ...plan.budget };
+            const phases = sizedByRule(plan.method) ? (plan.phases ?? study.phases) : null;
             const inputs = {
               block: blockInputs(spec),
               // Labels are part of a cell: two plans with the same options are still two cells.
@@ -492,7 +551,7 @@ export async function expandCells(study: Study): Promise<Cell[]> {
               method: { id: plan.method, options: plan.options, code: methodVersions.get(plan.method) },
               budget,
               // Set only when used, so that studies without them keep their cells.
-              ...(study.phases && sizedByRule(plan.method) ? { phases: study.phases } : {}),
+              ...(phases ? { phases } : {}),
               scoring: {
                 jaccardThreshold: study.jaccardThreshold,
                 topK: study.topK,
@@ -507,7 +566,7 @@ export async function expandCells(study: Study): Promise<Cell[]> {
               blockLabel,
               plan,
               budget,
-              phases: sizedByRule(plan.method) ? study.phases : null,
+              phases,
               anytimeQueries: study.anytimeQueries,
               jaccardThreshold: study.jaccardThreshold,
               topK: study.topK,

@@ -5,8 +5,8 @@ import * as synth from '@fb/synth';
 import { parse as parseYaml } from 'yaml';
 import { methodRegistry } from '../methods.js';
 import { appPath } from '../paths.js';
-import { contentHash, datasetsOf, planLabels, planOptions } from './cells.js';
-import type { PhaseRule } from './phases.js';
+import { contentHash, datasetsOf, GLOBAL_SHARE, planLabels, planOptions } from './cells.js';
+import { type PhaseRule, sizedByRule } from './phases.js';
 
 /** A registered method with its options; `vary` turns one entry into one plan per option value. */
 export interface MethodEntry {
@@ -28,6 +28,12 @@ export interface MethodEntry {
    * outside the tests between methods. Null: ranked.
    */
   unranked: string | null;
+  /**
+   * The tuning grid: option -> values, each a plan run on the base scenario's tuning and evaluation
+   * seeds; the tuning seeds choose one per entry for the tuned table. `globalShare` sets the phase
+   * rule's share instead of an option.
+   */
+  tune?: Record<string, unknown[]>;
 }
 
 export type StudyBudget = { maxSeconds?: number; maxTested?: number; maxQueries?: number; maxPairs?: number };
@@ -83,6 +89,8 @@ export interface Study {
   } | null;
   /** The base scenario run again on fresh seeds and analysed on its own (null: none). */
   replication: { seeds: number[] } | null;
+  /** Seeds of the base scenario on which the tuning grids are chosen (null: no tuned table). */
+  tuning: { seeds: number[] } | null;
   /** Real data sets run alongside (no ground truth: metrics and agreement only). */
   real: RealDatasetName[];
   /** The questions asked (default: all three); see docs/study-design.md. */
@@ -196,6 +204,22 @@ export const studySchema: OptionsSchema = {
       default: null,
       description: 'the base scenario again on fresh seeds, analysed on its own (null: none)',
     },
+    tuning: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['seeds'],
+      properties: {
+        seeds: {
+          type: 'array',
+          minItems: 1,
+          uniqueItems: true,
+          items: { type: 'integer', minimum: 0 },
+          description: 'seeds of the base scenario that choose each tuning grid point, used nowhere else',
+        },
+      },
+      default: null,
+      description: 'the tuning seeds of the tuned table (null: none)',
+    },
     real: {
       type: 'array',
       default: [],
@@ -268,6 +292,11 @@ export const studySchema: OptionsSchema = {
               ['data', 'model', 'model-output'].map((q) => [q, { type: 'object' }]),
             ),
             description: 'options per question, over options',
+          },
+          tune: {
+            type: 'object',
+            additionalProperties: { type: 'array', minItems: 2 },
+            description: 'tuning grid: option -> values, chosen on the tuning seeds',
           },
           unranked: {
             type: ['string', 'null'],
@@ -457,19 +486,26 @@ export function validateStudy(value: unknown, source = 'study'): Study {
       { option: '/phases' },
     );
   }
-  if (study.replication) {
-    const used = new Set([...study.seeds, ...(study.synthetic?.baseSeeds ?? [])]);
-    const reused = study.replication.seeds.filter((s) => used.has(s));
+  // The replication's and the tuning's seeds are fresh: used by no other data set.
+  const used = new Set([...study.seeds, ...(study.synthetic?.baseSeeds ?? [])]);
+  for (const [name, set] of [
+    ['replication', study.replication],
+    ['tuning', study.tuning],
+  ] as const) {
+    if (!set) continue;
+    const reused = set.seeds.filter((s) => used.has(s));
     if (!study.synthetic || reused.length) {
       throw new OptionsError(
         'OPTIONS_INVALID',
         !study.synthetic
-          ? `${source}: /replication: a replication reruns the synthetic base scenario, which the study lacks`
-          : `${source}: /replication/seeds: a replication needs fresh seeds; ${reused.join(', ')} already used`,
-        { option: '/replication' },
+          ? `${source}: /${name}: it reruns the synthetic base scenario, which the study lacks`
+          : `${source}: /${name}/seeds: ${name} needs fresh seeds; ${reused.join(', ')} already used`,
+        { option: `/${name}` },
       );
     }
+    for (const s of set.seeds) used.add(s);
   }
+  study.methods.forEach((m, i) => checkTuning(m, study, `${source}: /methods/${i}`));
   const modelLabels = new Set<string>();
   study.models.forEach((m, i) => {
     m.label ??= study.models.length > 1 ? `${m.kind}#${i}` : m.kind;
@@ -511,10 +547,13 @@ export function validateStudy(value: unknown, source = 'study'): Study {
     });
   }
   const datasets = datasetsOf(study);
-  if ((study.replication || study.synthetic?.baseSeeds) && !datasets.some((d) => d.label === 'base')) {
+  if (
+    (study.replication || study.tuning || study.synthetic?.baseSeeds) &&
+    !datasets.some((d) => d.label === 'base')
+  ) {
     throw new OptionsError(
       'OPTIONS_INVALID',
-      `${source}: /synthetic: baseSeeds and replication need a base scenario (factors varied one at a time, oneAtATime)`,
+      `${source}: /synthetic: baseSeeds, replication and tuning need a base scenario (factors varied one at a time, oneAtATime)`,
       { option: '/synthetic' },
     );
   }
@@ -538,6 +577,33 @@ export function validateStudy(value: unknown, source = 'study'): Study {
     }
   }
   return study;
+}
+
+/** A method's tuning grid: only with tuning seeds, never beside `vary`, every value one it accepts. */
+function checkTuning(m: MethodEntry, study: Study, at: string): void {
+  if (!m.tune) return;
+  const fail = (message: string): never => {
+    throw new OptionsError('OPTIONS_INVALID', `${at}/tune: ${message}`, { option: `${at}/tune` });
+  };
+  if (!study.tuning) fail('a tuning grid needs tuning seeds (/tuning)');
+  if (m.vary) fail('a method varies its options (vary) or tunes them (tune), not both');
+  const detector = methodRegistry.find((d) => d.id === m.method)!;
+  for (const [option, values] of Object.entries(m.tune)) {
+    for (const value of values) {
+      if (option === GLOBAL_SHARE) {
+        if (!study.phases || !sizedByRule(m.method))
+          fail(`${GLOBAL_SHARE} tunes the phase rule (/phases), which does not size ${m.method}`);
+        if (typeof value !== 'number' || !(value > 0 && value < 1))
+          fail(`${GLOBAL_SHARE} ${String(value)} is not a share in (0, 1)`);
+        continue;
+      }
+      try {
+        detector.resolveOptions({ ...m.options, [option]: value });
+      } catch (e) {
+        fail(`${option} = ${String(value)}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  }
 }
 
 /** Directory of the study files shipped with the app. */

@@ -31,3 +31,6 @@ export function questionsOf(id: string): Question[] {
   if (known) return known;
   return findMethod(id).kind === 'individual' ? ['model', 'model-output'] : ['data', 'model-output'];
 }
+
+/** Methods whose cells are floors of the other cells of their block (the per-value disparity scan). */
+export const isFloorCell = (id: string): boolean => id === 'value-disparity';

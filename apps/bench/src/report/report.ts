@@ -21,7 +21,7 @@ import {
   saturated,
   sensitivity,
 } from '../analyse/analysis.js';
-import { MIN_NULLS_FOR_FPR, skill } from '../analyse/skill.js';
+import { MIN_NULLS_FOR_FPR, skill, tunedSkill } from '../analyse/skill.js';
 import { baselineIds } from '../methods.js';
 import { datasetsOf, modelsOf, planLabels } from '../plan/cells.js';
 import type { Study } from '../plan/config.js';
@@ -42,7 +42,7 @@ import {
 } from './figures.js';
 import { reportHtml } from './html.js';
 import { skillBrief } from './skill-summary.js';
-import { skillIntro, skillTables } from './skill-tables.js';
+import { skillIntro, skillTables, tuningChoiceTable } from './skill-tables.js';
 import { csv, intervalFields, json, latex, markdown, num, raw, type Table, withInterval } from './tables.js';
 
 /** A piece of the report, rendered the same way into report.md and report.html. */
@@ -204,6 +204,20 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
   for (const st of skillTables(skillRows)) {
     addTable(st.table);
     if (st.warnings.length) text(`**Trivial outputs and floors:** ${st.warnings.join(' ')}`);
+  }
+  const tuned = tunedSkill(records);
+  if (tuned.choices.length) {
+    heading(2, 'Tuned: every method at the grid point its tuning seeds chose');
+    text(
+      'Every method gets a small grid of its own main option (the study file lists it); the tuning seeds of the base',
+      'scenario choose one point per method, question and model, and the base scenario’s evaluation seeds score it',
+      'as the tables above do. The tables above are at the published defaults.',
+    );
+    addTable(tuningChoiceTable(tuned.choices));
+    for (const st of skillTables(tuned.rows, 'tuned', 'Tuned: ')) {
+      addTable(st.table);
+      if (st.warnings.length) text(`**Trivial outputs and floors:** ${st.warnings.join(' ')}`);
+    }
   }
 
   const eff = effectiveness(records);

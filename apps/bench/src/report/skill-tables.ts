@@ -1,5 +1,5 @@
 import { questions } from '../analyse/analysis.js';
-import { ALPHA, isFloorLike, MIN_NULLS_FOR_FPR, type SkillRow } from '../analyse/skill.js';
+import { ALPHA, isFloorLike, MIN_NULLS_FOR_FPR, type SkillRow, type TuningChoice } from '../analyse/skill.js';
 import type { Question } from '../plan/config.js';
 import { floorMeaning } from '../score/floors.js';
 import { isRate, type Measure, measureMeaning, measureWords } from '../score/measures.js';
@@ -76,7 +76,7 @@ function warningsOf(rows: readonly SkillRow[], measure: Measure): string[] {
  * to its runs, its paired excess over the strongest floor (ranked), the seed-level one-sided test
  * (Holm-adjusted over the methods of each scenario and model), the "does it react" twin and the paired own-twin alarm.
  */
-export function skillTables(rows: readonly SkillRow[]): SkillTable[] {
+export function skillTables(rows: readonly SkillRow[], prefix = 'skill', what = ''): SkillTable[] {
   const out: SkillTable[] = [];
   for (const question of questions) {
     for (const family of ['subgroup', 'individual'] as const) {
@@ -90,8 +90,8 @@ export function skillTables(rows: readonly SkillRow[]): SkillTable[] {
         }
         const d = digits(measure);
         const table: Table = {
-          name: `skill-${question}-${family}-${measure}`,
-          caption: `${question} question, ${family} methods, ${measureWords[measure]} (${measureMeaning[family][measure]}): mean [95% CI] over seeds, the floors matched to each method's runs, the paired excess over the strongest floor (ranked), one-sided signed-rank test over seeds (Holm-adjusted over the methods of each scenario and model), the same method on the scenario's own no-bias twin, and the paired AUC of its alarm against that twin`,
+          name: `${prefix}-${question}-${family}-${measure}`,
+          caption: `${what}${question} question, ${family} methods, ${measureWords[measure]} (${measureMeaning[family][measure]}): mean [95% CI] over seeds, the floors matched to each method's runs, the paired excess over the strongest floor (ranked), one-sided signed-rank test over seeds (Holm-adjusted over the methods of each scenario and model), the same method on the scenario's own no-bias twin, and the paired AUC of its alarm against that twin`,
           headers: [
             'scenario',
             'model',
@@ -186,4 +186,41 @@ export function skillIntro(): string[] {
     'Rows marked (trivial) are outputs blind to labels and model, (floor) floor methods, (baseline) the',
     'exhaustive check of the audited rows.',
   ];
+}
+
+/** The tuning grid's choices: per method, question and model, the excess of every point on the tuning seeds. */
+export function tuningChoiceTable(choices: readonly TuningChoice[]): Table {
+  const gridText = (c: TuningChoice) =>
+    c.grid.map((g) => `${String(g.value)}: ${g.excess === null ? '–' : num(g.excess, 2)}`).join('; ');
+  return {
+    name: 'tuning-choices',
+    caption:
+      'Each method’s tuning grid on the tuning seeds of the base scenario: the mean excess over the strongest floor of every grid point on its family’s headline measure, and the point chosen (the largest; ties to the smaller value). The evaluation seeds take no part in the choice.',
+    headers: ['question', 'family', 'model', 'method', 'option', 'chosen', 'excess per grid point'],
+    align: ['l', 'l', 'l', 'l', 'l', 'r', 'l'],
+    rows: choices.map((c) => [
+      c.question,
+      c.family,
+      c.model,
+      c.entry,
+      c.option,
+      String(c.value),
+      gridText(c),
+    ]),
+    data: choices.map((c) => ({
+      question: c.question,
+      family: c.family,
+      model: c.model,
+      method: c.entry,
+      option: c.option,
+      chosen: JSON.stringify(c.value),
+      grid: JSON.stringify(c.grid),
+    })),
+    cells: choices.map((c) => ({
+      question: c.question,
+      dataset: 'base (tuning)',
+      model: c.model,
+      method: c.label,
+    })),
+  };
 }
