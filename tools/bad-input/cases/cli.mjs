@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createDataset, createRng, defineSchema } from '@fb/core';
+import { gzipSync } from 'node:zlib';
+import { checkResult, createDataset, createRng, defineSchema } from '@fb/core';
 import { fails, returns, unless } from '../src/cases.mjs';
 
 // The command's library and its executable, as installed in this package (a workspace dependency).
@@ -115,6 +116,7 @@ require('node:http').createServer((req, res) => {
     if (mode === 'silent') return;
     if (mode.startsWith('after:') && k > Number(mode.slice(6))) return;
     if (mode === 'bad') return send(() => [0.9, 0.9]);
+    if (mode === 'slow') return setTimeout(() => send((r) => (r[0] === 'Female' ? [0.7, 0.3] : [0.2, 0.8])), 1500);
     if (mode === 'late') return setTimeout(() => send(() => [k / 10, 1 - k / 10]), k === 1 ? 900 : 400);
     send((r) => (r[0] === 'Female' ? [0.7, 0.3] : [0.2, 0.8]));
   });
@@ -134,19 +136,29 @@ async function withServer(mode, f) {
   }
 }
 
-/** Run the command as a process, send it SIGINT after `at` ms; resolves with its exit, output and timing. */
-function interruptedRun(args, at) {
+/**
+ * Run the command as a process, send it SIGINT `at` ms after it starts (or, with `after`, `at` ms after
+ * its stderr first matches `after`); resolves with its exit, output and timing.
+ */
+function interruptedRun(args, at, after = null) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [bin, 'audit', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
     let sent = 0;
-    const timer = setTimeout(() => {
-      sent = performance.now();
-      child.kill('SIGINT');
-    }, at);
+    let timer = null;
+    const arm = () => {
+      timer = setTimeout(() => {
+        sent = performance.now();
+        child.kill('SIGINT');
+      }, at);
+    };
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      if (after && timer === null && after.test(stderr)) arm();
+    });
+    if (!after) arm();
     child.on('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr, afterSignal: sent ? performance.now() - sent : null });
@@ -604,6 +616,58 @@ export const cases = [
         r.report.methods.some((m) => m.status === 'interrupted'),
         `statuses ${JSON.stringify(r.report.methods)}`,
       ),
+  ),
+
+  returns(
+    'fairbench audit: SIGINT while a slow model answer is awaited writes a valid partial report within 2 s',
+    () =>
+      withServer('slow', (url) => {
+        const folder = scratch();
+        const out = path.join(folder, 'o');
+        // 500 ms into the first detector, which waits 1.5 s for each answer.
+        return interruptedRun(
+          auditArgs(csvFile(peopleCsv(), 'd.csv', folder), '--endpoint', url, '--time', '120', '--out', out),
+          500,
+          /\[1\/4\] \w+: running/,
+        ).then((r) => ({
+          ...r,
+          report: existsSync(path.join(out, 'report.json'))
+            ? JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8'))
+            : null,
+        }));
+      }),
+    (r) =>
+      unless(r.code === 130, `exit ${r.code}: ${r.stderr}`) ??
+      unless(r.afterSignal !== null && r.afterSignal < 2000, `ended ${r.afterSignal} ms after SIGINT`) ??
+      unless(r.report?.partial === true, `no partial report: ${r.stderr}`) ??
+      unless(r.report.groupMetrics.overall.size === 400, 'group metrics not over every row') ??
+      unless(
+        r.report.results.every((x) => checkResult(x).valid && x.run.aborted),
+        'a result in the partial report is not valid',
+      ),
+  ),
+  // The CSV is read in pieces: what the whole-text reader refused is refused the same way.
+  fails('audit: a CSV ending inside a quoted cell', 'INTEROP_PARSE', () =>
+    run(auditArgs(csvFile('sex,hours,income\nFemale,3,yes\nMale,"4,no\n'), '--train', 'lr')),
+  ),
+  returns(
+    'audit: a gzipped CSV with a byte order mark reads as the plain one',
+    async () => {
+      const folder = scratch();
+      const text = peopleCsv();
+      const plain = csvFile(text, 'plain.csv', folder);
+      const gz = path.join(folder, 'packed.csv');
+      writeFileSync(gz, gzipSync(`\uFEFF${text}`));
+      const { loadAuditData } = await cli();
+      const load = (file) => loadAuditData({ file, outcome: 'income', favorable: 'yes', protected: ['sex'] });
+      return [load(plain), load(gz)];
+    },
+    ([a, b]) =>
+      unless(JSON.stringify(a.dataset.schema) === JSON.stringify(b.dataset.schema), 'schemas differ') ??
+      unless(a.dataset.x.every((v, i) => v === b.dataset.x[i]) && a.dataset.n === 400, 'rows differ'),
+  ),
+  fails('audit: a header and no row', 'OPTIONS_INVALID', () =>
+    run(auditArgs(csvFile('sex,hours,income\n'), '--train', 'lr')),
   ),
 
   // 7. A calibration trial that fails keeps the finished ones.
