@@ -169,13 +169,17 @@ function sh(command, cwd, env, { allowFail = false } = {}) {
 // ---------------------------------------------------------------------------------------------------
 // The install commands the READMEs give, read from them so that what runs is what they say.
 
-/** The lines of the first ```sh block under `heading` in `file` (comments and blank lines dropped). */
-export function shBlock(file, heading) {
+/**
+ * The lines of the `nth` ```sh block (from 0) under `heading` in `file`, before the next heading of any
+ * level (comments and blank lines dropped, continued lines joined).
+ */
+export function shBlock(file, heading, nth = 0) {
   const text = readFileSync(file, 'utf8');
   const start = text.indexOf(`\n${heading}\n`);
   if (start < 0) throw new Error(`${file}: no heading "${heading}"`);
-  const block = /```sh\n([\s\S]*?)```/.exec(text.slice(start));
-  if (!block) throw new Error(`${file}: no sh block under "${heading}"`);
+  const section = text.slice(start + heading.length + 2).split(/\n#+ /)[0];
+  const block = [...section.matchAll(/```sh\n([\s\S]*?)```/g)][nth];
+  if (!block) throw new Error(`${file}: no sh block ${nth + 1} under "${heading}"`);
   return block[1]
     .replace(/\\\n\s*/g, ' ')
     .split('\n')
@@ -267,12 +271,13 @@ async function publishAndPrefill(work, port) {
     // Every install command of the test, once, through the proxy: the storage keeps the tarballs.
     t = Date.now();
     const fill = join(work, 'prefill');
-    for (const [i, cmd] of [
-      ...shBlock(cliReadme, INSTALL).filter((l) => l.startsWith('npm install')),
-      ...shBlock(rootReadme, LIBRARY).filter((l) => l.startsWith('npm install')),
+    const installs = (lines) => lines.filter((l) => l.startsWith('npm install'));
+    for (const [i, cmds] of [
+      [...installs(shBlock(cliReadme, INSTALL)), ...installs(shBlock(cliReadme, INSTALL, 1))],
+      installs(shBlock(rootReadme, LIBRARY)),
     ].entries()) {
       mkdirSync(join(fill, String(i)), { recursive: true });
-      sh(cmd, join(fill, String(i)), npmEnv(work, server.url, 'prefill'));
+      for (const cmd of cmds) sh(cmd, join(fill, String(i)), npmEnv(work, server.url, 'prefill'));
     }
     log(`storage filled through the proxy in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   } finally {
@@ -397,6 +402,45 @@ async function offlineInstalls(work, port) {
       `--model without onnxruntime-node exited ${onnx.status}:\n${onnx.stderr}`,
     );
     log(`--model without onnxruntime-node: exit ${onnx.status}, ${onnx.stderr.trim().split('\n').at(-1)}`);
+
+    // The README's ONNX Runtime install, then a scikit-learn forest through it on 25 Adult rows: the
+    // group rates are those of the decisions scikit-learn's own probabilities give (recorded beside
+    // the model when it was exported).
+    for (const cmd of shBlock(cliReadme, INSTALL, 1)) {
+      const o = sh(cmd, project, env);
+      log(`${cmd}: ${o.seconds.toFixed(1)} s`);
+    }
+    const withOrt = Number(sh('du -sb node_modules', project, env).stdout.split('\t')[0]);
+    log(`du -sb node_modules with onnxruntime-node: ${withOrt} B (${(withOrt / 1e6).toFixed(1)} MB)`);
+    const expected = JSON.parse(
+      readFileSync(join(root, 'packages/models-onnx/test/fixtures/adult-forest.onnx.expected.json'), 'utf8'),
+    );
+    const sexAt = expected.columns.indexOf('sex');
+    const adultRows = expected.rows.map((r, i) => [...r, expected.classes[i % 3 === 0 ? 1 : 0]].join(','));
+    writeFileSync(
+      join(project, 'adult.csv'),
+      `${[...expected.columns, 'income'].join(',')}\n${adultRows.join('\n')}\n`,
+    );
+    const byModel = sh(
+      "npx fairbench audit adult.csv --protected sex --outcome 'income=>50K' --model model.onnx --time 3 --out onnx --quiet",
+      project,
+      env,
+    );
+    const onnxReport = JSON.parse(readFileSync(join(project, 'onnx/report.json'), 'utf8'));
+    for (const sex of new Set(expected.rows.map((r) => r[sexAt]))) {
+      const own = expected.rows
+        .map((r, i) => [r, expected.probabilities[i]])
+        .filter(([r]) => r[sexAt] === sex);
+      const rate = own.filter(([, p]) => p[1] > p[0]).length / own.length;
+      const row = onnxReport.groupMetrics.byGroup.find((g) => g.group === `sex=${sex}`);
+      check(
+        row && row.size === own.length && Math.abs(row.selectionRate.value - rate) < 1e-12,
+        `--model: sex=${sex} has ${JSON.stringify(row)} in the report, ${own.length} rows at ${rate} by scikit-learn`,
+      );
+    }
+    log(
+      `--model with onnxruntime-node: ${byModel.seconds.toFixed(1)} s; ${onnxReport.methods.map((m) => `${m.id} ${m.status}`).join(', ')}`,
+    );
 
     // `npx @fb/cli` in an empty folder: npx installs it from the registry itself.
     const once = join(work, 'npx');
