@@ -291,6 +291,13 @@ function scenarioLabel(factors: Record<string, unknown>): string {
       // one that sets a data source and more is named by the source, the rest in parentheses.
       const entries = isPlainObject(v) ? Object.entries(v) : [];
       if (entries.length === 1) return `${entries[0]![0]}=${levelLabel(entries[0]![1])}`;
+      // A level that sets the option the factor is named after, and others with it: `rows=20000
+      // (minGroupSize=330, maxGroupSize=1670)`.
+      const own = entries.find(([name]) => name === k);
+      if (own && !isPlainObject(own[1]) && !entries.some(([name]) => name === 'source')) {
+        const rest = entries.filter(([name]) => name !== k);
+        return `${k}=${levelLabel(own[1])} (${rest.map(([n, x]) => `${n}=${levelLabel(x)}`).join(', ')})`;
+      }
       const source = entries.find(([name]) => name === 'source');
       if (source) {
         const rest = entries.filter(([name]) => name !== 'source');
@@ -455,10 +462,11 @@ export function datasetsOf(study: Study): DatasetSpec[] {
  */
 export function modelsOf(study: Study, question: Question, real = false): ModelSpec[] {
   if (question === 'data') {
-    return [
+    const references: ModelSpec[] = [
       { label: 'blind logistic regression', kind: 'blind', options: {} },
       { label: 'σ(η)', kind: 'oracle', options: {} },
     ];
+    return references.filter((m) => study.dataReferences.includes(m.kind as 'blind' | 'oracle'));
   }
   if (question === 'model-output') return [{ label: 'σ(η + β)', kind: 'shifted', options: {} }];
   const controls: ModelSpec[] = study.controls
@@ -510,7 +518,8 @@ export async function expandCells(study: Study): Promise<Cell[]> {
   for (const dataset of datasets) {
     // Real data have no planted bias: only the trained models are audited there.
     const questions: Question[] = dataset.kind === 'real' ? ['model'] : study.questions;
-    for (const seed of (dataset.kind === 'synthetic' && dataset.seeds) || study.seeds) {
+    const seeds = dataset.kind === 'real' ? (study.realSeeds ?? study.seeds) : (dataset.seeds ?? study.seeds);
+    for (const seed of seeds) {
       for (const question of questions) {
         for (const model of modelsOf(study, question, dataset.kind === 'real')) {
           const spec: BlockSpec = {
@@ -532,9 +541,10 @@ export async function expandCells(study: Study): Promise<Cell[]> {
             // plans everywhere but on the tuning seeds.
             // (The per-value scan, a floor of other methods' cells, runs on the tuning seeds too.)
             const onTuning = dataset.label === TUNING_LABEL;
+            // On the base scenario a grid runs on the study's seeds, not on the base's extra ones.
             if (
               entryPlan.tuned
-                ? !onTuning && dataset.label !== 'base'
+                ? !onTuning && (dataset.label !== 'base' || !study.seeds.includes(seed))
                 : onTuning && !isFloorCell(entryPlan.method)
             )
               continue;

@@ -97,6 +97,10 @@ export interface Study {
   questions: Question[];
   /** Models audited in the model-discrimination question: each is trained on the training split. */
   models: ModelSpec[];
+  /** Reference models of the data question: the protected-blind model, σ(η), or both (default). */
+  dataReferences: ('blind' | 'oracle')[];
+  /** Seeds of the real data sets (null: `seeds`). */
+  realSeeds: number[] | null;
   /** Control models audited beside them in the model question (`oracle`, `blind`). */
   controls: ('oracle' | 'blind')[];
   /** Share of each data set's rows held out for the audit (the rest trains the models). */
@@ -234,6 +238,22 @@ export const studySchema: OptionsSchema = {
       items: { enum: ['data', 'model', 'model-output'] },
       default: ['data', 'model', 'model-output'],
       description: 'where the planted bias lives: labels, a trained model, or a model output only',
+    },
+    dataReferences: {
+      type: 'array',
+      minItems: 1,
+      uniqueItems: true,
+      items: { enum: ['blind', 'oracle'] },
+      default: ['blind', 'oracle'],
+      description: 'reference models of the data question: the protected-blind model and/or σ(η)',
+    },
+    realSeeds: {
+      type: ['array', 'null'],
+      minItems: 1,
+      uniqueItems: true,
+      items: { type: 'integer', minimum: 0 },
+      default: null,
+      description: 'seeds of the real data sets (null: seeds)',
     },
     controls: {
       type: 'array',

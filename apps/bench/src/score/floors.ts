@@ -6,8 +6,9 @@ import {
 } from '@fb/baselines';
 import type { Budget, Detector, DiscoveryResult } from '@fb/core';
 import { type AuditScore, type ModelTruth, QueryClock } from '@fb/eval';
-import type { Cell } from '../plan/cells.js';
+import { type Cell, contentHash } from '../plan/cells.js';
 import type { Prepared } from '../run/prepare.js';
+import { PromiseCache } from '../run/promise-cache.js';
 import { type Measure, measuresOf, measureValues } from './measures.js';
 
 /**
@@ -78,6 +79,31 @@ async function runFloor<O extends object>(
   return { result, clock };
 }
 
+type FloorMeasures = Partial<Record<Measure, number | null>>;
+
+/**
+ * Floors whose run depends only on the block and their own inputs, never on the method (the uniform
+ * sample of 100,000 queries is the same for every method that spent its budget): computed once per
+ * worker and shared by the block's cells, keyed by everything the run and its scoring read.
+ */
+const sharedFloors = new PromiseCache<FloorMeasures>(64);
+
+function sharedFloor(
+  cell: Cell,
+  floor: string,
+  inputs: unknown,
+  compute: () => Promise<FloorMeasures>,
+): Promise<FloorMeasures> {
+  const key = contentHash({
+    block: cell.block,
+    floor,
+    inputs,
+    seed: cell.seed,
+    scoring: { jaccardThreshold: cell.jaccardThreshold, topK: cell.topK, anytime: cell.anytimeQueries },
+  });
+  return sharedFloors.get(key, compute);
+}
+
 const empty = (measures: readonly Measure[]) => Object.fromEntries(measures.map((m) => [m, 0]));
 
 /** The share of the model's flips on the audited rows that the bias caused (its twin does not flip). */
@@ -112,22 +138,28 @@ export async function floorScores(
     const random = sizes.length
       ? await scored(await runFloor(sizeMatchedRandom, { sizes }, prep, cell, {}))
       : empty(['localisation', 'recall']);
-    const cells = await runFloor(largestProtectedCells, { top: cell.topK }, prep, cell, {});
+    const cells = await sharedFloor(cell, largestProtectedCells.id, {}, async () =>
+      scored(await runFloor(largestProtectedCells, { top: cell.topK }, prep, cell, {})),
+    );
     return [
       { name: 'random conjunctions', measures: random },
-      { name: 'largest protected cells', measures: await scored(cells) },
+      { name: 'largest protected cells', measures: cells },
     ];
   }
   const tested = Math.min(prep.dataset.n, Math.max(0, Math.round(result.metrics.tsn)));
   const charged = own.queriesCharged ?? 0;
   // Each asked through a clock of its own: its anytime curve is the floor of the run's.
   const rows = tested
-    ? await scored(
-        await runFloor(exhaustiveCounterfactual, { order: 'random' }, prep, cell, { maxTested: tested }),
+    ? await sharedFloor(cell, exhaustiveCounterfactual.id, { tested }, async () =>
+        scored(
+          await runFloor(exhaustiveCounterfactual, { order: 'random' }, prep, cell, { maxTested: tested }),
+        ),
       )
     : empty(measuresOf.individual);
   const uniform = charged
-    ? await scored(await runFloor(uniformDomain, {}, prep, cell, { maxQueries: charged }))
+    ? await sharedFloor(cell, uniformDomain.id, { charged }, async () =>
+        scored(await runFloor(uniformDomain, {}, prep, cell, { maxQueries: charged })),
+      )
     : empty(measuresOf.individual);
   const truth = prep.truth ? await prep.truth.modelTruth() : null;
   return [
