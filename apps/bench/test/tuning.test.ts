@@ -26,7 +26,11 @@ function run(
       ...r.plan,
       label,
       entry: 'A',
-      ...(tuned !== undefined ? { tuned: { option: 'globalShare', value: tuned } } : {}),
+      ...(tuned === 'default'
+        ? { gridDefault: true as const }
+        : tuned !== undefined
+          ? { tuned: { option: 'globalShare', value: tuned } }
+          : {}),
     },
     floors: [{ name: 'random audited rows', measures: { truePerKQueries: floor } }],
   };
@@ -61,6 +65,20 @@ describe('the tuned table (planted choice)', () => {
     expect(headline[0]!.excess.mean).toBeCloseTo(2.035, 6);
   });
 
+  it('the default point competes on the tuning seeds and is scored on the grid’s evaluation seeds only', () => {
+    const withDefault = [
+      ...records.filter((r) => r.plan.label !== 'A'),
+      ...tuningSeeds.map((s) => run('A', 'base (tuning)', s, 16 + s / 100, 10, 'default')),
+      // The default also runs on base seeds 7-9, where the grid did not: they stay out of the tuned table.
+      ...[...seeds, 7, 8, 9].map((s) => run('A', 'base', s, 13 + s / 100, 10, 'default')),
+    ];
+    const { choices, rows } = tunedSkill(withDefault);
+    expect(choices[0]).toMatchObject({ label: 'A', option: 'globalShare', value: 'default' });
+    expect(choices[0]!.grid.map((g) => g.value)).toEqual(['default', 0.1, 0.3]);
+    const headline = rows.filter((r) => r.measure === 'truePerKQueries');
+    expect(headline.map((r) => [r.label, r.seeds])).toEqual([['A', 6]]);
+  });
+
   it('the primary table holds the study plans only, never a grid point or the tuning seeds', () => {
     const labels = new Set(skill(records).map((r) => `${r.scenario}|${r.label}`));
     expect([...labels]).toEqual(['base|A']);
@@ -92,7 +110,8 @@ describe('a study with a tuning grid', () => {
     const cells = await expandCells(validateStudy(study()));
     const where = (label: string) =>
       cells.filter((c) => c.plan.label === label).map((c) => `${c.dataset.label}:${c.seed}`);
-    expect(where('AEQUITAS')).toEqual(['base:1', 'base:2', 'bias=-1:1', 'bias=-1:2']);
+    // The default point runs on the tuning seeds too: the grid lists only the other values.
+    expect(where('AEQUITAS')).toEqual(['base:1', 'base:2', 'bias=-1:1', 'bias=-1:2', 'base (tuning):9']);
     expect(where('AEQUITAS [globalShare=0.3]')).toEqual(['base:1', 'base:2', 'base (tuning):9']);
     expect(where('KOSEI [localLimit=4000]')).toEqual(['base:1', 'base:2', 'base (tuning):9']);
     const share = cells.find((c) => c.plan.label === 'AEQUITAS [globalShare=0.3]')!;

@@ -215,18 +215,20 @@ export interface TuningChoice {
 
 /**
  * The tuned table: each method's grid point chosen on the tuning seeds (the largest mean excess over
- * the strongest floor on its family's headline measure; ties to the smaller value), then scored on
+ * the strongest floor on its family's headline measure; ties to the default, then the smaller value), then scored on
  * the base scenario's evaluation seeds, which took no part in the choice, with the floors and tests
  * of `skill` (Holm over the tuned methods of each table).
  */
 export function tunedSkill(records: readonly CellRecord[]): { choices: TuningChoice[]; rows: SkillRow[] } {
-  const tuning = skillOf(records.filter((r) => r.dataset.label === TUNING_LABEL && r.plan.tuned));
+  const onGrid = (r: CellRecord) => r.plan.tuned !== undefined || r.plan.gridDefault === true;
+  const tuning = skillOf(records.filter((r) => r.dataset.label === TUNING_LABEL && onGrid(r)));
   const choices: TuningChoice[] = [];
   const tables = groupBy(
     tuning.filter((r) => r.measure === TUNING_MEASURE[r.family]),
     (r) => key(r.question, r.family, r.model),
   );
-  const planOf = new Map(records.filter((r) => r.plan.tuned).map((r) => [r.plan.label, r.plan]));
+  const planOf = new Map(records.filter(onGrid).map((r) => [r.plan.label, r.plan]));
+  const pointOf = (plan: CellRecord['plan']) => plan.tuned ?? { option: 'default', value: 'default' };
   for (const rows of tables.values()) {
     for (const grid of groupBy(rows, (r) => planOf.get(r.label)!.entry).values()) {
       const points = grid
@@ -240,27 +242,31 @@ export function tunedSkill(records: readonly CellRecord[]): { choices: TuningCho
         model: best.r.model,
         entry: best.plan.entry,
         label: best.plan.label,
-        option: best.plan.tuned!.option,
-        value: best.plan.tuned!.value,
+        option: pointOf(points.find((p) => p.plan.tuned)?.plan ?? best.plan).option,
+        value: pointOf(best.plan).value,
         grid: points.map((p) => ({
-          value: p.plan.tuned!.value,
+          value: pointOf(p.plan).value,
           excess: Number.isFinite(p.r.excess.mean) ? p.r.excess.mean : null,
         })),
       });
     }
   }
   const chosen = new Set(choices.map((c) => key(c.question, c.model, c.label)));
+  // The evaluation seeds: those the grid points ran on (the default point runs on more).
+  const seeds = new Set(records.filter((r) => r.plan.tuned && r.dataset.label === 'base').map((r) => r.seed));
   const evaluation = records.filter(
     (r) =>
       r.dataset.label === 'base' &&
-      (r.plan.tuned ? chosen.has(key(r.question, r.model, r.plan.label)) : floorMethods.has(r.plan.method)),
+      seeds.has(r.seed) &&
+      (onGrid(r) ? chosen.has(key(r.question, r.model, r.plan.label)) : floorMethods.has(r.plan.method)),
   );
   return { choices, rows: skillOf(evaluation) };
 }
 
-/** A tuned plan's order in its entry's grid: its value (non-numeric values keep the records' order). */
+/** A plan's order in its entry's grid: the default first, then the values (non-numeric keep their order). */
 function gridIndex(plan: CellRecord['plan']): number {
-  const v = plan.tuned!.value;
+  if (!plan.tuned) return Number.NEGATIVE_INFINITY;
+  const v = plan.tuned.value;
   return typeof v === 'number' ? v : 0;
 }
 

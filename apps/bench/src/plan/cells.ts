@@ -47,6 +47,11 @@ export interface Plan {
    * plans at the study's options.
    */
   tuned?: { option: string; value: unknown };
+  /**
+   * A plan at the study's options whose entry has a tuning grid: the grid's default point, run on the
+   * tuning seeds too (the grid lists only the other values).
+   */
+  gridDefault?: true;
   /** This plan's phase rule, over the study's (a tuning grid over `globalShare`). */
   phases?: PhaseRule;
 }
@@ -221,7 +226,9 @@ function tuningPlans(
 }
 
 function plansOf(entry: MethodEntry): Plan[] {
-  return [...studyPlansOf(entry), ...tuningPlans(entry, ownOf(entry))];
+  const grid = tuningPlans(entry, ownOf(entry));
+  const own = studyPlansOf(entry);
+  return [...(grid.length ? own.map((p) => ({ ...p, gridDefault: true as const })) : own), ...grid];
 }
 
 function ownOf(entry: MethodEntry) {
@@ -479,6 +486,18 @@ export function modelsOf(study: Study, question: Question, real = false): ModelS
   return [...study.models, ...controls];
 }
 
+/**
+ * Whether a model question's trained model is audited on a data set: every one on the base scenario
+ * (its replication, tuning seeds and twin) and on real data; on the other scenarios and their twins
+ * only `study.factorModels`, when set.
+ */
+function auditedOn(study: Study, dataset: DatasetSpec, model: ModelSpec): boolean {
+  if (!study.factorModels || dataset.kind === 'real' || !study.models.includes(model)) return true;
+  const base = (label: string) => label === 'base' || label === REPLICATION_LABEL || label === TUNING_LABEL;
+  const onBase = dataset.null ? dataset.twinOf.some(base) : base(dataset.label);
+  return onBase || study.factorModels.includes(model.label);
+}
+
 /** Models that give input gradients (`scoreGradient`), which white-box methods need. */
 const DIFFERENTIABLE: ReadonlySet<string> = new Set(['logistic-regression', 'linear-svm', 'mlp']);
 
@@ -521,7 +540,9 @@ export async function expandCells(study: Study): Promise<Cell[]> {
     const seeds = dataset.kind === 'real' ? (study.realSeeds ?? study.seeds) : (dataset.seeds ?? study.seeds);
     for (const seed of seeds) {
       for (const question of questions) {
-        for (const model of modelsOf(study, question, dataset.kind === 'real')) {
+        for (const model of modelsOf(study, question, dataset.kind === 'real').filter((m) =>
+          auditedOn(study, dataset, m),
+        )) {
           const spec: BlockSpec = {
             dataset,
             seed,
@@ -545,7 +566,16 @@ export async function expandCells(study: Study): Promise<Cell[]> {
             if (
               entryPlan.tuned
                 ? !onTuning && (dataset.label !== 'base' || !study.seeds.includes(seed))
-                : onTuning && !isFloorCell(entryPlan.method)
+                : onTuning && !isFloorCell(entryPlan.method) && !entryPlan.gridDefault
+            )
+              continue;
+            // An individual method on the twin of the model-output question audits σ(η), which never
+            // flips: nothing there can react to the bias (see analyse/skill.ts).
+            if (
+              question === 'model-output' &&
+              dataset.kind === 'synthetic' &&
+              dataset.null &&
+              findMethod(entryPlan.method).kind === 'individual'
             )
               continue;
             const extra = entryPlan.byQuestion?.[question];

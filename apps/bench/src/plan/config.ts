@@ -101,6 +101,11 @@ export interface Study {
   dataReferences: ('blind' | 'oracle')[];
   /** Seeds of the real data sets (null: `seeds`). */
   realSeeds: number[] | null;
+  /**
+   * Labels of the trained models audited on the scenarios other than the base (null: all of them):
+   * the factors are studied on fewer models than the headline.
+   */
+  factorModels: string[] | null;
   /** Control models audited beside them in the model question (`oracle`, `blind`). */
   controls: ('oracle' | 'blind')[];
   /** Share of each data set's rows held out for the audit (the rest trains the models). */
@@ -246,6 +251,14 @@ export const studySchema: OptionsSchema = {
       items: { enum: ['blind', 'oracle'] },
       default: ['blind', 'oracle'],
       description: 'reference models of the data question: the protected-blind model and/or σ(η)',
+    },
+    factorModels: {
+      type: ['array', 'null'],
+      minItems: 1,
+      uniqueItems: true,
+      items: { type: 'string', minLength: 1 },
+      default: null,
+      description: 'labels of the trained models audited on the scenarios other than the base (null: all)',
     },
     realSeeds: {
       type: ['array', 'null'],
@@ -540,6 +553,15 @@ export function validateStudy(value: unknown, source = 'study'): Study {
     }
     modelLabels.add(m.label);
   });
+  for (const label of study.factorModels ?? []) {
+    if (!study.models.some((m) => m.label === label)) {
+      throw new OptionsError(
+        'OPTIONS_INVALID',
+        `${source}: /factorModels: "${label}" is not the label of a model (${study.models.map((m) => m.label).join(', ')})`,
+        { option: '/factorModels' },
+      );
+    }
+  }
   for (const name of study.synthetic?.oneAtATime ?? []) {
     if (!(name in study.synthetic!.factors)) {
       throw new OptionsError(
