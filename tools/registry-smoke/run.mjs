@@ -142,6 +142,8 @@ function freePort() {
 function npmEnv(work, registry, cacheName, extra = {}) {
   const userconfig = join(work, `npmrc-${cacheName}`);
   writeFileSync(userconfig, extra.npmrc ?? '');
+  const globalconfig = join(work, 'npmrc-global');
+  writeFileSync(globalconfig, '');
   const env = { ...process.env };
   // Settings this process inherits from pnpm or a user's environment are not a fresh user's.
   for (const k of Object.keys(env)) if (/^npm_/i.test(k) || /^pnpm_/i.test(k)) delete env[k];
@@ -150,9 +152,11 @@ function npmEnv(work, registry, cacheName, extra = {}) {
     npm_config_registry: registry,
     npm_config_cache: join(work, `cache-${cacheName}`),
     npm_config_userconfig: userconfig,
+    npm_config_globalconfig: globalconfig,
     // pnpm (which `changeset publish` runs) reads its own variables, not npm's.
     pnpm_config_registry: registry,
     pnpm_config_userconfig: userconfig,
+    pnpm_config_globalconfig: globalconfig,
     ...(extra.env ?? {}),
   };
 }
@@ -256,7 +260,7 @@ async function publishAndPrefill(work, port) {
       if (seen !== server.url) throw new Error(`${client} would publish to ${seen}, not ${server.url}`);
     }
     let t = Date.now();
-    sh('pnpm exec changeset publish --no-git-tag', root, env);
+    sh(`${join(root, 'node_modules/.bin/changeset')} publish --no-git-tag`, root, env);
     const expected = publishedPackages();
     const missing = [];
     for (const name of expected) {
