@@ -8,7 +8,16 @@ export interface KMeansOptions {
   tolerance?: number;
   /** Scale each column to unit variance before clustering; centroids are returned unscaled (default false). */
   standardize?: boolean;
+  /**
+   * Polled every `KMEANS_POLL_ROWS` rows of work (seeding and assignment) and between iterations; once it
+   * returns true the clustering stops where it is and is returned with `stopped: true`. Never called
+   * again after it returned true. Without a stop, the clustering is the same as without the callback.
+   */
+  shouldStop?: () => boolean;
 }
+
+/** Rows of distance work between two polls of `shouldStop`. */
+export const KMEANS_POLL_ROWS = 1024;
 
 export interface KMeansResult {
   k: number;
@@ -22,6 +31,12 @@ export interface KMeansResult {
   /** Sum of squared distances of rows to their centroid (in the clustering's units). */
   inertia: number;
   iterations: number;
+  /**
+   * True when `shouldStop` ended the clustering early: the centroids are those reached so far (centres
+   * not yet seeded are rows drawn uniformly), each row keeps the last label it was given (0 before its
+   * first assignment), and `sizes` and `inertia` describe those labels.
+   */
+  stopped: boolean;
 }
 
 /**
@@ -88,15 +103,18 @@ export function kmeans(
     }
   }
 
-  const centroids = seedPlusPlus(z, n, d, k, rng);
+  const stop = stopPoller(options.shouldStop);
+  const centroids = seedPlusPlus(z, n, d, k, rng, stop);
   const labels = new Int32Array(n);
+  if (stop.stopped) return stoppedResult(z, x, n, d, k, centroids, labels, scale, 0);
   const sizes = new Int32Array(k);
   const sums = new Float64Array(k * d);
   let inertia = 0;
   let iterations = 0;
   for (; iterations < maxIterations; ) {
     iterations++;
-    inertia = assign(z, n, d, centroids, k, labels);
+    inertia = assign(z, n, d, centroids, k, labels, stop);
+    if (stop.stopped) return stoppedResult(z, x, n, d, k, centroids, labels, scale, iterations);
     sums.fill(0);
     sizes.fill(0);
     for (let i = 0; i < n; i++) {
@@ -117,31 +135,84 @@ export function kmeans(
       if (moved > shift) shift = moved;
     }
     if (shift <= tolerance) break;
+    if (stop.poll()) return stoppedResult(z, x, n, d, k, centroids, labels, scale, iterations);
   }
-  inertia = assign(z, n, d, centroids, k, labels);
+  inertia = assign(z, n, d, centroids, k, labels, stop);
+  if (stop.stopped) return stoppedResult(z, x, n, d, k, centroids, labels, scale, iterations);
   sizes.fill(0);
   for (let i = 0; i < n; i++) sizes[labels[i]!]!++;
   for (let c = 0; c < k; c++) for (let j = 0; j < d; j++) centroids[c * d + j]! *= scale[j]!;
-  return { k, d, centroids, labels, sizes, inertia, iterations };
+  return { k, d, centroids, labels, sizes, inertia, iterations, stopped: false };
+}
+
+/** `shouldStop` behind a sticky flag (a no-op without one), so that the loops test a field. */
+interface StopPoller {
+  stopped: boolean;
+  poll(): boolean;
+}
+
+function stopPoller(shouldStop: (() => boolean) | undefined): StopPoller {
+  return {
+    stopped: false,
+    poll() {
+      if (!this.stopped && shouldStop?.()) this.stopped = true;
+      return this.stopped;
+    },
+  };
+}
+
+/** The result of a stopped clustering: sizes and inertia of the labels as they stand (one pass). */
+function stoppedResult(
+  z: Float64Array,
+  x: Float64Array,
+  n: number,
+  d: number,
+  k: number,
+  centroids: Float64Array,
+  labels: Int32Array,
+  scale: Float64Array,
+  iterations: number,
+): KMeansResult {
+  const sizes = new Int32Array(k);
+  let inertia = 0;
+  for (let i = 0; i < n; i++) {
+    const c = labels[i]!;
+    sizes[c]!++;
+    for (let j = 0; j < d; j++) inertia += (z[i * d + j]! - centroids[c * d + j]!) ** 2;
+  }
+  if (z !== x) for (let c = 0; c < k; c++) for (let j = 0; j < d; j++) centroids[c * d + j]! *= scale[j]!;
+  return { k, d, centroids, labels, sizes, inertia, iterations, stopped: true };
 }
 
 /** k-means++: the first centre uniformly, each next one with probability proportional to D(x)^2. */
-function seedPlusPlus(z: Float64Array, n: number, d: number, k: number, rng: Rng): Float64Array {
+function seedPlusPlus(
+  z: Float64Array,
+  n: number,
+  d: number,
+  k: number,
+  rng: Rng,
+  stop: StopPoller,
+): Float64Array {
   const centroids = new Float64Array(k * d);
   const nearest = new Float64Array(n).fill(Number.POSITIVE_INFINITY);
   let pick = rng.int(0, n - 1);
   for (let c = 0; c < k; c++) {
     for (let j = 0; j < d; j++) centroids[c * d + j] = z[pick * d + j]!;
     if (c === k - 1) break;
+    if (stop.stopped) {
+      pick = rng.int(0, n - 1);
+      continue;
+    }
     let total = 0;
     for (let i = 0; i < n; i++) {
+      if (i % KMEANS_POLL_ROWS === 0 && stop.poll()) break;
       let dist = 0;
       for (let j = 0; j < d; j++) dist += (z[i * d + j]! - centroids[c * d + j]!) ** 2;
       if (dist < nearest[i]!) nearest[i] = dist;
       total += nearest[i]!;
     }
-    // All remaining rows coincide with a centre: any row will do.
-    pick = total > 0 ? rng.weightedIndex(nearest) : rng.int(0, n - 1);
+    // All remaining rows coincide with a centre: any row will do (and a stopped seeding draws the rest).
+    pick = total > 0 && !stop.stopped ? rng.weightedIndex(nearest) : rng.int(0, n - 1);
   }
   return centroids;
 }
@@ -153,9 +224,11 @@ function assign(
   centroids: Float64Array,
   k: number,
   labels: Int32Array,
+  stop: StopPoller,
 ): number {
   let inertia = 0;
   for (let i = 0; i < n; i++) {
+    if (i % KMEANS_POLL_ROWS === 0 && stop.poll()) break;
     let best = 0;
     let bestDist = Number.POSITIVE_INFINITY;
     for (let c = 0; c < k; c++) {

@@ -69,8 +69,14 @@ export async function symbolicGeneration({
   let failed = true;
   try {
     const queue = new RowPriorityQueue(d);
-    for (const i of seedOrder(dataset, options.clusters, options.seeds, ctl.rng.fork('kmeans')))
-      queue.push(dataset.x, i * d, SEED_RANK);
+    const seeds = seedOrder(
+      dataset,
+      options.clusters,
+      options.seeds,
+      ctl.rng.fork('kmeans'),
+      () => ctl.shouldStop() !== null,
+    );
+    for (const i of seeds) queue.push(dataset.x, i * d, SEED_RANK);
     const explainer = new PathExplainer(dataset, options.limeSamples);
     const limeRng = ctl.rng.fork('lime');
     const treeRng = ctl.rng.fork('tree');

@@ -68,7 +68,15 @@ export {
   type RandomForestOptions,
   randomForestOptionsSchema,
 } from './random-forest.js';
-export { fitRidge, linearValue, type RidgeFit, type RidgeOptions, RidgeSolver } from './ridge.js';
+export {
+  factorRidge,
+  fitRidge,
+  linearValue,
+  type RidgeFactor,
+  type RidgeFit,
+  type RidgeOptions,
+  RidgeSolver,
+} from './ridge.js';
 export {
   type TrainTestSplit,
   type TrainTestSplitOptions,

@@ -1,6 +1,14 @@
-import { createRng, DataError, OptionsError } from '@fb/core';
+import { createHash } from 'node:crypto';
+import { createRng, DataError, OptionsError, Rng } from '@fb/core';
 import { describe, expect, it } from 'vitest';
-import { fitRidge, linearValue, RidgeSolver } from '../src/index.js';
+import {
+  factorRidge,
+  fitRidge,
+  linearValue,
+  type RidgeFit,
+  type RidgeOptions,
+  RidgeSolver,
+} from '../src/index.js';
 
 function randomProblem(seed: string, n: number, d: number) {
   const rng = createRng(seed);
@@ -122,5 +130,65 @@ describe('ridge regression', () => {
     expect(() => fitRidge(x, 2, x, { alpha: 1 })).toThrow(DataError);
     expect(() => fitRidge(x, 1, Float64Array.of(1, 2), { alpha: 1 })).toThrow(DataError);
     expect(() => fitRidge(x, 1, x, { alpha: 1, sampleWeight: Float64Array.of(1) })).toThrow(DataError);
+  });
+
+  describe('factorRidge, which a stop callback can end', () => {
+    // 400 rows: 10 one-hot-like columns and 20 continuous ones from a seeded stream. The digests of the
+    // fits were taken from RidgeSolver before the factorisation could be stopped.
+    const problem = () => {
+      const rng = Rng.create(21);
+      const [n, d] = [400, 30];
+      const x = new Float64Array(n * d);
+      for (let i = 0; i < x.length; i++) x[i] = i % d < 10 ? (rng.next() < 0.3 ? 1 : 0) : rng.normal(0, 2);
+      const y = Float64Array.from(
+        { length: n },
+        (_, i) => x[i * d]! * 2 - x[i * d + 12]! + rng.normal(0, 0.5),
+      );
+      return { x, y, d };
+    };
+    const rows = Int32Array.from({ length: 300 }, (_, r) => r + 50);
+    const cases: [RidgeOptions, string][] = [
+      [{ alpha: 0.7 }, 'a01bc71ddc2831f6c64049c4b85cf71a682856742002cb6eb57149267dc31598'],
+      [
+        { alpha: 0, relativeAlpha: 1e-12, rows },
+        '9b2c771253f5a3e515035896481e0670b9eb38525e3411fdfdb107c6e46bf4aa',
+      ],
+    ];
+    const digest = (f: RidgeFit) =>
+      createHash('sha256')
+        .update(new Uint8Array(f.weights.buffer))
+        .update(new Uint8Array(Float64Array.of(f.intercept).buffer))
+        .digest('hex');
+
+    it('fits byte for byte as before, factorised here or by factorRidge with a callback that never stops', () => {
+      const { x, y, d } = problem();
+      for (const [options, before] of cases) {
+        let polls = 0;
+        const factor = factorRidge(x, d, options, () => {
+          polls++;
+          return false;
+        });
+        expect(factor).not.toBeNull();
+        expect(polls).toBeGreaterThanOrEqual(d);
+        expect(digest(new RidgeSolver(x, d, options).fit(y))).toBe(before);
+        expect(digest(new RidgeSolver(x, d, options, factor!).fit(y))).toBe(before);
+      }
+    });
+
+    it('returns null once the callback says stop, in the Gram sums or in the factorisation', () => {
+      const { x, d } = problem();
+      // Polls: one before the first row (30 columns: one per 2,254 rows), then one per column.
+      for (const after of [1, 2, 5, d]) {
+        let polls = 0;
+        expect(factorRidge(x, d, { alpha: 1 }, () => ++polls >= after)).toBeNull();
+        expect(polls).toBe(after);
+      }
+    });
+
+    it('refuses a factor of another width', () => {
+      const { x, d } = problem();
+      const other = factorRidge(x.subarray(0, 20 * 40), 20, { alpha: 1 })!;
+      expect(() => new RidgeSolver(x, d, { alpha: 1 }, other)).toThrow(DataError);
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { linearValue, RidgeSolver } from '@fb/models';
+import { factorRidge, linearValue, RidgeSolver } from '@fb/models';
 import type { Options } from './options.js';
 
 /** The reference's partitions, in its order: predicted favourable (p₀ > ½), predicted unfavourable, all rows. */
@@ -52,24 +52,35 @@ export function lossSlope(p: number, y: number): number {
  * so replicas under the null reuse them.
  */
 export class Booster {
-  private readonly partitions: Partition[];
-  private readonly start: Float64Array;
+  private constructor(
+    private readonly design: Float64Array,
+    private readonly p: number,
+    private readonly start: Float64Array,
+    private readonly partitions: Partition[],
+    private readonly options: Options,
+  ) {}
 
   /**
+   * The booster's partitions and their auditors, or null when `stop` said stop while the auditors'
+   * systems were being factorised (the work of the whole set-up: it polls every few milliseconds of it).
+   * `pause` is awaited between partitions (a checkpoint that yields).
+   *
    * @param design n x p auditor features, row-major.
    * @param p0 initial probability of the favourable outcome per row.
    * @param heldOut 1 for the rows held out to score the auditors.
    */
-  constructor(
-    private readonly design: Float64Array,
-    private readonly p: number,
+  static async create(
+    design: Float64Array,
+    p: number,
     p0: Float64Array,
     heldOut: Uint8Array,
-    private readonly options: Options,
-  ) {
+    options: Options,
+    stop: () => boolean,
+    pause: () => Promise<void>,
+  ): Promise<Booster | null> {
     const n = p0.length;
-    this.start = Float64Array.from(p0, logit);
-    this.partitions = PARTITIONS.map((name) => {
+    const partitions: Partition[] = [];
+    for (const name of PARTITIONS) {
       const rows: number[] = [];
       for (let i = 0; i < n; i++) {
         const favourable = p0[i]! > 0.5;
@@ -77,25 +88,32 @@ export class Booster {
       }
       const train = rows.filter((i) => !heldOut[i]);
       const held = rows.filter((i) => heldOut[i]);
-      // The relative floor keeps ridge = 0 solvable when one-hot columns are collinear (then close to the
-      // minimum-norm solution).
-      const ridge =
-        train.length > 0 && held.length > 0
-          ? new RidgeSolver(design, p, {
-              alpha: options.ridge,
-              relativeAlpha: 1e-12,
-              rows: Int32Array.from(train),
-            })
-          : null;
-      return { name, rows: Int32Array.from(rows), heldOut: Int32Array.from(held), ridge };
-    });
+      let ridge: RidgeSolver | null = null;
+      if (train.length > 0 && held.length > 0) {
+        // The relative floor keeps ridge = 0 solvable when one-hot columns are collinear (then close to
+        // the minimum-norm solution).
+        const ridgeOptions = { alpha: options.ridge, relativeAlpha: 1e-12, rows: Int32Array.from(train) };
+        const factor = factorRidge(design, p, ridgeOptions, stop);
+        if (!factor) return null;
+        ridge = new RidgeSolver(design, p, ridgeOptions, factor);
+      }
+      partitions.push({ name, rows: Int32Array.from(rows), heldOut: Int32Array.from(held), ridge });
+      await pause();
+      if (stop()) return null;
+    }
+    return new Booster(design, p, Float64Array.from(p0, logit), partitions, options);
   }
 
   /**
    * Boost against outcomes `y` (1 = favourable). `round` is awaited after every round that made a
-   * correction (a checkpoint) and returns true to stop.
+   * correction (a checkpoint) and returns true to stop; `stop` is polled before each auditor's fit
+   * within a round, and a round it stops is dropped whole (no correction from it).
    */
-  async run(y: Float64Array, round: (done: number) => Promise<boolean>): Promise<BoostRun> {
+  async run(
+    y: Float64Array,
+    round: (done: number) => Promise<boolean>,
+    stop: () => boolean,
+  ): Promise<BoostRun> {
     const { options } = this;
     const n = y.length;
     const logits = this.start.slice();
@@ -116,8 +134,13 @@ export class Booster {
         residual[i] = clip && r < 0 ? 0 : r;
       }
       let corrected: Partition | null = null;
+      let halted = false;
       for (const part of this.partitions) {
         if (!part.ridge) continue;
+        if (stop()) {
+          halted = true;
+          break;
+        }
         const fit = part.ridge.fit(slope);
         let corr = 0;
         for (const i of part.heldOut) corr += linearValue(fit, this.design, this.p, i) * residual[i]!;
@@ -129,6 +152,10 @@ export class Booster {
         for (const i of part.rows)
           logits[i]! -= sign * options.eta * linearValue(fit, this.design, this.p, i);
         corrected = part;
+        break;
+      }
+      if (halted) {
+        stoppedBy = 'budget';
         break;
       }
       t++;

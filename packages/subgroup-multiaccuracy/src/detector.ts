@@ -68,26 +68,33 @@ export async function multiaccuracyAudit(
   const heldOut = new Uint8Array(n);
   const split = ctl.rng.fork('split');
   for (const i of split.sampleIndices(n, Math.max(1, Math.round(options.holdout * n)))) heldOut[i] = 1;
-  const booster = new Booster(design, width, p, heldOut, options);
+  const stop = () => ctl.shouldStop() !== null;
+  const booster = await Booster.create(design, width, p, heldOut, options, stop, async () => {
+    await ctl.checkpoint({ phase: 'auditors' });
+  });
   let halted = false;
   const checkpoint = (phase: string) => async (done: number) => {
     halted ||= (await ctl.checkpoint({ phase, done, total: options.maxIterations })) !== null;
     return halted;
   };
-  const observed = await booster.run(y, checkpoint('boost'));
+  // A booster stopped while its auditors were being set up ran no round.
+  const observed: BoostRun = booster
+    ? await booster.run(y, checkpoint('boost'), stop)
+    : { corrections: [], best: null, rounds: 0, stoppedBy: 'budget' };
+  halted ||= observed.stoppedBy === 'budget';
   const boostSeconds = seconds(t0);
 
   // Replicas under H0 (calibrated predictions): outcomes redrawn from p, boosting rerun.
   const tRep = performance.now();
   let atLeast = 0;
   let completed = 0;
-  if (observed.best && options.replicas > 0 && !halted) {
+  if (booster && observed.best && options.replicas > 0 && !halted) {
     const rng = ctl.rng.fork('replicas');
     const yStar = new Float64Array(n);
     while (completed < options.replicas) {
       if (await ctl.checkpoint({ phase: 'replicas', done: completed, total: options.replicas })) break;
       for (let i = 0; i < n; i++) yStar[i] = rng.next() < p[i]! ? 1 : 0;
-      const replica = await booster.run(yStar, checkpoint('replica-boost'));
+      const replica = await booster.run(yStar, checkpoint('replica-boost'), stop);
       if (replica.stoppedBy === 'budget') break;
       if ((replica.best?.score ?? Number.NEGATIVE_INFINITY) >= observed.best.score) atLeast++;
       completed++;
@@ -97,7 +104,7 @@ export async function multiaccuracyAudit(
 
   const members = new Uint8Array(n);
   const subgroups: SubgroupFinding[] = [];
-  if (observed.best) {
+  if (booster && observed.best) {
     for (const i of booster.rowsOf(observed.best.partition)) members[i] = 1;
     subgroups.push(finding(dataset, members, y, p, observed, atLeast, completed));
   }
