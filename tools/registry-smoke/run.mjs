@@ -202,6 +202,7 @@ function jsBlock(file, heading) {
 
 const cliReadme = join(root, 'packages/cli/README.md');
 const rootReadme = join(root, 'README.md');
+const onnxReadme = join(root, 'packages/models-onnx/README.md');
 const INSTALL = '## Install';
 const LIBRARY = '### Auditing your own model';
 
@@ -279,6 +280,7 @@ async function publishAndPrefill(work, port) {
     for (const [i, cmds] of [
       [...installs(shBlock(cliReadme, INSTALL)), ...installs(shBlock(cliReadme, INSTALL, 1))],
       installs(shBlock(rootReadme, LIBRARY)),
+      installs(shBlock(onnxReadme, INSTALL)),
     ].entries()) {
       mkdirSync(join(fill, String(i)), { recursive: true });
       for (const cmd of cmds) sh(cmd, join(fill, String(i)), npmEnv(work, server.url, 'prefill'));
@@ -477,6 +479,27 @@ async function offlineInstalls(work, port) {
         .find((l) => l.includes('dsn'))
         ?.trim()}`,
     );
+
+    // @fb/models-onnx's README install, as written, then its loader on the pipeline model: ONNX
+    // Runtime reads the graph and the loader asks for the schema its 14 named inputs need.
+    const ort = join(work, 'models-onnx');
+    mkdirSync(ort);
+    const ortEnv = npmEnv(work, server.url, 'models-onnx');
+    for (const cmd of shBlock(onnxReadme, INSTALL)) sh(cmd, ort, ortEnv);
+    writeFileSync(
+      join(ort, 'model.onnx'),
+      readFileSync(join(root, 'packages/models-onnx/test/fixtures/adult-forest.onnx')),
+    );
+    writeFileSync(
+      join(ort, 'load.mjs'),
+      "import { loadOnnxClassifier } from '@fb/models-onnx';\nawait loadOnnxClassifier('model.onnx').catch((e) => console.log(e.code, e.message));\n",
+    );
+    const loaded = sh('node load.mjs', ort, ortEnv).stdout.trim();
+    check(
+      /^MODEL_MISMATCH the model has 14 inputs \("workclass"/.test(loaded),
+      `@fb/models-onnx's loader printed: ${loaded}`,
+    );
+    log(`@fb/models-onnx installed as its README says: ${loaded.slice(0, 60)}...`);
   } finally {
     await server.stop();
   }
