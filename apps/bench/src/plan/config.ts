@@ -538,7 +538,9 @@ export function validateStudy(value: unknown, source = 'study'): Study {
     }
     for (const s of set.seeds) used.add(s);
   }
-  study.methods.forEach((m, i) => checkTuning(m, study, `${source}: /methods/${i}`));
+  study.methods.forEach((m, i) => {
+    checkTuning(m, study, `${source}: /methods/${i}`);
+  });
   const modelLabels = new Set<string>();
   study.models.forEach((m, i) => {
     m.label ??= study.models.length > 1 ? `${m.kind}#${i}` : m.kind;
