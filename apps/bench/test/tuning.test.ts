@@ -13,7 +13,7 @@ function run(
   seed: number,
   value: number,
   floor: number,
-  tuned?: number,
+  tuned?: number | 'default',
 ): CellRecord {
   const s: AuditScore = { ...score(0.5, 0.5), truePerKQueries: value };
   const r = record(label, seed, 'bias', s);

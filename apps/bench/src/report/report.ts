@@ -26,6 +26,7 @@ import { baselineIds } from '../methods.js';
 import { datasetsOf, modelsOf, planLabels } from '../plan/cells.js';
 import type { Study } from '../plan/config.js';
 import type { CellRecord } from '../run/record.js';
+import { byKey, writeCells } from './cells-file.js';
 import {
   agreementFigure,
   chanceFigure,
@@ -832,6 +833,8 @@ export async function writeReport(
   outDir: string,
   run: RunTiming = { elapsedSeconds: null },
 ): Promise<string> {
+  // In key order: the report is then a function of the records alone, as `staleTables` rebuilds it.
+  records = [...records].sort(byKey);
   const report = await buildReport(study, records);
   // Generated outputs only: a table or figure this run no longer makes must not linger.
   rmSync(join(outDir, 'tables'), { recursive: true, force: true });
@@ -852,6 +855,7 @@ export async function writeReport(
     join(outDir, 'summary.json'),
     `${JSON.stringify(studySummary(study, records, run), null, 1)}\n`,
   );
+  writeCells(outDir, study, records);
   const path = join(outDir, 'report.md');
   writeFileSync(path, `${report.markdown}\n`);
   return path;
