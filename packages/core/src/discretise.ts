@@ -234,9 +234,29 @@ export function discretiseAttribute(ds: Dataset, j: number, options: DiscretiseO
 export function discretiseDataset(
   ds: Dataset,
   options: DiscretiseOptions,
+  columns?: readonly number[],
+): DiscretisedDataset;
+/**
+ * The same, polling `shouldStop` before each attribute (a sort and a pass over the rows): null as soon as
+ * it says stop.
+ */
+export function discretiseDataset(
+  ds: Dataset,
+  options: DiscretiseOptions,
+  columns: readonly number[] | undefined,
+  shouldStop: () => boolean,
+): DiscretisedDataset | null;
+export function discretiseDataset(
+  ds: Dataset,
+  options: DiscretiseOptions,
   columns: readonly number[] = ds.schema.attributes.map((_, j) => j),
-): DiscretisedDataset {
-  const attributes = columns.map((j) => discretiseAttribute(ds, j, options));
+  shouldStop?: () => boolean,
+): DiscretisedDataset | null {
+  const attributes: DiscreteAttribute[] = [];
+  for (const j of columns) {
+    if (shouldStop?.()) return null;
+    attributes.push(discretiseAttribute(ds, j, options));
+  }
   const m = attributes.length;
   const codes = new Int32Array(ds.n * m);
   attributes.forEach((a, k) => {

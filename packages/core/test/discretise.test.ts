@@ -224,6 +224,21 @@ describe('discretiseDataset', () => {
     }
   });
 
+  it('polls a stop callback before each attribute: the same levels when it never stops, null when it does', () => {
+    const whole = discretiseDataset(ds, { maxLevels: 4, bins: 2 });
+    let polls = 0;
+    const polled = discretiseDataset(ds, { maxLevels: 4, bins: 2 }, undefined, () => {
+      polls++;
+      return false;
+    });
+    expect(polls).toBe(3);
+    expect(Array.from(polled!.codes)).toEqual(Array.from(whole.codes));
+    expect(polled!.attributes.map((a) => a.levels)).toEqual(whole.attributes.map((a) => a.levels));
+    polls = 0;
+    expect(discretiseDataset(ds, { maxLevels: 4, bins: 2 }, [2, 0, 1], () => ++polls === 2)).toBeNull();
+    expect(polls).toBe(2);
+  });
+
   it('rejects a bad bin count or column', () => {
     expectError(() => discretiseDataset(ds, { maxLevels: 4, bins: 0 }), OptionsError, 'OPTIONS_INVALID', {
       option: '/bins',

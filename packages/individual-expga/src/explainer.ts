@@ -1,5 +1,5 @@
 import { clampToDomain, type Dataset, type Schema } from '@fb/core';
-import { fitRidge } from '@fb/models';
+import { factorRidge, RidgeSolver } from '@fb/models';
 import type { Draws } from './draws.js';
 
 /**
@@ -71,9 +71,16 @@ export class LocalExplainer {
 
   /**
    * Coefficients of the local linear model for the input whose perturbed rows are
-   * `rows[off..]` (first row = input) and whose model scores are `score[scoreOff..]`.
+   * `rows[off..]` (first row = input) and whose model scores are `score[scoreOff..]`; null when
+   * `shouldStop`, polled by the ridge factorisation (every millisecond or so of it), said stop.
    */
-  explain(rows: Float64Array, off: number, score: Float64Array, scoreOff: number): Float64Array {
+  explain(
+    rows: Float64Array,
+    off: number,
+    score: Float64Array,
+    scoreOff: number,
+    shouldStop?: () => boolean,
+  ): Float64Array | null {
     const { d, samples, z, w } = this;
     for (let s = 0; s < samples; s++) {
       let dist = 0;
@@ -86,10 +93,10 @@ export class LocalExplainer {
       }
       w[s] = Math.sqrt(Math.exp(-dist / (this.width * this.width)));
     }
-    return fitRidge(z, d, score.subarray(scoreOff, scoreOff + samples), {
-      alpha: this.alpha,
-      sampleWeight: w,
-    }).weights;
+    const options = { alpha: this.alpha, sampleWeight: w };
+    const factor = factorRidge(z, d, options, shouldStop);
+    if (!factor) return null;
+    return new RidgeSolver(z, d, options, factor).fit(score.subarray(scoreOff, scoreOff + samples)).weights;
   }
 }
 

@@ -59,6 +59,7 @@ export async function selectSeeds(
   const rankHistogram = new Array<number>(d).fill(0);
   let count = 0;
   let explained = 0;
+  const stop = () => ctl.shouldStop() !== null;
   while (explained < total && count < settings.seeds) {
     if (await ctl.checkpoint({ phase: 'seeds', done: explained, total })) break;
     let m = Math.min(batch, total - explained);
@@ -73,12 +74,17 @@ export async function selectSeeds(
         break;
       }
     }
-    for (let i = 0; i < m; i++) {
+    // One candidate's samples and explanation are long work on wide data: the budget is polled
+    // between candidates and inside the explanation's ridge fit; a part-built batch is not queried.
+    let perturbed = 0;
+    for (; perturbed < m && !ctl.shouldStop(); perturbed++) {
+      const i = perturbed;
       if (order)
         candidates.set(dataset.x.subarray(order[explained + i]! * d, (order[explained + i]! + 1) * d), i * d);
       else sampler.sample(rng.candidates, candidates, i * d);
       explainer.perturb(rng.lime, candidates, i * d, rows, i * per * d);
     }
+    if (perturbed < m) break;
     const queried = rows.subarray(0, m * per * d);
     let score: Float64Array;
     if (model.hasProba) {
@@ -89,8 +95,9 @@ export async function selectSeeds(
       score = Float64Array.from(model.predict(queried), (label) => (label === favourable ? 1 : 0));
     }
     for (let i = 0; i < m && count < settings.seeds; i++) {
+      const coef = explainer.explain(rows, i * per * d, score, i * per, stop);
+      if (!coef) break;
       explained++;
-      const coef = explainer.explain(rows, i * per * d, score, i * per);
       let rank = d;
       for (const p of prot) rank = Math.min(rank, rankOf(coef, p));
       rankHistogram[rank]!++;

@@ -138,7 +138,7 @@ describe('explanation-guided seeds', () => {
       for (let j = 0; j < 5; j++) expect(inDomain(regionSchema.attributes[j]!, rows[s * 5 + j]!)).toBe(true);
     const proba = model.predictProba!(rows);
     const score = Float64Array.from({ length: 500 }, (_, s) => proba[2 * s + 1]!);
-    const coef = explainer.explain(rows, 0, score, 0);
+    const coef = explainer.explain(rows, 0, score, 0)!;
     expect(rankOf(coef, 2)).toBe(0);
     expect(coef[2]).toBeGreaterThan(0);
   });

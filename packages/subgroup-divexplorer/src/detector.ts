@@ -108,8 +108,11 @@ export const divexplorer: SubgroupDetector<Options> = defineSubgroupDetector<Opt
     const S = outcomes.reduce((acc, o) => acc + slots(o.kind), 0);
     const all = new Float64Array(S);
     for (let i = 0; i < n; i++) for (let s = 0; s < S; s++) all[s]! += rowStats[i * S + s]!;
-    const table = itemize(dataset, options);
+    const table = itemize(dataset, options, () => ctl.shouldStop() !== null);
     const prepSeconds = seconds(tPrep);
+    if (table === null) {
+      return { subgroups: [], extras: { complete: false, timings: { prepSeconds, mineSeconds: 0 } } };
+    }
 
     const tMine = performance.now();
     const minCount = Math.ceil(options.minSupport * n - 1e-9);

@@ -15,7 +15,10 @@ export interface FrequentPatterns {
   S: number;
 }
 
-type Control = Pick<RunController, 'checkpoint'>;
+type Control = Pick<RunController, 'checkpoint' | 'shouldStop'>;
+
+/** Rows (or nodes) inserted into a tree between two polls of the budget (a few milliseconds of work). */
+const INSERTS_PER_POLL = 256;
 
 /** An FP-tree whose nodes carry a count and S summed statistics; items are frequency ranks. */
 class FPTree {
@@ -118,6 +121,7 @@ export async function fpGrowth(
   const tree = new FPTree(R, S);
   const path = new Int32Array(m);
   for (let i = 0; i < n; i++) {
+    if (i % INSERTS_PER_POLL === 0 && ctl.shouldStop()) return null;
     // Insertion sort of the row's frequent ranks (a handful), ascending: no allocation per row.
     let len = 0;
     for (let j = 0; j < m; j++) {
@@ -161,6 +165,12 @@ export async function fpGrowth(
   let stopped = false;
   const mine = async (t: FPTree): Promise<void> => {
     for (let r = R - 1; r >= 0 && !stopped; r--) {
+      // Polled per rank as well as between conditional trees: on wide data one rank's prefix paths
+      // and conditional tree are long work.
+      if (ctl.shouldStop()) {
+        stopped = true;
+        break;
+      }
       let node = t.head[r]!;
       if (node < 0) continue;
       let support = 0;
@@ -186,7 +196,9 @@ export async function fpGrowth(
         for (const q of touched) if (condCount[q]! >= minCount) any = true;
         if (any) {
           const cond = new FPTree(R, S);
-          for (node = t.head[r]!; node >= 0; node = t.next[node]!) {
+          let inserted = 0;
+          for (node = t.head[r]!; node >= 0 && !stopped; node = t.next[node]!) {
+            if (++inserted % INSERTS_PER_POLL === 0 && ctl.shouldStop()) stopped = true;
             let len = 0;
             for (let u = t.parent[node]!; u > 0; u = t.parent[u]!) {
               const q = t.item[u]!;
@@ -197,6 +209,7 @@ export async function fpGrowth(
             cond.insert(scratch, len, t.count[node]!, t.stats, node * S);
           }
           for (const q of touched) condCount[q] = 0;
+          if (stopped) break;
           if (await ctl.checkpoint({ phase: 'fp-growth', done: out.count, total: out.count })) stopped = true;
           else await mine(cond);
         } else {

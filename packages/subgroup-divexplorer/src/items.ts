@@ -28,8 +28,16 @@ export interface ItemOptions {
  * equal-height bins over its distinct values (ties never split), each item a closed interval between
  * observed values. Item ids number the levels of attribute 0, then attribute 1, and so on.
  */
-export function itemize(ds: Dataset, options: ItemOptions): ItemTable {
-  const { attributes, codes } = discretiseDataset(ds, { maxLevels: options.maxValues, bins: options.bins });
+export function itemize(ds: Dataset, options: ItemOptions): ItemTable;
+/** The same, polling `shouldStop` before each attribute: null as soon as it says stop. */
+export function itemize(ds: Dataset, options: ItemOptions, shouldStop: () => boolean): ItemTable | null;
+export function itemize(ds: Dataset, options: ItemOptions, shouldStop?: () => boolean): ItemTable | null {
+  const levels = { maxLevels: options.maxValues, bins: options.bins };
+  const discrete = shouldStop
+    ? discretiseDataset(ds, levels, undefined, shouldStop)
+    : discretiseDataset(ds, levels);
+  if (!discrete) return null;
+  const { attributes, codes } = discrete;
   const m = attributes.length;
   const offset = new Int32Array(m);
   for (let j = 1; j < m; j++) offset[j] = offset[j - 1]! + attributes[j - 1]!.arity;

@@ -21,7 +21,10 @@ export async function discriminationPatterns({
   const decision = new Uint8Array(n);
   for (let i = 0; i < n; i++) decision[i] = decisions[i] === favourable ? 1 : 0;
 
-  const { variables, codes, dropped } = discretise(dataset, options.maxLevels, options.bins);
+  const stop = () => ctl.shouldStop() !== null;
+  const discrete = discretise(dataset, options.maxLevels, options.bins, stop);
+  if (!discrete) return { subgroups: [], extras: { nodesVisited: 0, complete: false } };
+  const { variables, codes, dropped } = discrete;
   // At least one row when minSupport > 0; never more patterns than rows.
   const minRows = options.minSupport > 0 ? Math.max(1, Math.ceil(options.minSupport * n)) : 0;
   const nb = fitNaiveBayes(variables, codes, decision, options.smoothing);
@@ -34,7 +37,7 @@ export async function discriminationPatterns({
       k: Math.min(options.k, n),
       support: minRows > 0 ? { codes, minRows } : undefined,
     },
-    () => ctl.shouldStop() !== null,
+    stop,
     async (nodes) => {
       await ctl.checkpoint({ phase: 'branch-and-bound', done: nodes });
     },

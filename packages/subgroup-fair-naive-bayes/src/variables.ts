@@ -24,13 +24,24 @@ export interface Discretised {
  * data). A variable left with a single level says nothing about the decision and is dropped (listed in
  * `dropped`).
  */
-export function discretise(dataset: Dataset, maxLevels: number, bins: number): Discretised {
-  const { attributes, codes } = discretiseDataset(dataset, {
-    maxLevels,
-    bins,
-    method: 'cuts',
-    binCategorical: false,
-  });
+export function discretise(dataset: Dataset, maxLevels: number, bins: number): Discretised;
+/** The same, polling `shouldStop` before each attribute: null as soon as it says stop. */
+export function discretise(
+  dataset: Dataset,
+  maxLevels: number,
+  bins: number,
+  shouldStop: () => boolean,
+): Discretised | null;
+export function discretise(
+  dataset: Dataset,
+  maxLevels: number,
+  bins: number,
+  shouldStop: () => boolean = () => false,
+): Discretised | null {
+  const options = { maxLevels, bins, method: 'cuts', binCategorical: false } as const;
+  const discrete = discretiseDataset(dataset, options, undefined, shouldStop);
+  if (!discrete) return null;
+  const { attributes, codes } = discrete;
   const kept = attributes.flatMap((a, j) => (a.levels.length >= 2 ? [j] : []));
   const variables = kept.map((j): Variable => {
     const a = attributes[j]!;

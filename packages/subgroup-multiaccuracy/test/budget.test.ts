@@ -1,19 +1,8 @@
-import { createHash } from 'node:crypto';
-import { checkResult, createDataset, createRng, type DiscoveryResult, defineSchema } from '@fb/core';
+import { checkResult, createDataset, createRng, defineSchema } from '@fb/core';
 import { classifierFromFunction } from '@fb/models';
-import { makeFixture } from '@fb/testkit';
+import { makeFixture, resultDigest } from '@fb/testkit';
 import { describe, expect, it } from 'vitest';
 import { multiaccuracy } from '../src/index.js';
-
-/** The result without what depends on the clock (timings, seconds per finding). */
-const digest = (r: DiscoveryResult) =>
-  createHash('sha256')
-    .update(
-      JSON.stringify({ findings: r.findings, extras: r.extras, metrics: r.metrics }, (k, v) =>
-        k === 'timings' || k === 'dss' || /Seconds$/.test(k) ? undefined : v,
-      ),
-    )
-    .digest('hex');
 
 /**
  * `n` rows of `m` categorical attributes of 8 levels (the first, `sex`, protected): about 7m one-hot
@@ -46,7 +35,7 @@ describe('multiaccuracy under a time budget', () => {
     const { dataset, model } = makeFixture(600);
     const r = await multiaccuracy.run({ dataset, model }, {}, { seed: 1 });
     expect(r.run.stopReason).toBe('completed');
-    expect(digest(r)).toBe('166d6bf8f68efbf4b45fa7968f41f7c68574359793e3c704e5b0d10d2640d017');
+    expect(resultDigest(r)).toBe('166d6bf8f68efbf4b45fa7968f41f7c68574359793e3c704e5b0d10d2640d017');
   });
 
   it('stops in the auditors set-up of a wide table and returns a valid result', async () => {

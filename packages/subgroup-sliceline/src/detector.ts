@@ -80,7 +80,12 @@ export const sliceline: SubgroupDetector<Options> = defineSubgroupDetector<Optio
       );
     }
     const tRecode = performance.now();
-    const table = recodeDataset(dataset, options);
+    const table = recodeDataset(dataset, options, () => ctl.shouldStop() !== null);
+    if (table === null) {
+      const recodeSeconds = seconds(tRecode);
+      const complete = Object.fromEntries(types.map((t) => [t, false]));
+      return { subgroups: [], extras: { errorTypes: types, complete, timings: { recodeSeconds } } };
+    }
     const x2 = oneHot(table);
     const recodeSeconds = seconds(tRecode);
 

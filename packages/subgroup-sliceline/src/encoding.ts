@@ -128,10 +128,23 @@ function binColumn(ds: Dataset, j: number, bins: number): AttributeCodes & { cod
  * distinct observed values gets one code per value; any other numeric attribute gets at most `bins`
  * equal-height bins ({@link spreadBins}), reported as closed intervals whose bounds are observed values.
  */
-export function recodeDataset(ds: Dataset, options: RecodeOptions): RecodedTable {
+export function recodeDataset(ds: Dataset, options: RecodeOptions): RecodedTable;
+/** The same, polling `shouldStop` before each attribute (a sort of its column): null once it says stop. */
+export function recodeDataset(
+  ds: Dataset,
+  options: RecodeOptions,
+  shouldStop: () => boolean,
+): RecodedTable | null;
+export function recodeDataset(
+  ds: Dataset,
+  options: RecodeOptions,
+  shouldStop?: () => boolean,
+): RecodedTable | null {
   const m = ds.d;
   const codes = new Int32Array(ds.n * m);
-  const attributes = ds.schema.attributes.map((_, j): AttributeCodes => {
+  const attributes: AttributeCodes[] = [];
+  for (let j = 0; j < m; j++) {
+    if (shouldStop?.()) return null;
     const kept = discretiseAttribute(ds, j, {
       maxLevels: options.maxValues,
       bins: options.bins,
@@ -151,7 +164,7 @@ export function recodeDataset(ds: Dataset, options: RecodeOptions): RecodedTable
 
     const { codes: columnCodes, ...attribute } = coded;
     for (let i = 0; i < ds.n; i++) codes[i * m + j] = columnCodes[i]!;
-    return attribute;
-  });
+    attributes.push(attribute);
+  }
   return { n: ds.n, m, codes, attributes };
 }

@@ -8,6 +8,7 @@ export {
   protectingOnly,
   readCensus13,
 } from './bench.js';
+export { resultDigest, wideTable } from './budget-table.js';
 export {
   formatRejectionRate,
   type NullWorld,
