@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildArticle } from './article/build.js';
+import { appPath, userPath } from './paths.js';
 
 const usage = `usage: pnpm article [--results <dir>] [--out <dir>] [--check] [--no-pdf]
 
-  --results  a study's result directory (default: results/article)
-  --out      where the article is written (default: docs/article)
+  --results  a study's result directory (default: the app's results/article; with --check, --out's)
+  --out      where the article is written (default: the repository's docs/article)
+  Paths are read from the folder the command was typed in.
   --check    build into a temporary folder and fail if article.md or article.tex differ from --out's:
              a number in the text that no longer matches the stored results fails
   --no-pdf   skip the PNG figures and the PDF (no Chromium or pdflatex needed)`;
@@ -37,8 +39,8 @@ async function pngRenderer() {
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      results: { type: 'string', default: 'results/article' },
-      out: { type: 'string', default: '../../docs/article' },
+      results: { type: 'string' },
+      out: { type: 'string' },
       check: { type: 'boolean', default: false },
       'no-pdf': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -48,12 +50,17 @@ async function main(): Promise<void> {
     console.log(usage);
     return;
   }
-  const docs = resolve('../../docs/article');
-  const results = resolve(values.results!);
+  const docs = appPath('../../docs/article');
+  // Checking the committed article reads its own folder's results unless told otherwise.
+  const results = values.results
+    ? userPath(values.results)
+    : values.check
+      ? docs
+      : appPath('results/article');
   if (!existsSync(join(results, 'summary.json'))) {
     throw new Error(`${results}: no study report there (run the study first: pnpm bench --study article)`);
   }
-  const out = resolve(values.out!);
+  const out = values.out ? userPath(values.out) : docs;
   if (out === results && !values.check) {
     throw new Error(`--results and --out are the same folder (${out}); build into another, or add --check`);
   }

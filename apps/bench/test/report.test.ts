@@ -75,6 +75,10 @@ describe('tables', () => {
       'mean A $-$ B of $\\sigma$($\\eta$ + $\\beta$) $\\geq$ 0.5 $\\cdot$ 100\\% \\& a\\_b',
     );
     expect(escapeTex('café → x\\y')).toBe('cafe $\\to$ x\\textbackslash{}y');
+    // Typed hyphens stay hyphens: TeX would print `--` as an en dash.
+    expect(escapeTex('pnpm bench --study article; a---b; 1 - 2')).toBe(
+      'pnpm bench -{}-study article; a-{}-{}-b; 1 - 2',
+    );
   });
 
   it('sizes a table for a two-column page: column, page (scaled when wider), long', () => {

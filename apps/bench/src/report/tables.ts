@@ -127,12 +127,15 @@ const TEX_SPECIAL: Record<string, string> = {
 /** Text safe inside a LaTeX document compiled by pdflatex. */
 export function escapeTex(s: string): string {
   let out = '';
-  for (const ch of s) {
+  const chars = [...s];
+  chars.forEach((ch, i) => {
     const special = TEX_SPECIAL[ch] ?? TEX_SYMBOLS[ch];
     if (special !== undefined) out += special;
+    // TeX reads `--` as an en dash: a typed hyphen before another stays a hyphen (`--study`).
+    else if (ch === '-' && chars[i + 1] === '-') out += '-{}';
     else if (ch.charCodeAt(0) < 128) out += ch;
     else out += ch.normalize('NFKD').replace(/[^\x20-\x7e]/g, '');
-  }
+  });
   return out;
 }
 
