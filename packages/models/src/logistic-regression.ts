@@ -11,7 +11,7 @@ import {
 import { readStored, storedError } from './codec.js';
 import { type CategoricalEncoding, FeatureEncoder } from './encoder.js';
 import { minimiseLbfgs } from './lbfgs.js';
-import { coefficientRows, LogisticLoss, sigmoid } from './logistic-loss.js';
+import { BinaryLogisticLoss, coefficientRows, LogisticLoss, sigmoid } from './logistic-loss.js';
 import { minimiseNewton } from './newton.js';
 import { checkWeights } from './weights.js';
 
@@ -372,10 +372,11 @@ function fit(
   });
   const p = encoder.encodedWidth;
   const rows = encoder.encodeSparse(ds.x, n);
-  const loss = new LogisticLoss({ rows, n, d, p, y: ds.y, weights, nClasses: K }, opts.l2, total);
+  const data = { rows, n, d, p, y: ds.y, weights, nClasses: K };
   const R = coefficientRows(K);
+  const size = R * (p + 1);
   // Start from zero coefficients and the intercepts of the class prior (the l2 → ∞ solution).
-  const theta = new Float64Array(loss.size);
+  const theta = new Float64Array(size);
   if (K === 2) theta[R * p] = Math.log(classWeight[1]! / classWeight[0]!);
   else {
     let meanLog = 0;
@@ -392,10 +393,17 @@ function fit(
     theta.set(warmStart.coefficients);
     theta.set(warmStart.intercepts, R * p);
   }
-  const solver =
-    opts.solver === 'auto' ? (loss.size <= NEWTON_MAX_PARAMETERS ? 'newton' : 'lbfgs') : opts.solver;
+  const solver = opts.solver === 'auto' ? (size <= NEWTON_MAX_PARAMETERS ? 'newton' : 'lbfgs') : opts.solver;
   const rule = { tol: opts.tol, maxIter: opts.maxIter, memory: opts.memory };
-  const result = solver === 'newton' ? minimiseNewton(loss, theta, rule) : minimiseLbfgs(loss, theta, rule);
+  // The binary loss's Newton steps run on its column layout (the same bits as the row loops).
+  const result =
+    solver === 'lbfgs'
+      ? minimiseLbfgs(new LogisticLoss(data, opts.l2, total), theta, rule)
+      : minimiseNewton(
+          K === 2 ? new BinaryLogisticLoss(data, opts.l2, total) : new LogisticLoss(data, opts.l2, total),
+          theta,
+          rule,
+        );
   return {
     schema,
     options: opts,

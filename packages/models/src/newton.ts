@@ -4,6 +4,7 @@ import {
   maxAbs,
   type OptimisationResult,
   roundingSlack,
+  type SmoothObjective,
   type StoppingRule,
   type TwiceDifferentiableObjective,
 } from './objective.js';
@@ -13,29 +14,51 @@ const MAX_HALVINGS = 40;
 const MAX_JITTERS = 12;
 
 /**
+ * An objective that gives its Hessian separately: `hessian` writes the Hessian at the point of the
+ * last `valueAndGradient` call (size x size, row-major, symmetric).
+ */
+export interface LazyHessianObjective extends SmoothObjective {
+  hessian(hess: Float64Array): void;
+}
+
+/** A twice-differentiable objective as a lazy one: the Hessian of each gradient call is kept. */
+function keepingHessian(objective: TwiceDifferentiableObjective): LazyHessianObjective {
+  const last = new Float64Array(objective.size * objective.size);
+  return {
+    size: objective.size,
+    value: (theta) => objective.value(theta),
+    valueAndGradient: (theta, grad) => objective.valueGradientHessian(theta, grad, last),
+    hessian: (hess) => hess.set(last),
+  };
+}
+
+/**
  * Damped Newton–Raphson: solve H·s = -∇f by Cholesky, then halve the step until the Armijo condition
  * holds. For the logistic loss this is iteratively reweighted least squares. If H is not numerically
  * positive definite, a growing multiple of the identity is added until the factorisation succeeds.
- * `theta` is updated in place.
+ * `theta` is updated in place. The Hessian is asked for only at the points where a step is taken
+ * (not at the last point, where the gradient has converged); a `LazyHessianObjective` computes it
+ * only then.
  */
 export function minimiseNewton(
-  objective: TwiceDifferentiableObjective,
+  given: TwiceDifferentiableObjective | LazyHessianObjective,
   theta: Float64Array,
   rule: StoppingRule,
 ): OptimisationResult {
+  const objective = 'hessian' in given ? given : keepingHessian(given);
   const m = objective.size;
   let grad = new Float64Array(m);
-  let hess = new Float64Array(m * m);
-  // The full step is nearly always accepted, so it is evaluated with its gradient and Hessian at once
-  // (into these spares, swapped in when it is accepted); halved steps need the value only.
+  const hess = new Float64Array(m * m);
+  // The full step is nearly always accepted, so it is evaluated with its gradient at once (into this
+  // spare, swapped in when it is accepted); halved steps need the value only.
   let gradTrial = new Float64Array(m);
-  let hessTrial = new Float64Array(m * m);
   const factor = new Float64Array(m * m);
   const step = new Float64Array(m);
   const trial = new Float64Array(m);
-  let f = objective.valueGradientHessian(theta, grad, hess);
+  let f = objective.valueAndGradient(theta, grad);
   let iterations = 0;
   while (maxAbs(grad) > rule.tol && iterations < rule.maxIter) {
+    objective.hessian(hess);
     if (!newtonStep(hess, grad, m, factor, step)) break;
     const slope = dot(grad, step);
     if (!(slope < 0)) break;
@@ -45,8 +68,7 @@ export function minimiseNewton(
     let fNext = f;
     for (let h = 0; h < MAX_HALVINGS; h++) {
       for (let i = 0; i < m; i++) trial[i] = theta[i]! + alpha * step[i]!;
-      const fTrial =
-        h === 0 ? objective.valueGradientHessian(trial, gradTrial, hessTrial) : objective.value(trial);
+      const fTrial = h === 0 ? objective.valueAndGradient(trial, gradTrial) : objective.value(trial);
       if (fTrial <= f + ARMIJO * alpha * slope + roundingSlack(f)) {
         accepted = true;
         fullStep = h === 0;
@@ -60,9 +82,8 @@ export function minimiseNewton(
     iterations++;
     if (fullStep) {
       [grad, gradTrial] = [gradTrial, grad];
-      [hess, hessTrial] = [hessTrial, hess];
       f = fNext;
-    } else f = objective.valueGradientHessian(theta, grad, hess);
+    } else f = objective.valueAndGradient(theta, grad);
   }
   const gradientNorm = maxAbs(grad);
   return { value: f, gradientNorm, iterations, converged: gradientNorm <= rule.tol };
