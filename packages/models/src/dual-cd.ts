@@ -5,8 +5,10 @@ export interface SparseDesign {
   readonly index: Int32Array;
   readonly value: Float64Array;
   readonly n: number;
-  /** Entries per row. */
+  /** Entries per row (when `start` is absent). */
   readonly perRow: number;
+  /** Rows of any length: row i holds entries start[i]..start[i + 1] (n + 1 offsets). */
+  readonly start?: Int32Array;
   /** Number of columns. */
   readonly width: number;
 }
@@ -74,6 +76,8 @@ class HingeDualSolver {
   private readonly diag: Float64Array;
   private readonly upper: Float64Array;
   private readonly order: Int32Array;
+  /** Row i's entries: start[i]..start[i + 1]. */
+  private readonly start: Int32Array;
   private readonly all: number;
   private active: number;
   // Bounds of the projected gradient on the previous pass: a row at a bound whose gradient lies beyond
@@ -100,6 +104,8 @@ class HingeDualSolver {
     this.maxIter = problem.maxIter;
     this.rng = problem.rng;
     const { value, n, perRow, width } = design;
+    this.start = design.start ?? Int32Array.from({ length: n + 1 }, (_, i) => i * perRow);
+    const start = this.start;
     this.w = new Float64Array(width);
     this.alpha = new Float64Array(n);
     this.qii = new Float64Array(n);
@@ -112,7 +118,7 @@ class HingeDualSolver {
       this.diag[i] = squared ? 0.5 / cost[i]! : 0;
       this.upper[i] = squared ? Number.POSITIVE_INFINITY : cost[i]!;
       let s = 1 + this.diag[i]!;
-      for (let e = i * perRow; e < (i + 1) * perRow; e++) s += value[e]! * value[e]!;
+      for (let e = start[i]!; e < start[i + 1]!; e++) s += value[e]! * value[e]!;
       this.qii[i] = s;
       rows.push(i);
     }
@@ -150,8 +156,8 @@ class HingeDualSolver {
 
   /** The coordinate steps of one pass, in a fresh random order, and the projected gradients' range. */
   private sweep(): void {
-    const { index, value, perRow } = this.design;
-    const { sign, upper, diag, w, alpha, qii, order, pgMaxOld, pgMinOld } = this;
+    const { index, value } = this.design;
+    const { sign, upper, diag, w, alpha, qii, order, start, pgMaxOld, pgMinOld } = this;
     let { b, active } = this;
     this.rng.shuffle(order.subarray(0, active));
     let pgMax = Number.NEGATIVE_INFINITY;
@@ -159,9 +165,10 @@ class HingeDualSolver {
     for (let r = 0; r < active; r++) {
       const i = order[r]!;
       const si = sign[i]!;
-      const base = i * perRow;
+      const base = start[i]!;
+      const end = start[i + 1]!;
       let margin = b;
-      for (let e = base; e < base + perRow; e++) margin += w[index[e]!]! * value[e]!;
+      for (let e = base; e < end; e++) margin += w[index[e]!]! * value[e]!;
       const a = alpha[i]!;
       const g = si * margin - 1 + diag[i]! * a;
       const c = upper[i]!;
@@ -192,7 +199,7 @@ class HingeDualSolver {
       const step = (next - a) * si;
       if (step === 0) continue;
       alpha[i] = next;
-      for (let e = base; e < base + perRow; e++) w[index[e]!]! += step * value[e]!;
+      for (let e = base; e < end; e++) w[index[e]!]! += step * value[e]!;
       b += step;
     }
     this.b = b;

@@ -186,10 +186,8 @@ function arraysProblem(
 ): HingeProblem {
   const opts = resolveOptions<LinearSvmArraysOptions>(linearSvmArraysOptionsSchema, options);
   const n = checkArrays(x, d, y, sampleWeight);
-  const index = new Int32Array(n * d);
-  for (let k = 0; k < index.length; k++) index[k] = k % d;
   return {
-    design: { index, value: x, n, perRow: d, width: d },
+    design: arraysDesign(x, n, d),
     loss: opts.loss,
     sign: Int8Array.from(y, (v) => (v === 1 ? 1 : -1)),
     cost: Float64Array.from({ length: n }, (_, i) => opts.c * (sampleWeight ? sampleWeight[i]! : 1)),
@@ -197,6 +195,31 @@ function arraysProblem(
     maxIter: opts.maxIter,
     rng: Rng.create(opts.seed).fork('linear-svm'),
   };
+}
+
+/**
+ * The rows as a design of their non-zero entries only (a latent vector with a one-hot block has few;
+ * rows of any length, `start` giving each row's first entry). A zero entry adds exactly nothing to a
+ * margin or to w, so the solve is the one on the full rows, value for value; it only skips the work.
+ */
+export function arraysDesign(x: Float64Array, n: number, d: number): SparseDesign {
+  let nnz = 0;
+  for (let k = 0; k < x.length; k++) if (x[k] !== 0) nnz++;
+  const index = new Int32Array(nnz);
+  const value = new Float64Array(nnz);
+  const start = new Int32Array(n + 1);
+  let e = 0;
+  for (let i = 0; i < n; i++) {
+    start[i] = e;
+    for (let j = 0; j < d; j++) {
+      const v = x[i * d + j]!;
+      if (v === 0) continue;
+      index[e] = j;
+      value[e++] = v;
+    }
+  }
+  start[n] = e;
+  return { index, value, n, perRow: 0, width: d, start };
 }
 
 function linearBoundary(result: HingeResult, d: number): LinearBoundary {

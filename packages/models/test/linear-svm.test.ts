@@ -1,6 +1,13 @@
 import { Rng } from '@fb/core';
 import { describe, expect, it } from 'vitest';
-import { fitLinearSvm, fitLinearSvmArrays, fitLinearSvmArraysAsync, LinearSvm } from '../src/linear-svm.js';
+import { solveHingeDual } from '../src/dual-cd.js';
+import {
+  arraysDesign,
+  fitLinearSvm,
+  fitLinearSvmArrays,
+  fitLinearSvmArraysAsync,
+  LinearSvm,
+} from '../src/linear-svm.js';
 import { fitLogisticRegression } from '../src/logistic-regression.js';
 import { accuracy } from '../src/metrics.js';
 import { mixedData, threeClassData } from './fixtures.js';
@@ -175,6 +182,50 @@ describe('fitLinearSvmArrays', () => {
     // The hinge's optimum is another one: the option changes the objective.
     const hinge = fitLinearSvmArrays(x, 3, y, { c, tol: 1e-10, maxIter: 100000 }, weights);
     expect(Math.abs(hinge.weights[0]! - v[0]!)).toBeGreaterThan(1e-3);
+  });
+
+  it('skips zero entries: the same solve, value for value, as every entry of every row', () => {
+    // Latent vectors as LIMI's: dense noise and a one-hot block (most entries 0), squared hinge, weights.
+    const rng = Rng.create('svm-sparse');
+    const n = 400;
+    const d = 6 + 12;
+    const x = new Float64Array(n * d);
+    const y = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      let f = 0;
+      for (let j = 0; j < 6; j++) f += (j - 2.5) * (x[i * d + j] = rng.normal());
+      const hot = rng.int(0, 11);
+      x[i * d + 6 + hot] = 1;
+      y[i] = f + hot / 4 - 1.5 + rng.normal() > 0 ? 1 : 0;
+    }
+    const weights = Float64Array.from({ length: n }, (_, i) => 1 + (i % 4));
+    const design = arraysDesign(x, n, d);
+    expect(design.index.length).toBe(n * 7);
+    expect(Array.from(design.start!.subarray(0, 3))).toEqual([0, 7, 14]);
+    for (const loss of ['hinge', 'squared-hinge'] as const) {
+      const options = { c: 0.7, loss, tol: 1e-6, maxIter: 5000, seed: 3 };
+      const fit = fitLinearSvmArrays(x, d, y, options, weights);
+      // The full rows, each of its d entries in column order, zeros included.
+      const full = solveHingeDual({
+        design: {
+          index: Int32Array.from({ length: n * d }, (_, k) => k % d),
+          value: x,
+          n,
+          perRow: d,
+          width: d,
+        },
+        loss,
+        sign: Int8Array.from(y, (v) => (v === 1 ? 1 : -1)),
+        cost: Float64Array.from(weights, (w) => 0.7 * w),
+        tol: 1e-6,
+        maxIter: 5000,
+        rng: Rng.create(3).fork('linear-svm'),
+      });
+      expect(fit.iterations).toBe(full.iterations);
+      expect(fit.converged).toBe(full.converged);
+      expect(fit.bias).toBe(full.bias);
+      expect(Array.from(fit.weights)).toEqual(Array.from(full.weights));
+    }
   });
 
   it('rejects bad input with typed errors', () => {
