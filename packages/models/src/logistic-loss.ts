@@ -254,21 +254,29 @@ export class BinaryLogisticLoss {
     this.pattern = pattern;
     this.runEnd = runEnd;
     const P = first.length;
-    this.y = new Int32Array(live);
-    this.w = weights ? new Float64Array(live) : null;
-    for (let r = 0; r < live; r++) {
-      this.y[r] = data.y[rowOf[r]!]!;
-      if (this.w) this.w[r] = weights![rowOf[r]!]!;
+    const y = new Int32Array(live);
+    for (let r = 0; r < live; r++) y[r] = data.y[rowOf[r]!]!;
+    this.y = y;
+    this.w = null;
+    if (weights) {
+      const w = new Float64Array(live);
+      for (let r = 0; r < live; r++) w[r] = weights[rowOf[r]!]!;
+      this.w = w;
     }
-    this.patIndex = new Int32Array(P * d);
-    this.patValue = new Float64Array(P * d);
+    const patIndex = new Int32Array(P * d);
+    const patValue = new Float64Array(P * d);
+    this.patIndex = patIndex;
+    this.patValue = patValue;
+    const unitAttr = new Uint8Array(d).fill(1);
     for (let q = 0; q < P; q++) {
       const at = first[q]! * d;
-      this.patIndex.set(index.subarray(at, at + d), q * d);
-      this.patValue.set(value.subarray(at, at + d), q * d);
+      for (let j = 0; j < d; j++) {
+        patIndex[q * d + j] = index[at + j]!;
+        const v = value[at + j]!;
+        patValue[q * d + j] = v;
+        if (v !== 1) unitAttr[j] = 0;
+      }
     }
-    const unitAttr = new Uint8Array(d).fill(1);
-    for (let k = 0; k < P * d; k++) if (this.patValue[k] !== 1) unitAttr[k % d] = 0;
     const units: number[] = [];
     const general: number[] = [];
     for (let j = 0; j < d; j++) (unitAttr[j] ? units : general).push(j);
@@ -280,14 +288,17 @@ export class BinaryLogisticLoss {
     this.generalPairs = Int32Array.from(pairs);
     const m = this.size;
     const du = units.length;
-    this.unitCols = new Int32Array(P * du);
-    this.unitRows = new Int32Array(P * du);
+    const unitCols = new Int32Array(P * du);
+    const unitRows = new Int32Array(P * du);
+    this.unitCols = unitCols;
+    this.unitRows = unitRows;
+    const unitList = Int32Array.from(units);
     const seen = new Uint8Array(p);
     for (let q = 0; q < P; q++) {
       for (let k = 0; k < du; k++) {
-        const col = this.patIndex[q * d + units[k]!]!;
-        this.unitCols[q * du + k] = col;
-        this.unitRows[q * du + k] = col * m;
+        const col = patIndex[q * d + unitList[k]!]!;
+        unitCols[q * du + k] = col;
+        unitRows[q * du + k] = col * m;
         seen[col] = 1;
       }
     }
@@ -496,5 +507,7 @@ function patterns(
       slot = (slot + 1) & (slots - 1);
     }
   }
-  return { pattern, first: Int32Array.from(first, (r) => rows[r]!), runEnd: Int32Array.from(runEnd) };
+  const firstRows = new Int32Array(first.length);
+  for (let q = 0; q < first.length; q++) firstRows[q] = rows[first[q]!]!;
+  return { pattern, first: firstRows, runEnd: Int32Array.from(runEnd) };
 }

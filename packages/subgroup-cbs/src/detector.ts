@@ -304,7 +304,9 @@ async function scanClass(
 /**
  * Whether the scan of a resample reaches the observed score: the scan's iterations run until one
  * reaches it (the maximum over all iterations then does too, so the count is the full scan's) or all
- * have run. Null when the budget interrupted it.
+ * have run. No iteration runs when the scan's upper bound (the best set of records, subgroup or not)
+ * is below the observed score, and the best subset is rescored only after an iteration improved it:
+ * the answer is the full scan's either way. Null when the budget interrupted it.
  */
 function nullReaches(
   data: ScanData,
@@ -314,8 +316,12 @@ function nullReaches(
   stop: () => boolean,
 ): boolean | null {
   const scan = new SubsetScan(data, config, rng);
+  if (scan.scoreBound() < observed) return false;
+  let seen = 0;
   while (!scan.finished) {
     if (!scan.runIteration(stop)) return null;
+    if (scan.improvements === seen) continue;
+    seen = scan.improvements;
     if (scan.result().score >= observed) return true;
   }
   return false;

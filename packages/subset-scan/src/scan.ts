@@ -93,6 +93,7 @@ export class SubsetScan {
   private interrupted = false;
   private bestScore = Number.NEGATIVE_INFINITY;
   private bestSubset: ScanSubset | null = null;
+  private bestUpdates = 0;
 
   constructor(
     private readonly data: ScanData,
@@ -124,6 +125,40 @@ export class SubsetScan {
 
   get iterationsRun(): number {
     return this.iteration;
+  }
+
+  /**
+   * How many times an iteration has improved the best subset so far: `result()` changes only when
+   * this does (a caller that reads it after every iteration can skip the unchanged ones).
+   */
+  get improvements(): number {
+    return this.bestUpdates;
+  }
+
+  /**
+   * An upper bound on the penalised score of any subset (`result().score` can never exceed it),
+   * computed without scanning: for the Gaussian score, F of the best set of records in the scanned
+   * direction, subgroup or not (the mean-shift score of a set depends only on its size and sum, so
+   * the best set of each size holds the largest values), allowing for rounding; Infinity for the
+   * other scores. A caller asking only whether the scan can reach a score may skip the scan when
+   * this bound is below it.
+   */
+  scoreBound(): number {
+    const { score, values, variance, n } = this.prepared;
+    if (score !== 'gaussian') return Number.POSITIVE_INFINITY;
+    const sign = this.config.direction === 'positive' ? 1 : -1;
+    const sorted = new Float64Array(n);
+    for (let i = 0; i < n; i++) sorted[i] = -sign * values[i]!;
+    sorted.sort();
+    let sum = 0;
+    let best = 0;
+    for (let k = 1; k <= n; k++) {
+      sum -= sorted[k - 1]!;
+      if (!(sum > 0)) break;
+      best = Math.max(best, (sum * sum) / k);
+    }
+    // The scan's own arithmetic differs from this one by rounding only.
+    return (best / (2 * variance)) * (1 + 1e-9) + 1e-9;
   }
 
   get finished(): boolean {
@@ -167,6 +202,7 @@ export class SubsetScan {
     if (current > this.bestScore) {
       this.bestScore = current;
       this.bestSubset = this.snapshot();
+      this.bestUpdates++;
     }
     return !this.interrupted;
   }
