@@ -336,3 +336,65 @@ export function realFigure(datasets: readonly string[]): FigureSpec {
     },
   };
 }
+
+/**
+ * Anytime curves of individual methods: a measure after 1,000, 10,000 and 100,000 distinct queries
+ * (log scale), the mean over seeds with its 95% interval, one panel per model, the strongest floor
+ * of each checkpoint dashed.
+ */
+export function anytimeFigure(
+  title: string,
+  yTitle: string,
+  methods: readonly string[],
+  rate: boolean,
+): FigureSpec {
+  const y = {
+    field: 'value',
+    type: 'quantitative',
+    title: yTitle,
+    ...(rate ? {} : { scale: { domain: [0, 1] } }),
+  };
+  // Methods are drawn side by side around each checkpoint (`at`), so that intervals do not overlap.
+  const x = {
+    field: 'at',
+    type: 'quantitative',
+    title: 'model queries (log scale)',
+    scale: { type: 'log', domain: [700, 140_000] },
+    axis: { values: [1000, 10_000, 100_000], format: '~s' },
+  };
+  return {
+    title,
+    facet: { column: { field: 'model', type: 'nominal', title: null } },
+    spec: {
+      width: 150,
+      height: 150,
+      layer: [
+        {
+          transform: [{ filter: 'datum.kind === "method"' }],
+          mark: { type: 'line', point: { filled: true, size: 40 } },
+          encoding: { x, y, ...series('method', methods, 'method') },
+        },
+        {
+          transform: [{ filter: 'datum.kind === "method"' }],
+          mark: { type: 'rule' },
+          encoding: {
+            x: { field: 'at', type: 'quantitative', scale: { type: 'log' } },
+            y: { field: 'lo', type: 'quantitative' },
+            y2: { field: 'hi' },
+            color: {
+              field: 'method',
+              type: 'nominal',
+              legend: null,
+              scale: { domain: [...methods], range: PALETTE.slice(0, methods.length) },
+            },
+          },
+        },
+        {
+          transform: [{ filter: 'datum.kind === "floor"' }],
+          mark: { type: 'line', strokeDash: [4, 3], color: '#555' },
+          encoding: { x, y },
+        },
+      ],
+    },
+  };
+}

@@ -21,14 +21,16 @@ import {
   saturated,
   sensitivity,
 } from '../analyse/analysis.js';
-import { MIN_NULLS_FOR_FPR, skill, tunedSkill } from '../analyse/skill.js';
+import { isRanked, MIN_NULLS_FOR_FPR, type SkillRow, skill, tunedSkill } from '../analyse/skill.js';
 import { baselineIds } from '../methods.js';
 import { datasetsOf, modelsOf, planLabels } from '../plan/cells.js';
-import type { Study } from '../plan/config.js';
+import type { Question, Study } from '../plan/config.js';
 import type { CellRecord } from '../run/record.js';
+import { anytimeMeasures, type Measure } from '../score/measures.js';
 import { byKey, writeCells } from './cells-file.js';
 import {
   agreementFigure,
+  anytimeFigure,
   chanceFigure,
   complete,
   costFigure,
@@ -205,6 +207,24 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
   for (const st of skillTables(skillRows)) {
     addTable(st.table);
     if (st.warnings.length) text(`**Trivial outputs and floors:** ${st.warnings.join(' ')}`);
+  }
+  for (const q of questions) {
+    for (const [measures, yTitle, rate] of ANYTIME_FIGURES) {
+      const points = anytimePoints(skillRows, q, measures);
+      if (points.length === 0) continue;
+      const methods = unique(points.filter((p) => p.kind === 'method').map((p) => p.method));
+      await addFigure(
+        `anytime-${q}-${rate ? 'true' : 'reach'}`,
+        anytimeFigure(
+          `${q} question, base scenario: ${yTitle} as queries are spent (dashed: strongest floor)`,
+          yTitle,
+          methods,
+          rate,
+        ),
+        points,
+        `${q} question: anytime curves of ${yTitle}`,
+      );
+    }
   }
   const tuned = tunedSkill(records);
   if (tuned.choices.length) {
@@ -859,6 +879,57 @@ export async function writeReport(
   const path = join(outDir, 'report.md');
   writeFileSync(path, `${report.markdown}\n`);
   return path;
+}
+
+/** The anytime figures: their measures at 1,000, 10,000 and 100,000 queries, y-axis title, rate or share. */
+const ANYTIME_FIGURES: readonly [readonly Measure[], string, boolean][] = [
+  [
+    ['truePerKQueries@1k', 'truePerKQueries@10k', 'truePerKQueries@100k'],
+    'individuals in a true pair per 1,000 queries',
+    true,
+  ],
+  [['reach@1k', 'reach@10k', 'reach@100k'], 'reach (share of planted subgroups shown)', false],
+];
+
+/**
+ * The points of an anytime figure for one question on the base scenario: each ranked method's (and
+ * the baseline's) mean with its interval at each checkpoint, and per model and checkpoint the
+ * highest of the methods' strongest floors.
+ */
+function anytimePoints(rows: readonly SkillRow[], question: Question, measures: readonly Measure[]) {
+  const checkpoint = (m: Measure) => anytimeMeasures.find((a) => a.measure === m)!.queries;
+  const mine = rows.filter(
+    (r) =>
+      r.question === question &&
+      r.family === 'individual' &&
+      r.scenario === 'base' &&
+      measures.includes(r.measure) &&
+      (isRanked(r) || r.baseline === 'baseline'),
+  );
+  const methods = [...new Set(mine.map((r) => r.label))];
+  // Each method a few percent to the side of its checkpoint on the log axis (`at`), in legend order.
+  const dodge = (label: string) => 1.08 ** (methods.indexOf(label) - (methods.length - 1) / 2);
+  const methodPoints = mine.map((r) => ({
+    kind: 'method',
+    method: r.label,
+    model: r.model,
+    queries: checkpoint(r.measure),
+    at: checkpoint(r.measure) * dodge(r.label),
+    value: r.value.mean,
+    lo: r.value.lo,
+    hi: r.value.hi,
+  }));
+  const floors = [...groupBy(mine, (r) => `${r.model}\u0000${r.measure}`).values()].map((g) => ({
+    kind: 'floor',
+    method: 'strongest floor',
+    model: g[0]!.model,
+    queries: checkpoint(g[0]!.measure),
+    at: checkpoint(g[0]!.measure),
+    value: Math.max(...g.map((r) => r.floors.find((f) => f.name === r.strongest)?.value.mean ?? 0)),
+    lo: null,
+    hi: null,
+  }));
+  return [...methodPoints, ...floors].filter((p) => Number.isFinite(p.value));
 }
 
 /** When the study's stored cells ran: seconds from the first cell's start to the last cell's end. */

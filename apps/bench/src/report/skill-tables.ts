@@ -195,7 +195,7 @@ export function tuningChoiceTable(choices: readonly TuningChoice[]): Table {
   return {
     name: 'tuning-choices',
     caption:
-      'Each method’s tuning grid on the tuning seeds of the base scenario: the mean excess over the strongest floor of every grid point on its family’s headline measure, and the point chosen (the largest; ties to the smaller value). The evaluation seeds take no part in the choice.',
+      'Each method’s tuning grid on the tuning seeds of the base scenario: the mean excess over the strongest floor of every grid point on its family’s headline measure, and the point chosen (the largest; ties to the default, then the smaller value). The evaluation seeds take no part in the choice.',
     headers: ['question', 'family', 'model', 'method', 'option', 'chosen', 'excess per grid point'],
     align: ['l', 'l', 'l', 'l', 'l', 'r', 'l'],
     rows: choices.map((c) => [

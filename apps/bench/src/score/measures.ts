@@ -10,9 +10,9 @@ import type { AuditScore } from '@fb/eval';
  *   share of pairs the planted bias caused (the model flips, its twin does not);
  * - `reach`: individual, share of planted subgroups in which the run showed a bias-caused pair;
  * - `truePerKQueries`: individual, bias-caused pairs per 1,000 distinct inputs charged;
- * - `reach@1k`, `reach@10k`, `truePerKQueries@1k`, `truePerKQueries@10k`: individual, the same after
- *   the first 1,000 and 10,000 distinct queries of the run (its anytime curve; null unless the study
- *   lists those checkpoints in `anytimeQueries`).
+ * - `reach@1k` ... `truePerKQueries@100k`: individual, the same after the first 1,000, 10,000 and
+ *   100,000 distinct queries of the run (its anytime curve; null unless the study lists those
+ *   checkpoints in `anytimeQueries`).
  */
 export type Measure =
   | 'localisation'
@@ -22,8 +22,10 @@ export type Measure =
   | 'truePerKQueries'
   | 'reach@1k'
   | 'reach@10k'
+  | 'reach@100k'
   | 'truePerKQueries@1k'
-  | 'truePerKQueries@10k';
+  | 'truePerKQueries@10k'
+  | 'truePerKQueries@100k';
 
 /** The anytime measures and the distinct-query checkpoint each reads. */
 export const anytimeMeasures: readonly { measure: Measure; queries: number; of: 'reach' | 'true' }[] = [
@@ -31,9 +33,17 @@ export const anytimeMeasures: readonly { measure: Measure; queries: number; of: 
   { measure: 'reach@10k', queries: 10_000, of: 'reach' },
   { measure: 'truePerKQueries@1k', queries: 1000, of: 'true' },
   { measure: 'truePerKQueries@10k', queries: 10_000, of: 'true' },
+  { measure: 'reach@100k', queries: 100_000, of: 'reach' },
+  { measure: 'truePerKQueries@100k', queries: 100_000, of: 'true' },
 ];
 
-type AnytimeMeasure = 'reach@1k' | 'reach@10k' | 'truePerKQueries@1k' | 'truePerKQueries@10k';
+type AnytimeMeasure =
+  | 'reach@1k'
+  | 'reach@10k'
+  | 'reach@100k'
+  | 'truePerKQueries@1k'
+  | 'truePerKQueries@10k'
+  | 'truePerKQueries@100k';
 
 /** Measures on a scale of counts per 1,000 queries rather than shares. */
 export const isRate = (m: Measure): boolean => m.startsWith('truePerKQueries');
@@ -51,6 +61,8 @@ export const measuresOf: Record<'individual' | 'subgroup', readonly Measure[]> =
     'reach@10k',
     'truePerKQueries@1k',
     'truePerKQueries@10k',
+    'reach@100k',
+    'truePerKQueries@100k',
   ],
 };
 
@@ -65,6 +77,8 @@ export const measureWords: Record<Measure, string> = {
   'reach@10k': 'reach after 10,000 queries',
   'truePerKQueries@1k': 'true pairs per 1,000 queries, first 1,000',
   'truePerKQueries@10k': 'true pairs per 1,000 queries, first 10,000',
+  'reach@100k': 'reach after 100,000 queries',
+  'truePerKQueries@100k': 'true pairs per 1,000 queries, first 100,000',
 };
 
 /** What each measure is, per family, for the report. */
@@ -87,6 +101,9 @@ export const measureMeaning: Record<'individual' | 'subgroup', Partial<Record<Me
     'truePerKQueries@1k': 'individuals shown in a true pair within the run’s first 1,000 distinct queries',
     'truePerKQueries@10k':
       'individuals shown in a true pair within the run’s first 10,000 distinct queries, per 1,000',
+    'reach@100k': 'reach counting only the pairs known after the run’s first 100,000 distinct queries',
+    'truePerKQueries@100k':
+      'individuals shown in a true pair within the run’s first 100,000 distinct queries, per 1,000 (a run that ended on its own earlier keeps what it found)',
   },
 };
 
