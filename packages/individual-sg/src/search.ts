@@ -81,6 +81,7 @@ export async function symbolicGeneration({
     const limeRng = ctl.rng.fork('lime');
     const treeRng = ctl.rng.fork('tree');
     const visited = new Set<string>();
+    let lastExplainSeconds = 0;
     const t = new Float64Array(d);
     const row = new Float64Array(d);
     while (queue.length > 0 && checker.tsn < options.sampleLimit) {
@@ -103,9 +104,16 @@ export async function symbolicGeneration({
         ctl.stopFor('query-budget');
         break;
       }
+      // An explanation (one batch query and one tree fit) runs to its end once started: under a time
+      // budget, none starts that the time left cannot pay for, going by the last one.
+      if (lastExplainSeconds > ctl.remainingSeconds()) {
+        ctl.stopFor('time-budget');
+        break;
+      }
       const explainStart = performance.now();
       const path = explainer.explain(model, t, limeRng, treeRng.nextU32());
-      timings.explainSeconds += (performance.now() - explainStart) / 1000;
+      lastExplainSeconds = (performance.now() - explainStart) / 1000;
+      timings.explainSeconds += lastExplainSeconds;
       stats.explained++;
       if (discriminatory) stats.discriminatoryExplained++;
       if (path.length === 0) {

@@ -1,4 +1,4 @@
-import { checkResult } from '@fb/core';
+import { type Classifier, checkResult } from '@fb/core';
 import { makeFixture, resultDigest, wideTable } from '@fb/testkit';
 import { describe, expect, it } from 'vitest';
 import { sg } from '../src/index.js';
@@ -25,5 +25,30 @@ describe('sg under a time budget', () => {
     expect(r.metrics.tsn).toBe(0);
     // Generous: the stop reason, not this bound, says the budget ended the work.
     expect(wall).toBeLessThan(8);
+  });
+
+  it('starts no explanation that the time left cannot pay for', async () => {
+    const { dataset, model } = makeFixture(400);
+    // Each explanation's batch (300 rows) waits 1 s; the checks' small batches do not.
+    const sleeper = new Int32Array(new SharedArrayBuffer(4));
+    const slow = <T>(x: Float64Array, answer: (x: Float64Array) => T): T => {
+      if (x.length / dataset.d > 100) Atomics.wait(sleeper, 0, 0, 1000);
+      return answer(x);
+    };
+    const slowModel: Classifier = {
+      nFeatures: model.nFeatures,
+      nClasses: model.nClasses,
+      predict: (x) => slow(x, (rows) => model.predict(rows)),
+      predictProba: (x) => slow(x, (rows) => model.predictProba!(rows)),
+    };
+    const r = await sg.run(
+      { dataset, model: slowModel },
+      { limeSamples: 300 },
+      { seed: 1, budget: { maxSeconds: 1.5 } },
+    );
+    expect(r.run.stopReason).toBe('time-budget');
+    expect(checkResult(r).valid).toBe(true);
+    // After the first explanation (1 s or more) at most 0.5 s is left: a second would overrun.
+    expect(r.extras.explained).toBe(1);
   });
 });
