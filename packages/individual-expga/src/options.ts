@@ -59,7 +59,7 @@ export const optionsSchema: OptionsSchema = {
       maximum: 1_000_000,
       default: 5000,
       description:
-        'Perturbed samples per explanation (LIME num_samples), all queried in batches. At most 1,000,000: one explanation runs to its end whatever the budget.',
+        "Perturbed samples per explanation (LIME num_samples), all queried in batches. At most 1,000,000: an explanation's model query runs to its end whatever the budget (its ridge fit polls the time budget).",
     },
     ridgeAlpha: {
       type: 'number',
