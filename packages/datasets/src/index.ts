@@ -7,6 +7,14 @@ export {
 } from './adult.js';
 export { BANK_CATEGORIES, loadBank } from './bank.js';
 export { AGE_BANDS, binAttribute } from './bin.js';
+export {
+  CODEBOOKS,
+  type Codebook,
+  codebook,
+  decodeLabel,
+  NAMED_DATASETS,
+  type NamedDataset,
+} from './codebook.js';
 export type { DatasetMetadata, LoadedDataset } from './columns.js';
 export { type CompasDataset, type CompasOptions, loadCompas } from './compas.js';
 export { type CsvOptions, type CsvSchema, loadCsv } from './csv-loader.js';
