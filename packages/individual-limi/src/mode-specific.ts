@@ -1,5 +1,4 @@
 import { type Attribute, clampToDomain, type Dataset, type Rng } from '@fb/core';
-import { argmaxAt } from './codec.js';
 
 /** A one-dimensional Gaussian mixture: weights, means and standard deviations of its modes. */
 export interface Modes {
@@ -177,19 +176,28 @@ export class ModeSpecificTransformer {
    * Decode `m` network outputs (m x width, raw: tanh is applied to the scalars here, the largest entry
    * of a block wins) into rows on the domain, written at out[outOff..].
    */
-  decode(e: ArrayLike<number>, m: number, out: Float64Array, outOff = 0): void {
+  decode(e: Float64Array, m: number, out: Float64Array, outOff = 0): void {
     const { d, width } = this;
     // Attribute by attribute: each has one decoding rule for every row.
-    this.attributes.forEach((a, j) => {
+    for (let j = 0; j < d; j++) {
+      const a = this.attributes[j]!;
       const modes = this.modes[j];
       const first = this.offset[j]! + (modes ? 1 : 0);
       const k = modes ? modes.mean.length : a.categories!.length;
-      for (let i = 0, at = 0; i < m; i++, at += width) {
-        const best = argmaxAt(e, at + first, k);
+      for (let i = 0, at = first; i < m; i++, at += width) {
+        // The largest entry of the block, the first on ties (argmaxAt, on a Float64Array).
+        let best = 0;
+        let top = e[at]!;
+        for (let c = 1; c < k; c++) {
+          if (e[at + c]! > top) {
+            top = e[at + c]!;
+            best = c;
+          }
+        }
         out[outOff + i * d + j] = modes
-          ? clampToDomain(a, Math.tanh(e[at + first - 1]!) * 4 * modes.sd[best]! + modes.mean[best]!)
+          ? clampToDomain(a, Math.tanh(e[at - 1]!) * 4 * modes.sd[best]! + modes.mean[best]!)
           : best;
       }
-    });
+    }
   }
 }

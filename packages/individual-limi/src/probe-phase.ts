@@ -2,6 +2,9 @@ import { CheckStatus, type CounterfactualChecker, type Rng, type RunController }
 import type { LatentGenerator } from './generator.js';
 import { type Hyperplane, probeCandidates } from './probe.js';
 
+/** The probes in the order they are tried: on the boundary, then at +lambda, then at -lambda. */
+const SIDES = [0, 1, -1] as const;
+
 export interface ProbeSettings {
   lambda: number;
   /** Stop after this many distinct tested inputs. */
@@ -56,6 +59,7 @@ export async function runProbes(
   let latentVectors = 0;
   let candidates = 0;
   let tested = 0;
+  const prober = generator.prober?.(plane, settings.lambda) ?? null;
   probing: while (tested < settings.maxTested && latentVectors < settings.maxLatentVectors) {
     if (await ctl.checkpoint({ phase: 'probe', done: tested, total: settings.maxTested })) break;
     // Each candidate is at most one new tested input, so a batch never passes the cap.
@@ -65,18 +69,25 @@ export async function runProbes(
       settings.maxLatentVectors - latentVectors,
     );
     const z = generator.sampleLatent(rng, m);
-    const probes = probeCandidates(z, m, plane, settings.lambda);
+    const probes = prober ? null : probeCandidates(z, m, plane, settings.lambda);
+    prober?.load(z, m);
     latentVectors += m;
     let pending = Int32Array.from({ length: m }, (_, i) => i);
-    for (const name of names) {
+    for (let side = 0; side < 3; side++) {
+      const name = names[side]!;
       if (pending.length === 0 || tested >= settings.maxTested) break;
       // Each probe is a model query over the batch: a stop between them ends the batch early.
       if (ctl.shouldStop()) break probing;
       const take = Math.min(pending.length, settings.maxTested - tested);
-      const latent = new Float64Array(take * k);
-      for (let q = 0; q < take; q++)
-        latent.set(probes[name].subarray(pending[q]! * k, (pending[q]! + 1) * k), q * k);
-      const rows = generator.decode(latent, take);
+      let rows: Float64Array;
+      if (prober) rows = prober.decode(SIDES[side]!, pending, take);
+      else {
+        const latent = new Float64Array(take * k);
+        const from = probes![name];
+        for (let q = 0; q < take; q++)
+          latent.set(from.subarray(pending[q]! * k, (pending[q]! + 1) * k), q * k);
+        rows = generator.decode(latent, take);
+      }
       const { status, fresh } = checker.check(rows);
       candidates += take;
       const next: number[] = [];

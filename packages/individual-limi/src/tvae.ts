@@ -1,7 +1,8 @@
 import type { Dataset, Rng, RunController } from '@fb/core';
 import { argmaxAt } from './codec.js';
-import type { LatentGenerator } from './generator.js';
+import type { LatentGenerator, LatentProber } from './generator.js';
 import { ModeSpecificTransformer } from './mode-specific.js';
+import type { Hyperplane } from './probe.js';
 
 export interface TvaeSettings {
   latentDim: number;
@@ -217,6 +218,8 @@ export async function fitTvaeGenerator(
   const dOut = new Float64Array(p);
   const dh = new Float64Array(h);
   const dz = new Float64Array(k);
+  const trainUnit = new Int32Array(h);
+  const trainLevel = new Float64Array(h);
   const draws = rng.fork('steps');
   const stepsPerEpoch = Math.ceil(n / B);
   const lossPerEpoch: number[] = [];
@@ -278,13 +281,14 @@ export async function fitTvaeGenerator(
       }
       for (let u = 0; u < h; u++) if (a2[u]! < 0) a2[u] = 0;
       const o = out.subarray(r * p, (r + 1) * p);
-      o.set(b3);
+      let active = 0;
       for (let u = 0; u < h; u++) {
         const v = a2[u]!;
         if (v === 0) continue;
-        const w = u * p;
-        for (let c = 0; c < p; c++) o[c]! += v * W3[w + c]!;
+        trainUnit[active] = u;
+        trainLevel[active++] = v;
       }
+      denseOut(o, b3, W3, p, trainUnit, trainLevel, active);
       // Loss and its gradient with respect to the outputs (mean over the batch).
       const x = data.subarray(row * p, (row + 1) * p);
       for (let s = 0; s < S; s++) {
@@ -309,18 +313,19 @@ export async function fitTvaeGenerator(
       }
       // Back through the decoder.
       for (let c = 0; c < p; c++) gb3[c]! += dOut[c]!;
-      for (let u = 0; u < h; u++) {
-        const v = a2[u]!;
-        if (v === 0) {
-          dh[u] = 0;
-          continue;
-        }
-        dh[u] = backDense(gW3, W3, u * p, v, dOut, p);
+      dh.fill(0);
+      let t = 0;
+      for (; t + 2 <= active; t += 2) {
+        const u = trainUnit[t]!;
+        const u2 = trainUnit[t + 1]!;
+        backDense2(gW3, W3, u * p, u2 * p, trainLevel[t]!, trainLevel[t + 1]!, dOut, p, dh, u, u2);
       }
+      if (t < active) dh[trainUnit[t]!] = backDense(gW3, W3, trainUnit[t]! * p, trainLevel[t]!, dOut, p);
       for (let u = 0; u < h; u++) gb2[u]! += dh[u]!;
-      for (let q = 0; q < k; q++) {
-        dz[q] = backDense(gW2, W2, q * h, z[r * k + q]!, dh, h);
-      }
+      let q2 = 0;
+      for (; q2 + 2 <= k; q2 += 2)
+        backDense2(gW2, W2, q2 * h, (q2 + 1) * h, z[r * k + q2]!, z[r * k + q2 + 1]!, dh, h, dz, q2, q2 + 1);
+      if (q2 < k) dz[q2] = backDense(gW2, W2, q2 * h, z[r * k + q2]!, dh, h);
       if (condIdx[r]! >= 0) {
         const w = (k + condIdx[r]!) * h;
         for (let u = 0; u < h; u++) gW2[w + u]! += dh[u]!;
@@ -366,6 +371,9 @@ export async function fitTvaeGenerator(
 
   const K = k + C;
   const frequencies = cond.counts;
+  // The active units of the row being decoded, and their levels.
+  const unit = new Int32Array(h);
+  const level = new Float64Array(h);
   const generator: LatentGenerator = {
     k: K,
     kind: 'tvae',
@@ -380,34 +388,157 @@ export async function fitTvaeGenerator(
       return zc;
     },
     decode(latent: Float64Array, m: number): Float64Array {
-      const hidden = new Float64Array(h);
-      const enc = new Float64Array(m * p);
+      const hidden = new Float64Array(m * h);
       for (let i = 0; i < m; i++) {
-        hidden.set(b2);
+        const a = i * h;
+        hidden.set(b2, a);
         for (let q = 0; q < K; q++) {
           const v = latent[i * K + q]!;
           if (v === 0) continue;
-          for (let u = 0; u < h; u++) hidden[u]! += v * W2[q * h + u]!;
-        }
-        const o = enc.subarray(i * p, (i + 1) * p);
-        o.set(b3);
-        for (let u = 0; u < h; u++) {
-          const v = hidden[u]!;
-          if (!(v > 0)) continue;
-          for (let c = 0; c < p; c++) o[c]! += v * W3[u * p + c]!;
+          const w = q * h;
+          for (let u = 0; u < h; u++) hidden[a + u]! += v * W2[w + u]!;
         }
       }
-      const rows = new Float64Array(m * transformer.d);
-      transformer.decode(enc, m, rows);
-      return rows;
+      return rowsOf(hidden, m);
+    },
+    prober(plane: Hyperplane, lambda: number): LatentProber {
+      // The decoder's first layer is linear in its input: the pre-activations of z - t·w are those of z
+      // minus t times those of w (without the bias), so a probe's cost no longer depends on K.
+      const dir = new Float64Array(h);
+      for (let q = 0; q < K; q++) {
+        const v = plane.w[q]!;
+        if (v === 0) continue;
+        for (let u = 0; u < h; u++) dir[u]! += v * W2[q * h + u]!;
+      }
+      let preZ = new Float64Array(0);
+      let dist = new Float64Array(0);
+      let pre = new Float64Array(0);
+      return {
+        load(z: Float64Array, m: number): void {
+          preZ = new Float64Array(m * h);
+          dist = new Float64Array(m);
+          for (let i = 0; i < m; i++) {
+            let t = plane.b;
+            for (let q = 0; q < K; q++) t += plane.w[q]! * z[i * K + q]!;
+            dist[i] = t;
+            const a = i * h;
+            preZ.set(b2, a);
+            for (let q = 0; q < K; q++) {
+              const v = z[i * K + q]!;
+              if (v === 0) continue;
+              const w = q * h;
+              for (let u = 0; u < h; u++) preZ[a + u]! += v * W2[w + u]!;
+            }
+          }
+          if (pre.length < m * h) pre = new Float64Array(m * h);
+        },
+        decode(side: -1 | 0 | 1, index: Int32Array, take: number): Float64Array {
+          const shift = side * lambda;
+          for (let r = 0; r < take; r++) {
+            const i = index[r]!;
+            const t = dist[i]!;
+            const from = i * h;
+            const to = r * h;
+            if (side === 0) for (let u = 0; u < h; u++) pre[to + u] = preZ[from + u]! - t * dir[u]!;
+            else for (let u = 0; u < h; u++) pre[to + u] = preZ[from + u]! - t * dir[u]! + shift * dir[u]!;
+          }
+          return rowsOf(pre, take);
+        },
+      };
     },
   };
+  /** Rows decoded from `m` hidden pre-activations (m x h): ReLU, the output layer, the transformer. */
+  function rowsOf(hidden: Float64Array, m: number): Float64Array {
+    const enc = new Float64Array(m * p);
+    for (let i = 0; i < m; i++) {
+      // The active units (ReLU > 0), then each output as b3 plus their terms in unit order (the sums
+      // of the row-by-row layer, accumulated in registers).
+      let active = 0;
+      for (let u = 0, a = i * h; u < h; u++) {
+        const v = hidden[a + u]!;
+        if (!(v > 0)) continue;
+        unit[active] = u;
+        level[active++] = v;
+      }
+      denseOut(enc.subarray(i * p, (i + 1) * p), b3, W3, p, unit, level, active);
+    }
+    const rows = new Float64Array(m * transformer.d);
+    transformer.decode(enc, m, rows);
+    return rows;
+  }
   const modes: Record<string, number> = {};
   dataset.schema.attributes.forEach((a, j) => {
     const md = transformer.modes[j];
     if (md) modes[a.name] = md.mean.length;
   });
   return { generator, training: { lossPerEpoch, encodedWidth: p, conditionWidth: C, modes } };
+}
+
+/**
+ * A dense layer's outputs from its active inputs: out[c] = bias[c] + Σ level[t]·W[unit[t], c] over t in
+ * order (W row-major, inputs x p), the sum the layer makes adding one input row after another, here
+ * kept in registers four outputs at a time.
+ */
+function denseOut(
+  out: Float64Array,
+  bias: Float64Array,
+  W: Float64Array,
+  p: number,
+  unit: Int32Array,
+  level: Float64Array,
+  active: number,
+): void {
+  let c = 0;
+  for (; c + 4 <= p; c += 4) {
+    let o0 = bias[c]!;
+    let o1 = bias[c + 1]!;
+    let o2 = bias[c + 2]!;
+    let o3 = bias[c + 3]!;
+    for (let t = 0; t < active; t++) {
+      const v = level[t]!;
+      const w = unit[t]! * p + c;
+      o0 += v * W[w]!;
+      o1 += v * W[w + 1]!;
+      o2 += v * W[w + 2]!;
+      o3 += v * W[w + 3]!;
+    }
+    out[c] = o0;
+    out[c + 1] = o1;
+    out[c + 2] = o2;
+    out[c + 3] = o3;
+  }
+  for (; c < p; c++) {
+    let o = bias[c]!;
+    for (let t = 0; t < active; t++) o += level[t]! * W[unit[t]! * p + c]!;
+    out[c] = o;
+  }
+}
+
+/** `backDense` of two input units at once (rows at and at2), their results written to into[i], into[i2]. */
+function backDense2(
+  grad: Float64Array,
+  w: Float64Array,
+  at: number,
+  at2: number,
+  input: number,
+  input2: number,
+  dOut: Float64Array,
+  len: number,
+  into: Float64Array,
+  i: number,
+  i2: number,
+): void {
+  let s = 0;
+  let s2 = 0;
+  for (let c = 0; c < len; c++) {
+    const g = dOut[c]!;
+    grad[at + c]! += input * g;
+    grad[at2 + c]! += input2 * g;
+    s += g * w[at + c]!;
+    s2 += g * w[at2 + c]!;
+  }
+  into[i] = s;
+  into[i2] = s2;
 }
 
 /**
