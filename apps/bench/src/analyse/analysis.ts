@@ -11,8 +11,10 @@ import {
   pairedComparisons,
   quantile,
 } from '@fb/eval';
+import { TUNING_LABEL } from '../plan/cells.js';
 import type { Question } from '../plan/config.js';
 import type { CellRecord } from '../run/record.js';
+import { headlineMeasure, type Measure, measureValues } from '../score/measures.js';
 
 /** Done cells on synthetic data with planted bias, on its no-bias twin, and on real data. */
 export function partition(records: readonly CellRecord[]) {
@@ -156,13 +158,16 @@ export interface ComparisonTable {
   family: string;
   scenario: string;
   model: string;
+  /** The family's headline measure, which the tests compare. */
+  measure: Measure;
   tests: Comparison[];
   /** Seeds (the independent unit) both methods of a comparison may share. */
   seeds: number;
 }
 
 /**
- * Paired comparisons of recall between the methods of one family on one question, scenario and model,
+ * Paired comparisons of the family's headline measure between the methods of one family on one
+ * question, scenario and model,
  * with the seed as the independent unit: scenarios that share rows and models trained on the same
  * data are never separate blocks of one test. Only tables with enough seeds to reject at all are
  * tested (an exact two-sided signed-rank test on n seeds cannot go below 2 / 2^n).
@@ -171,10 +176,17 @@ export function comparisons(records: readonly CellRecord[], alpha = 0.05): Compa
   const { biased } = partition(records);
   const out: ComparisonTable[] = [];
   const key = (r: CellRecord) => [r.question, r.family, r.dataset.label, r.model].join('\u0000');
-  for (const rs of groupBy(biased, key).values()) {
+  // The study's plans only: tuning grids and their seeds have a table of their own.
+  const planned = biased.filter((r) => !r.plan.tuned && r.dataset.label !== TUNING_LABEL);
+  for (const rs of groupBy(planned, key).values()) {
     const r0 = rs[0]!;
+    const measure = headlineMeasure[r0.family === 'individual' ? 'individual' : 'subgroup'];
     const tests = pairedComparisons(
-      rs.map((r) => ({ method: r.plan.label, block: String(r.seed), value: r.score!.recall ?? Number.NaN })),
+      rs.map((r) => ({
+        method: r.plan.label,
+        block: String(r.seed),
+        value: measureValues(r.score!)[measure] ?? Number.NaN,
+      })),
       alpha,
     );
     out.push({
@@ -182,6 +194,7 @@ export function comparisons(records: readonly CellRecord[], alpha = 0.05): Compa
       family: r0.family ?? '',
       scenario: r0.dataset.label,
       model: r0.model,
+      measure,
       tests,
       seeds: new Set(rs.map((r) => r.seed)).size,
     });

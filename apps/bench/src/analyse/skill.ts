@@ -12,7 +12,7 @@ import { TUNING_LABEL } from '../plan/cells.js';
 import type { Question } from '../plan/config.js';
 import type { CellRecord } from '../run/record.js';
 import { type FloorName, floorMethods } from '../score/floors.js';
-import { isRate, type Measure, measuresOf, measureValues } from '../score/measures.js';
+import { headlineMeasure, isRate, type Measure, measuresOf, measureValues } from '../score/measures.js';
 import { groupBy } from './analysis.js';
 
 /** Methods whose rows are outputs that know nothing (blind to labels and model): ranked, flagged. */
@@ -193,11 +193,8 @@ export function skill(records: readonly CellRecord[]): SkillRow[] {
   return skillOf(records.filter((r) => !r.plan.tuned && r.dataset.label !== TUNING_LABEL));
 }
 
-/** The measure each family's tuning grid is chosen on (the headline of its tables). */
-export const TUNING_MEASURE: Record<'individual' | 'subgroup', Measure> = {
-  individual: 'truePerKQueries',
-  subgroup: 'localisation',
-};
+/** The measure each family's tuning grid is chosen on: its headline. */
+export const TUNING_MEASURE = headlineMeasure;
 
 /** One method's tuning: the grid point its tuning seeds chose, per question, family and model. */
 export interface TuningChoice {

@@ -26,7 +26,7 @@ import { baselineIds } from '../methods.js';
 import { datasetsOf, modelsOf, planLabels } from '../plan/cells.js';
 import type { Question, Study } from '../plan/config.js';
 import type { CellRecord } from '../run/record.js';
-import { anytimeMeasures, type Measure } from '../score/measures.js';
+import { anytimeMeasures, type Measure, measureWords } from '../score/measures.js';
 import { byKey, writeCells } from './cells-file.js';
 import {
   agreementFigure,
@@ -488,7 +488,7 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
     }
     addTable({
       name: `comparisons-${c.question}-${c.family}-${slug(c.scenario)}-${slug(c.model)}`,
-      caption: `${where}: paired Wilcoxon signed-rank tests of recall over ${c.seeds} seeds (the independent unit), Holm-adjusted within the table`,
+      caption: `${where}: paired Wilcoxon signed-rank tests of ${measureWords[c.measure]} over ${c.seeds} seeds (the independent unit), Holm-adjusted within the table`,
       headers: ['A', 'B', 'seeds', 'mean A − B', 'p', 'p (Holm)', 'better'],
       align: ['l', 'l', 'r', 'r', 'r', 'r', 'l'],
       rows: c.tests.map((t) => [

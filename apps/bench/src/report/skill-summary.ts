@@ -1,13 +1,10 @@
 import { questions } from '../analyse/analysis.js';
 import { isFloorLike, isRanked, type SkillRow } from '../analyse/skill.js';
-import { isRate, type Measure, measureWords } from '../score/measures.js';
+import { headlineMeasure, isRate, measureWords } from '../score/measures.js';
 import { num } from './tables.js';
 
 /** The measure a family's summary line is about: the one that ranks where the others saturate. */
-const headline: Record<'individual' | 'subgroup', Measure> = {
-  subgroup: 'localisation',
-  individual: 'truePerKQueries',
-};
+const headline = headlineMeasure;
 
 /**
  * The study in a few lines, for the terminal: per question, family, scenario and model, the method

@@ -48,6 +48,12 @@ type AnytimeMeasure =
 /** Measures on a scale of counts per 1,000 queries rather than shares. */
 export const isRate = (m: Measure): boolean => m.startsWith('truePerKQueries');
 
+/** Each family's headline measure: what its summaries, comparisons and tuning grids read. */
+export const headlineMeasure: Record<'individual' | 'subgroup', Measure> = {
+  individual: 'truePerKQueries',
+  subgroup: 'localisation',
+};
+
 /** The measures of each family, the headline first. */
 export const measuresOf: Record<'individual' | 'subgroup', readonly Measure[]> = {
   subgroup: ['localisation', 'recall', 'precision'],
