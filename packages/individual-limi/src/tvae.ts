@@ -219,6 +219,7 @@ export async function fitTvaeGenerator(
   const dh = new Float64Array(h);
   const dz = new Float64Array(k);
   const trainUnit = new Int32Array(h);
+  const encUnit = new Int32Array(h);
   const trainLevel = new Float64Array(h);
   const draws = rng.fork('steps');
   const stepsPerEpoch = Math.ceil(n / B);
@@ -253,12 +254,19 @@ export async function fitTvaeGenerator(
         const w = nzIndex[e]! * h;
         for (let u = 0; u < h; u++) a1[u]! += v * W1[w + u]!;
       }
-      for (let u = 0; u < h; u++) if (a1[u]! < 0) a1[u] = 0;
+      // ReLU, and the units it leaves active: an inactive unit's terms below are exact zeros (its
+      // level, or its gradient), which leave every sum as it is, so they are skipped.
+      let on = 0;
+      for (let u = 0; u < h; u++) {
+        if (a1[u]! < 0) a1[u] = 0;
+        if (a1[u] !== 0) encUnit[on++] = u;
+      }
       for (let q = 0; q < k; q++) {
         let sm = bm[q]!;
         let sv = bv[q]!;
         const w = q * h;
-        for (let u = 0; u < h; u++) {
+        for (let t = 0; t < on; t++) {
+          const u = encUnit[t]!;
           sm += a1[u]! * Wm[w + u]!;
           sv += a1[u]! * Wv[w + u]!;
         }
@@ -322,10 +330,19 @@ export async function fitTvaeGenerator(
       }
       if (t < active) dh[trainUnit[t]!] = backDense(gW3, W3, trainUnit[t]! * p, trainLevel[t]!, dOut, p);
       for (let u = 0; u < h; u++) gb2[u]! += dh[u]!;
-      let q2 = 0;
-      for (; q2 + 2 <= k; q2 += 2)
-        backDense2(gW2, W2, q2 * h, (q2 + 1) * h, z[r * k + q2]!, z[r * k + q2 + 1]!, dh, h, dz, q2, q2 + 1);
-      if (q2 < k) dz[q2] = backDense(gW2, W2, q2 * h, z[r * k + q2]!, dh, h);
+      // dh is zero at the inactive units: their terms are exact zeros, skipped.
+      for (let q = 0; q < k; q++) {
+        const input = z[r * k + q]!;
+        const w = q * h;
+        let sum = 0;
+        for (let t = 0; t < active; t++) {
+          const u = trainUnit[t]!;
+          const g = dh[u]!;
+          gW2[w + u]! += input * g;
+          sum += g * W2[w + u]!;
+        }
+        dz[q] = sum;
+      }
       if (condIdx[r]! >= 0) {
         const w = (k + condIdx[r]!) * h;
         for (let u = 0; u < h; u++) gW2[w + u]! += dh[u]!;
@@ -340,7 +357,8 @@ export async function fitTvaeGenerator(
         gbm[q]! += dMu;
         gbv[q]! += dLv;
         const w = q * h;
-        for (let u = 0; u < h; u++) {
+        for (let t = 0; t < on; t++) {
+          const u = encUnit[t]!;
           const v = a1[u]!;
           gWm[w + u]! += v * dMu;
           gWv[w + u]! += v * dLv;
@@ -355,7 +373,10 @@ export async function fitTvaeGenerator(
         const v = nzValue[e]!;
         if (v === 0) continue;
         const w = nzIndex[e]! * h;
-        for (let u = 0; u < h; u++) gW1[w + u]! += v * dh[u]!;
+        for (let t = 0; t < on; t++) {
+          const u = encUnit[t]!;
+          gW1[w + u]! += v * dh[u]!;
+        }
       }
     }
     adamStep(theta, grad, m1, m2, step + 1, settings.learningRate);
@@ -388,18 +409,7 @@ export async function fitTvaeGenerator(
       return zc;
     },
     decode(latent: Float64Array, m: number): Float64Array {
-      const hidden = new Float64Array(m * h);
-      for (let i = 0; i < m; i++) {
-        const a = i * h;
-        hidden.set(b2, a);
-        for (let q = 0; q < K; q++) {
-          const v = latent[i * K + q]!;
-          if (v === 0) continue;
-          const w = q * h;
-          for (let u = 0; u < h; u++) hidden[a + u]! += v * W2[w + u]!;
-        }
-      }
-      return rowsOf(hidden, m);
+      return rowsOf(preActivations(latent, m), m);
     },
     prober(plane: Hyperplane, lambda: number): LatentProber {
       // The decoder's first layer is linear in its input: the pre-activations of z - t·w are those of z
@@ -410,25 +420,17 @@ export async function fitTvaeGenerator(
         if (v === 0) continue;
         for (let u = 0; u < h; u++) dir[u]! += v * W2[q * h + u]!;
       }
-      let preZ = new Float64Array(0);
+      let preZ: Float64Array = new Float64Array(0);
       let dist = new Float64Array(0);
       let pre = new Float64Array(0);
       return {
         load(z: Float64Array, m: number): void {
-          preZ = new Float64Array(m * h);
+          preZ = preActivations(z, m);
           dist = new Float64Array(m);
           for (let i = 0; i < m; i++) {
             let t = plane.b;
             for (let q = 0; q < K; q++) t += plane.w[q]! * z[i * K + q]!;
             dist[i] = t;
-            const a = i * h;
-            preZ.set(b2, a);
-            for (let q = 0; q < K; q++) {
-              const v = z[i * K + q]!;
-              if (v === 0) continue;
-              const w = q * h;
-              for (let u = 0; u < h; u++) preZ[a + u]! += v * W2[w + u]!;
-            }
           }
           if (pre.length < m * h) pre = new Float64Array(m * h);
         },
@@ -447,6 +449,21 @@ export async function fitTvaeGenerator(
       };
     },
   };
+  /** The decoder's hidden pre-activations of `m` latent vectors (m x K), m x h (zero entries skipped). */
+  function preActivations(latent: Float64Array, m: number): Float64Array {
+    const hidden = new Float64Array(m * h);
+    for (let i = 0; i < m; i++) {
+      const a = i * h;
+      hidden.set(b2, a);
+      for (let q = 0; q < K; q++) {
+        const v = latent[i * K + q]!;
+        if (v === 0) continue;
+        const w = q * h;
+        for (let u = 0; u < h; u++) hidden[a + u]! += v * W2[w + u]!;
+      }
+    }
+    return hidden;
+  }
   /** Rows decoded from `m` hidden pre-activations (m x h): ReLU, the output layer, the transformer. */
   function rowsOf(hidden: Float64Array, m: number): Float64Array {
     const enc = new Float64Array(m * p);
