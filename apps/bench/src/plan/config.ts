@@ -134,6 +134,26 @@ const record = (description: string): Record<string, unknown> & { description: s
   description,
 });
 
+/** A list of seeds, optionally absent (null) where the study's `seeds` apply. */
+const seedList = (description: string, nullable = false) => ({
+  type: nullable ? ['array', 'null'] : 'array',
+  minItems: 1,
+  uniqueItems: true,
+  items: { type: 'integer', minimum: 0 },
+  ...(nullable ? { default: null } : {}),
+  description,
+});
+
+/** A set of fresh seeds of the base scenario (the replication's, the tuning's), or null for none. */
+const seedSet = (seeds: string, description: string) => ({
+  type: ['object', 'null'],
+  additionalProperties: false,
+  required: ['seeds'],
+  properties: { seeds: seedList(seeds) },
+  default: null,
+  description,
+});
+
 const budgetSchema = {
   type: 'object',
   additionalProperties: false,
@@ -187,48 +207,17 @@ export const studySchema: OptionsSchema = {
           description: 'options of the no-bias scenario (null: none)',
           default: null,
         },
-        baseSeeds: {
-          type: ['array', 'null'],
-          minItems: 1,
-          uniqueItems: true,
-          items: { type: 'integer', minimum: 0 },
-          default: null,
-          description: 'seeds of the base scenario and its twin (null: seeds)',
-        },
+        baseSeeds: seedList('seeds of the base scenario and its twin (null: seeds)', true),
       },
     },
-    replication: {
-      type: ['object', 'null'],
-      additionalProperties: false,
-      required: ['seeds'],
-      properties: {
-        seeds: {
-          type: 'array',
-          minItems: 1,
-          uniqueItems: true,
-          items: { type: 'integer', minimum: 0 },
-          description: 'fresh seeds, none of which the study uses elsewhere',
-        },
-      },
-      default: null,
-      description: 'the base scenario again on fresh seeds, analysed on its own (null: none)',
-    },
-    tuning: {
-      type: ['object', 'null'],
-      additionalProperties: false,
-      required: ['seeds'],
-      properties: {
-        seeds: {
-          type: 'array',
-          minItems: 1,
-          uniqueItems: true,
-          items: { type: 'integer', minimum: 0 },
-          description: 'seeds of the base scenario that choose each tuning grid point, used nowhere else',
-        },
-      },
-      default: null,
-      description: 'the tuning seeds of the tuned table (null: none)',
-    },
+    replication: seedSet(
+      'fresh seeds, none of which the study uses elsewhere',
+      'the base scenario again on fresh seeds, analysed on its own (null: none)',
+    ),
+    tuning: seedSet(
+      'seeds of the base scenario that choose each tuning grid point, used nowhere else',
+      'the tuning seeds of the tuned table (null: none)',
+    ),
     real: {
       type: 'array',
       default: [],
@@ -260,14 +249,7 @@ export const studySchema: OptionsSchema = {
       default: null,
       description: 'labels of the trained models audited on the scenarios other than the base (null: all)',
     },
-    realSeeds: {
-      type: ['array', 'null'],
-      minItems: 1,
-      uniqueItems: true,
-      items: { type: 'integer', minimum: 0 },
-      default: null,
-      description: 'seeds of the real data sets (null: seeds)',
-    },
+    realSeeds: seedList('seeds of the real data sets (null: seeds)', true),
     controls: {
       type: 'array',
       uniqueItems: true,

@@ -14,36 +14,19 @@ import type { AuditScore } from '@fb/eval';
  *   100,000 distinct queries of the run (its anytime curve; null unless the study lists those
  *   checkpoints in `anytimeQueries`).
  */
-export type Measure =
-  | 'localisation'
-  | 'recall'
-  | 'precision'
-  | 'reach'
-  | 'truePerKQueries'
-  | 'reach@1k'
-  | 'reach@10k'
-  | 'reach@100k'
-  | 'truePerKQueries@1k'
-  | 'truePerKQueries@10k'
-  | 'truePerKQueries@100k';
-
 /** The anytime measures and the distinct-query checkpoint each reads. */
-export const anytimeMeasures: readonly { measure: Measure; queries: number; of: 'reach' | 'true' }[] = [
+export const anytimeMeasures = [
   { measure: 'reach@1k', queries: 1000, of: 'reach' },
   { measure: 'reach@10k', queries: 10_000, of: 'reach' },
   { measure: 'truePerKQueries@1k', queries: 1000, of: 'true' },
   { measure: 'truePerKQueries@10k', queries: 10_000, of: 'true' },
   { measure: 'reach@100k', queries: 100_000, of: 'reach' },
   { measure: 'truePerKQueries@100k', queries: 100_000, of: 'true' },
-];
+] as const;
 
-type AnytimeMeasure =
-  | 'reach@1k'
-  | 'reach@10k'
-  | 'reach@100k'
-  | 'truePerKQueries@1k'
-  | 'truePerKQueries@10k'
-  | 'truePerKQueries@100k';
+type AnytimeMeasure = (typeof anytimeMeasures)[number]['measure'];
+
+export type Measure = 'localisation' | 'recall' | 'precision' | 'reach' | 'truePerKQueries' | AnytimeMeasure;
 
 /** Measures on a scale of counts per 1,000 queries rather than shares. */
 export const isRate = (m: Measure): boolean => m.startsWith('truePerKQueries');
