@@ -44,7 +44,11 @@ describe('the phase rule (hand-computed)', () => {
   });
 
   it("LIMI's boundary samples are one query each", () => {
-    expect(phaseOptions('limi', {}, rule, inputs)).toMatchObject({ boundarySamples: 10_000 });
+    expect(phaseOptions('limi', {}, rule, inputs)).toEqual({
+      boundarySamples: 10_000,
+      maxTested: 100_000,
+      maxLatentVectors: 100_000,
+    });
   });
 
   it("a study's explicit option wins over the rule; methods without phases keep their options", () => {

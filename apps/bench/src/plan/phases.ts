@@ -58,11 +58,13 @@ const SIZERS: Record<string, Sizer> = {
     generations: p.maxQueries,
   }),
   // Latent samples decoded and labelled for the surrogate boundary, one query each; probing runs
-  // until the budget ends.
+  // until the budget ends, or, where the generator only repeats inputs it has tested, after as many
+  // latent vectors as the budget has queries (the original's other cap, a million, scaled: a vector
+  // that gives a new input spends at least one query).
   limi: (_o, s, p) => ({
     boundarySamples: units(s * p.maxQueries, 1),
     maxTested: p.maxQueries,
-    maxLatentVectors: null,
+    maxLatentVectors: p.maxQueries,
   }),
 };
 
