@@ -24,6 +24,27 @@ export interface GroupRow {
   readonly tpr: Rate;
   /** Share of actual negatives given the positive label. */
   readonly fpr: Rate;
+  /** Share of actual positives not given the positive label. */
+  readonly fnr: Rate;
+}
+
+/**
+ * A group of one protected attribute that fares worse than the attribute's reference group on a
+ * rate, each rate with its 95% interval, the two intervals apart.
+ */
+export interface Disadvantage {
+  readonly attribute: string;
+  readonly group: string;
+  readonly reference: string;
+  /** `selection rate`, `FPR` or `FNR`, all with the positive label of the tables. */
+  readonly metric: 'selection rate' | 'FPR' | 'FNR';
+  /** Why a higher or lower value is worse for the people in the group. */
+  readonly worse: 'higher' | 'lower';
+  readonly rate: Rate;
+  readonly referenceRate: Rate;
+  /** rate / reference rate. */
+  readonly ratio: number | null;
+  readonly size: number;
 }
 
 export interface GroupMetrics {
@@ -37,7 +58,7 @@ export interface GroupMetrics {
   readonly minGroupSize: number;
   /** fairlearn's difference (max − min over groups) and ratio (min / max), per rate. */
   readonly summary: Record<
-    'selectionRate' | 'tpr' | 'fpr',
+    'selectionRate' | 'tpr' | 'fpr' | 'fnr',
     { difference: number | null; ratio: number | null }
   >;
   /**
@@ -47,6 +68,14 @@ export interface GroupMetrics {
   readonly references: readonly GroupReference[];
   /** Aequitas's audit table, one protected attribute at a time, with the same positive label. */
   readonly aequitas: AuditRow[];
+  /** Each protected attribute's groups on their own (`race=Black`), with the same rates. */
+  readonly byAttribute: (GroupRow & { attribute: string; value: string })[];
+  /**
+   * The groups (of at least `minGroupSize` rows) that fare worse than their reference: a lower
+   * favourable-decision rate, or more of the error that goes against a person (denied though the
+   * outcome was favourable), with the two 95% intervals apart. Largest gap first.
+   */
+  readonly disadvantaged: Disadvantage[];
 }
 
 export interface GroupReference {
@@ -120,7 +149,14 @@ function rowOf(
     } else if (predPos) fp++;
   }
   const n = rows.length;
-  return { group, size: n, selectionRate: rate(pp, n), tpr: rate(tp, p), fpr: rate(fp, n - p) };
+  return {
+    group,
+    size: n,
+    selectionRate: rate(pp, n),
+    tpr: rate(tp, p),
+    fpr: rate(fp, n - p),
+    fnr: rate(p - tp, p),
+  };
 }
 
 const MIN_GROUP_SIZE = 30;
@@ -154,6 +190,17 @@ export function groupMetrics(
     return { difference: hi - lo, ratio: hi > 0 ? lo / hi : null };
   };
   const protectedNames = ds.schema.attributes.filter((a) => a.protected).map((a) => a.name);
+  const byAttribute = protectedNames.flatMap((attribute) => {
+    const one = subgroupsOf(ds, [attribute]);
+    const rows: number[][] = one.keys.map(() => []);
+    for (let i = 0; i < ds.n; i++) rows[one.codes[i]!]!.push(i);
+    return one.keys.map((key, g) => ({
+      ...rowOf(key, rows[g]!, ds.y, predictions, positive),
+      attribute,
+      value: key.slice(attribute.length + 1),
+    }));
+  });
+  const disadvantaged = worseOff(byAttribute, references, positive, ds.schema.outcome.favorable);
   return {
     positive: ds.schema.outcome.labels[positive]!,
     attributes: protectedNames,
@@ -164,13 +211,65 @@ export function groupMetrics(
       selectionRate: summarise((r) => r.selectionRate),
       tpr: summarise((r) => r.tpr),
       fpr: summarise((r) => r.fpr),
+      fnr: summarise((r) => r.fnr),
     },
     references,
+    byAttribute,
+    disadvantaged,
     aequitas: aequitasAudit(ds, predictions, {
       positive,
       referenceGroups: Object.fromEntries(references.map((r) => [r.attribute, r.value])),
     }),
   };
+}
+
+/**
+ * The groups that fare worse than their attribute's reference (see `GroupMetrics.disadvantaged`).
+ * What is worse follows from which label is favourable: with the favourable label positive, a lower
+ * selection rate and a higher FNR (deserving people denied); with the other label positive, a higher
+ * selection rate and a higher FPR. Groups below `MIN_GROUP_SIZE` rows are not compared.
+ */
+function worseOff(
+  rows: readonly (GroupRow & { attribute: string; value: string })[],
+  references: readonly GroupReference[],
+  positive: number,
+  favourable: number,
+): Disadvantage[] {
+  const positiveIsFavourable = positive === favourable;
+  const checks: [Disadvantage['metric'], (r: GroupRow) => Rate, 'higher' | 'lower'][] = [
+    ['selection rate', (r) => r.selectionRate, positiveIsFavourable ? 'lower' : 'higher'],
+    positiveIsFavourable ? ['FNR', (r) => r.fnr, 'higher'] : ['FPR', (r) => r.fpr, 'higher'],
+  ];
+  const out: Disadvantage[] = [];
+  for (const ref of references) {
+    const base = rows.find((r) => r.attribute === ref.attribute && r.value === ref.value);
+    if (!base) continue;
+    for (const row of rows) {
+      if (row.attribute !== ref.attribute || row === base || row.size < MIN_GROUP_SIZE) continue;
+      for (const [metric, pick, worse] of checks) {
+        const a = pick(row);
+        const b = pick(base);
+        if (a.value === null || b.value === null || a.lo === null || b.hi === null) continue;
+        const apart = worse === 'higher' ? a.lo! > b.hi! : a.hi! < b.lo!;
+        if (!apart) continue;
+        out.push({
+          attribute: ref.attribute,
+          group: row.value,
+          reference: ref.value,
+          metric,
+          worse,
+          rate: a,
+          referenceRate: b,
+          ratio: b.value > 0 ? a.value / b.value : null,
+          size: row.size,
+        });
+      }
+    }
+  }
+  return out.sort(
+    (p, q) =>
+      Math.abs(q.rate.value! - q.referenceRate.value!) - Math.abs(p.rate.value! - p.referenceRate.value!),
+  );
 }
 
 export interface MethodRun {

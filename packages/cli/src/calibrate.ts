@@ -157,7 +157,14 @@ export async function calibrate(data: AuditData, options: CalibrateOptions): Pro
       backgroundShare: 0.6,
     });
     const prepared = await prepareModel(
-      { ...data, dataset: gen.dataset, modelSchema: gen.dataset.schema, binned: [], recorded: null },
+      {
+        ...data,
+        dataset: gen.dataset,
+        modelSchema: gen.dataset.schema,
+        rawX: gen.dataset.x,
+        binned: [],
+        recorded: null,
+      },
       { kind: 'train', model: options.model, testFraction: 0.5, seed },
     );
     let runs: MethodRun[];

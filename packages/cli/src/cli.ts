@@ -11,13 +11,16 @@ import {
 import { ALPHA, calibrate, MIN_JACCARD } from './calibrate.js';
 import { loadAuditData, type SchemaFile, schemaLines } from './data.js';
 import { UsageError } from './errors.js';
+import { inPositiveTerms, pairRealism, shownSubgroups } from './findings.js';
 import { type AuditMethod, DEFAULT_METHODS } from './methods.js';
 import { type ModelSource, type PreparedModel, prepareModel } from './models.js';
+import { loadNamedTable, type NamedTable } from './named.js';
 import { claimOutput, writeOutput } from './report/output.js';
 import { writeReport } from './report/write.js';
 import { parseWhere } from './where.js';
 
 export const USAGE = `fairbench audit <data.csv> --protected <a,b> --outcome <column=favourable label> <model> [options]
+fairbench audit --dataset adult|compas|german|bank <model> [options]
 
 model (one of):
   --train rf|lr|mlp        fit a model of @fb/models on a split, audit the held-out rows
@@ -27,8 +30,19 @@ model (one of):
   --predictions <column>   decisions recorded in the data (outcome labels), no model
   --scores <column>        scores recorded in the data, no model; with --threshold and --higher-is
 
+data (one of):
+  <data.csv>               a CSV file (plain or gzipped; , ; or tab delimited)
+  --dataset <name>         adult, compas, german or bank through @fb/datasets: the original files,
+                           SHA-256 verified, codes decoded with the codebook; --outcome and --protected
+                           default to the dataset's own
+  --data-dir <dir>         --dataset: folder holding the original files (default FB_DATA_DIR, else the
+                           user cache, downloading a missing file from its publisher)
+
 options:
-  --columns <a,b,...>      attribute columns (default: every column but the outcome, less identifiers)
+  --columns <a,b,...>      attribute columns (default: every column but the outcome, less identifiers
+                           and columns missing in more than 10% of the rows)
+  --missing drop|mode      rows missing a value in a column the audit uses: dropped (default), or the
+                           value filled with the column's most frequent one; other columns are ignored
   --exclude <a,b,...>      columns to leave out
   --schema <file.json>     kinds, categories, bins, columns or protected to use instead of inferring them
   --threshold <t>          --scores: the score at which a decision changes (default 0.5 for scores in 0..1)
@@ -139,10 +153,18 @@ interface DataArgs {
 }
 
 /** The data file, outcome, protected attributes and schema overrides of a command line. */
-function dataArgs(values: DataArgs, positionals: string[]) {
-  if (positionals.length !== 1) throw new UsageError(`give one data file\n\n${USAGE}`);
-  const file = positionals[0]!;
-  const outcomeArg = values.outcome;
+function dataArgs(values: DataArgs, positionals: string[], table?: NamedTable) {
+  if (table && positionals.length > 0) {
+    throw new UsageError(
+      `give a data file or --dataset, not both (got ${positionals.join(' ')} and --dataset ${table.name})`,
+      {
+        option: '--dataset',
+      },
+    );
+  }
+  if (!table && positionals.length !== 1) throw new UsageError(`give one data file\n\n${USAGE}`);
+  const file = table ? `${table.name} (${table.file})` : positionals[0]!;
+  const outcomeArg = values.outcome ?? (table ? `${table.outcome}=${table.favourable}` : undefined);
   const eq = outcomeArg?.indexOf('=') ?? -1;
   if (!outcomeArg || eq <= 0 || eq === outcomeArg.length - 1) {
     throw new UsageError('--outcome needs the column and its favourable label: --outcome income=>50K');
@@ -155,14 +177,24 @@ function dataArgs(values: DataArgs, positionals: string[]) {
       throw new UsageError(`--schema ${values.schema}: ${(e as Error).message}`);
     }
   }
+  if (table) {
+    // The dataset's kinds and decoded category orders, under whatever the schema file says.
+    const own = table.schemaFile;
+    schemaFile = {
+      ...schemaFile,
+      kinds: { ...own.kinds, ...schemaFile?.kinds },
+      categories: { ...own.categories, ...schemaFile?.categories },
+    };
+  }
   return {
     file,
     outcome: outcomeArg.slice(0, eq),
     favorable: outcomeArg.slice(eq + 1),
-    protected: list(values.protected) ?? [],
+    protected: list(values.protected) ?? (table ? table.protected : []),
     columns: list(values.columns),
     exclude: list(values.exclude),
     schemaFile,
+    ...(table ? { table } : {}),
   };
 }
 
@@ -222,12 +254,25 @@ export async function audit(args: string[], io: Io, signal: AbortSignal): Promis
       'test-fraction': { type: 'string' },
       'batch-size': { type: 'string' },
       'endpoint-timeout': { type: 'string' },
+      dataset: { type: 'string' },
+      'data-dir': { type: 'string' },
+      missing: { type: 'string' },
     },
   });
-  const dataOptions = dataArgs(values, positionals);
-  const file = dataOptions.file;
+  if (values['data-dir'] !== undefined && values.dataset === undefined) {
+    throw new UsageError('--data-dir goes with --dataset', { option: '--data-dir' });
+  }
+  const missing = values.missing ?? 'drop';
+  if (missing !== 'drop' && missing !== 'mode') {
+    throw new UsageError(`--missing must be drop or mode (got "${missing}")`, { option: '--missing' });
+  }
   const out = path.resolve(values.out ?? 'fairbench-report');
-  const inputs = [file, values.schema, values.model].filter((f): f is string => f !== undefined);
+  const inputs = [
+    values.dataset === undefined ? positionals[0] : undefined,
+    values.schema,
+    values.model,
+    values['data-dir'],
+  ].filter((f): f is string => f !== undefined);
   // Before any work: the report must have somewhere to go that holds nothing it would overwrite.
   claimOutput(out, inputs);
   if (values['endpoint-timeout'] !== undefined && values.endpoint === undefined) {
@@ -257,8 +302,17 @@ export async function audit(args: string[], io: Io, signal: AbortSignal): Promis
     if (!quiet) io.stderr(`${s}\n`);
   };
 
+  const table =
+    values.dataset === undefined ? undefined : await loadNamedTable(values.dataset, values['data-dir']);
+  const dataOptions = dataArgs(values, positionals, table);
+  const file = dataOptions.file;
+  if (table) {
+    say(`--dataset ${table.name}: ${table.codebook.rowSet}`);
+    for (const p of table.provenance) say(`  ${p}`);
+  }
   const data = loadAuditData({
     ...dataOptions,
+    missing,
     where: values.where,
     recorded: values.predictions
       ? { kind: 'predictions', column: values.predictions }
@@ -319,27 +373,37 @@ export async function audit(args: string[], io: Io, signal: AbortSignal): Promis
     say(
       `group metrics: selection rate of "${groups.positive}" differs by ${groups.summary.selectionRate.difference?.toFixed(3) ?? '–'} between groups`,
     );
-    const runs = await runDetectors(prepared, {
+    const detected = await runDetectors(prepared, {
       seconds,
       seed,
       signal,
       progress: progressPrinter(io, quiet),
       ...(methods ? { only: methods } : {}),
     });
+    // One meaning of the positive label on the whole page; duplicates merged; pairs checked for realism.
+    const positiveIsOther = labels.length === 2 && positive !== prepared.dataset.schema.outcome.favorable;
+    const runs = inPositiveTerms(detected, groups.positive, positiveIsOther);
+    const subgroups = shownSubgroups(prepared.dataset, runs);
+    const realism = pairRealism(prepared.dataset, runs);
     const files = await writeReport(
       out,
       {
-        title: `Fairness audit of ${path.basename(file)}`,
+        title: `Fairness audit of ${table ? table.name : path.basename(file)}`,
         command: `fairbench audit ${args.join(' ')}`,
         createdAt: new Date().toISOString(),
         partial: signal.aborted,
         data: {
-          file: path.basename(file),
+          file: table ? file : path.basename(file),
           rowsRead: data.rowsRead,
           filter: data.filter,
           rowsAudited: prepared.dataset.n,
           notes: data.notes,
+          ...(table
+            ? { dataset: { name: table.name, rowSet: table.codebook.rowSet, provenance: table.provenance } }
+            : {}),
         },
+        subgroups,
+        realism,
         schema: prepared.dataset.schema,
         model: { description: prepared.description, facts: prepared.facts, caveats: prepared.caveats },
         groups,

@@ -40,7 +40,15 @@ export interface DataOptions {
   protectedBins?: number;
   /** A `--where` row filter on the raw cells, applied before anything else (see `parseWhere`). */
   where?: string | undefined;
+  /**
+   * Rows already read (a named dataset, decoded): used instead of reading `file`, which then only
+   * names them in messages.
+   */
+  table?: { readonly header: readonly string[]; readonly rows: readonly (readonly string[])[] } | undefined;
 }
+
+/** Columns missing in more than this share of the rows are left out unless named (`--columns`). */
+export const MAX_MISSING_SHARE = 0.1;
 
 /** A protected numeric attribute replaced by bins, and the raw value that stands for each bin. */
 export interface BinnedAttribute {
@@ -57,6 +65,8 @@ export interface AuditData {
   readonly dataset: Dataset;
   /** The same attributes before binning (what a model reading raw values expects). */
   readonly modelSchema: Schema;
+  /** The audited rows in `modelSchema`'s coding: the real values of binned attributes. */
+  readonly rawX: Float64Array;
   readonly binned: readonly BinnedAttribute[];
   /** Recorded decisions (outcome codes) or scores per row, when given. */
   readonly recorded: { kind: 'predictions' | 'scores'; column: string; values: Float64Array } | null;
@@ -221,7 +231,15 @@ function encodeRows(
   header: readonly string[],
   counts: (rowsRead: number, rowsKept: number) => void,
   declared: Declared,
-): { dataset: Dataset; rowsRead: number; rowsKept: number; dropped: number; droppedWhy: string } {
+): {
+  dataset: Dataset;
+  rowsRead: number;
+  rowsKept: number;
+  dropped: number;
+  droppedWhy: string;
+  /** Per used column, the rows dropped (or imputed) because that column missed a value. */
+  missingBy: Map<string, number>;
+} {
   const own = <T>(table: Readonly<Record<string, T>>, key: string): T | undefined =>
     Object.hasOwn(table, key) ? table[key] : undefined;
   const outcomeAt = header.indexOf(declared.outcome);
@@ -233,9 +251,13 @@ function encodeRows(
   const stats = names.map(() => new ColumnStats());
   const labelSet = new Set<string>();
   let dropped = 0;
+  const missingBy = new Map<string, number>();
   const { read, kept: passed } = eachRow((row, index) => {
     const gapAt = used.find((i) => isMissing(row[i]!));
     if (gapAt !== undefined) {
+      for (const i of used) {
+        if (isMissing(row[i]!)) missingBy.set(header[i]!, (missingBy.get(header[i]!) ?? 0) + 1);
+      }
       if (policy === 'error') {
         throw new DataError(
           'DATA_NOT_FINITE',
@@ -256,7 +278,23 @@ function encodeRows(
   });
   counts(read, passed);
   const n = passed - dropped;
-  if (n === 0) throw new DataError('DATA_EMPTY', 'no CSV row is left after the missing-value policy');
+  if (n === 0) {
+    if (passed === 0) throw new DataError('DATA_EMPTY', `${declared.name} has no data rows`);
+    const worst = [...missingBy].sort((a, b) => b[1] - a[1]);
+    const shown = worst.map(([c, k]) => `"${c}" on ${k}`).join(', ');
+    const optional = worst
+      .map(([c]) => c)
+      .filter((c) => c !== declared.outcome && !declared.protected.includes(c));
+    throw new DataError(
+      'DATA_EMPTY',
+      `every one of the ${passed} rows misses a value in a column the audit uses (${shown} of ${passed} rows)${
+        optional.length > 0
+          ? `: leave ${optional.length > 1 ? 'those columns' : 'it'} out with --exclude ${optional.join(',')}, name the columns to use with --columns${policy === 'drop' ? ', or fill attribute values with --missing mode' : ''}`
+          : ': the outcome or a protected attribute has no value on any row'
+      }`,
+      { columns: worst.map(([c]) => c), missing: Object.fromEntries(worst) },
+    );
+  }
   // The mode of each column (most frequent, ties to the first in text order), for `mode`.
   const modes: (string | null)[] = stats.map((st, c) => {
     if (policy !== 'mode') return null;
@@ -361,6 +399,7 @@ function encodeRows(
     rowsKept: passed,
     dropped,
     droppedWhy: policy === 'mode' ? 'missing outcome' : 'missing value',
+    missingBy,
   };
 }
 
@@ -403,6 +442,19 @@ function modeOfColumn(
     counts.set(cell, (counts.get(cell) ?? 0) + 1);
   });
   return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
+}
+
+/** Rows already in memory, as `DelimitedFile` gives them: the header is record 0. */
+function tableSource(table: NonNullable<DataOptions['table']>): Pick<DelimitedFile, 'forEach'> & {
+  firstLine(): string;
+} {
+  return {
+    firstLine: () => table.header.join(','),
+    forEach(_delimiter: string, f: (record: string[], index: number) => boolean | undefined) {
+      if (f(table.header as string[], 0) === false) return;
+      for (let i = 0; i < table.rows.length; i++) if (f(table.rows[i] as string[], i + 1) === false) return;
+    },
+  };
 }
 
 /** Protected numeric columns with more distinct values than this are binned. */
@@ -561,8 +613,8 @@ function binLabels(edges: readonly number[], integer: boolean): string[] {
 /** Read the CSV, infer (or take) the schema, bin numeric protected attributes, set the recorded column aside. */
 export function loadAuditData(options: DataOptions): AuditData {
   const notes: string[] = [];
-  const source = new DelimitedFile(options.file);
-  const delimiter = detectDelimiter(source.firstLine());
+  const source = options.table ? tableSource(options.table) : new DelimitedFile(options.file);
+  const delimiter = options.table ? ',' : detectDelimiter(source.firstLine());
   let rawHeader: string[] | null = null;
   source.forEach(delimiter, (record) => {
     rawHeader = record;
@@ -641,15 +693,24 @@ export function loadAuditData(options: DataOptions): AuditData {
     });
     const census = header.map((h, j) => (keep.has(h) || first.get(h) !== j ? null : new DistinctCount()));
     const counted = census.flatMap((c, j) => (c ? [[j, c] as const] : []));
+    const gaps = new Float64Array(header.length);
     const { kept } = eachRow((row) => {
       for (const [j, c] of counted) {
         const cell = row[j]!.trim();
         if (!MISSING.has(cell)) c.add(cell);
+        else gaps[j]!++;
       }
     });
-    columns = defaultColumns(header, census, kept, keep, notes).filter(
-      (c) => !special.has(c) && !exclude.has(c),
-    );
+    columns = defaultColumns(header, census, kept, keep, notes).filter((c) => {
+      if (special.has(c) || exclude.has(c)) return false;
+      // A column that misses values on many rows would cost the audit those rows: left out, named.
+      const j = header.indexOf(c);
+      if (keep.has(c) || gaps[j]! <= MAX_MISSING_SHARE * kept) return true;
+      notes.push(
+        `column "${c}" is left out: ${gaps[j]} of ${kept} rows have no value in it, and each would be dropped; list it in --columns to keep it (with --missing mode to fill its gaps instead)`,
+      );
+      return false;
+    });
   }
   const recordedColumn = options.recorded?.column;
   const kinds: Record<string, AttributeKind> = { ...(file.kinds ?? {}) };
@@ -687,7 +748,17 @@ export function loadAuditData(options: DataOptions): AuditData {
     filter = { where: options.where, rowsKept: loaded.rowsKept };
     notes.push(`--where ${options.where}: ${loaded.rowsKept} of ${rowsRead} rows kept`);
   }
-  if (loaded.dropped > 0) notes.push(`${loaded.dropped} rows dropped (${loaded.droppedWhy})`);
+  if (loaded.dropped > 0 || loaded.missingBy.size > 0) {
+    const by = [...loaded.missingBy]
+      .sort((a, b) => b[1] - a[1])
+      .map(([c, k]) => `"${c}" ${k}`)
+      .join(', ');
+    notes.push(
+      (options.missing ?? 'drop') === 'mode'
+        ? `missing values counted in the columns the audit uses only (${by}): attribute values filled with the column's most frequent value${loaded.dropped > 0 ? `, ${loaded.dropped} rows without an outcome dropped` : ''}`
+        : `${loaded.dropped} rows dropped for a missing value in a column the audit uses (rows missing each: ${by}); columns it does not use are not looked at`,
+    );
+  }
 
   // Set the recorded column aside.
   let ds: Dataset = loaded.dataset;
@@ -712,6 +783,7 @@ export function loadAuditData(options: DataOptions): AuditData {
     ds = dropColumn(ds, j);
   }
   const modelSchema = ds.schema;
+  const rawX = ds.x;
 
   // Bin numeric protected attributes (and any column the schema file bins).
   const binned: BinnedAttribute[] = [];
@@ -736,7 +808,7 @@ export function loadAuditData(options: DataOptions): AuditData {
       `${a.protected ? 'protected ' : ''}attribute "${a.name}" is numeric: binned into ${labels.join(', ')}${explicit ? '' : ' (quantiles)'}`,
     );
   }
-  return { dataset: ds, modelSchema, binned, recorded, notes, rowsRead, filter };
+  return { dataset: ds, modelSchema, rawX, binned, recorded, notes, rowsRead, filter };
 }
 
 function binMedians(raw: Float64Array, edges: readonly number[]): Float64Array {

@@ -3,6 +3,7 @@ import { aequitas } from '@fb/individual-aequitas';
 import { biasScan } from '@fb/subgroup-biasscan';
 import { divexplorer } from '@fb/subgroup-divexplorer';
 import { sliceline } from '@fb/subgroup-sliceline';
+import { rowFlips } from './flips.js';
 
 export type Family = 'group' | 'subgroup' | 'individual';
 
@@ -50,7 +51,7 @@ export const DEFAULT_METHODS: readonly AuditMethod[] = [
     needsProba: false,
     needsNewInputs: false,
     effect:
-      'divergence: the rate (favourable decisions, FPR or FNR) in the subgroup minus the rate on all rows',
+      "divergence: the rate (favourable decisions, FPR or FNR, named with the group metrics' positive label) in the subgroup minus the rate on all rows",
     pValue:
       "two-sided normal tail of the subgroup's t-value, per subgroup, with no correction for the many patterns mined: treat it as a ranking aid, not a test at any stated level.",
     sees: 'every frequent pattern (at least 5% of the rows) whose decision rate or error rates diverge from the whole.',
@@ -66,11 +67,26 @@ export const DEFAULT_METHODS: readonly AuditMethod[] = [
     needsProba: false,
     needsNewInputs: false,
     effect:
-      "the slice's mean error (false positives or false negatives of the favourable label) minus the mean error on all rows",
+      "the slice's mean error (false positives or false negatives, named with the group metrics' positive label) minus the mean error on all rows",
     pValue:
       'none: SliceLine ranks slices by a score trading error against size and has no significance test.',
     sees: 'the largest, most error-prone slices of the data, exactly (the top k of its score).',
     cannotSee: 'differences in decision rates that are not errors; statistical significance.',
+  },
+  {
+    id: 'rowflips',
+    title: "Counterfactual test on the data's rows",
+    family: 'individual',
+    detector: rowFlips as never,
+    options: {},
+    needsProba: false,
+    needsNewInputs: true,
+    effect:
+      'rows of the data whose decision changes when one protected attribute is changed to another value the data holds',
+    pValue: 'none: every reported pair is two answers of the model, a fact about the model, not an estimate.',
+    sees: "individual discrimination where people are: every tested input is a row of the data, changed in one protected attribute only (a binned attribute to a real value, the bin's median).",
+    cannotSee:
+      'inputs unlike the rows of the data; decisions that change only when two protected attributes change together.',
   },
   {
     id: 'aequitas',
@@ -85,6 +101,6 @@ export const DEFAULT_METHODS: readonly AuditMethod[] = [
       'none: every reported pair is re-checked against the model, so each is a fact about the model, not an estimate.',
     sees: "individual discrimination anywhere in the attribute domain, including inputs unlike the data's rows.",
     cannotSee:
-      'how often such inputs occur in practice (generated inputs need not be realistic); group-level disparities that come through non-protected attributes.',
+      'how often such inputs occur in practice: its inputs are drawn from the whole domain, so most are unlike any person (the report counts the pairs on realistic inputs and shows only those); group-level disparities that come through non-protected attributes.',
   },
 ];

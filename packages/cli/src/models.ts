@@ -41,26 +41,52 @@ export interface PreparedModel {
 const TRAINED = { rf: 'random-forest', lr: 'logistic-regression', mlp: 'mlp' } as const;
 
 /**
- * A model that reads raw values, in front of data whose numeric protected attributes are binned: each
- * bin code is replaced by the bin's median before the batch goes to the model.
+ * A model that reads raw values, in front of data whose numeric protected attributes are binned. The
+ * audited rows are answered from their real values: a batch that is the audited data's array (or a run
+ * of its rows, as a view on it) gets the model's answers on the raw rows, so group metrics and subgroup
+ * scans see the model's own decisions. Any other input (a generated one, a counterfactual) has each bin
+ * code replaced by the bin's median, a value the data holds.
  */
-class RawValueClassifier implements Classifier {
+export class RawValueClassifier implements Classifier {
   readonly nFeatures: number;
   readonly nClasses: number;
   readonly description: string;
   readonly predictProba?: (x: Float64Array) => Float64Array;
+  private ownDecisions: Int32Array | null = null;
+  private ownProba: Float64Array | null = null;
 
   constructor(
     private readonly inner: Classifier,
     private readonly binned: readonly BinnedAttribute[],
+    /** The audited rows in the binned coding, and the same rows with their real values. */
+    private readonly audited: { readonly x: Float64Array; readonly raw: Float64Array } | null = null,
   ) {
     this.nFeatures = inner.nFeatures;
     this.nClasses = inner.nClasses;
     this.description = inner.description ?? 'model';
-    if (inner.predictProba) this.predictProba = (x) => inner.predictProba!(this.raw(x));
+    if (inner.predictProba) {
+      this.predictProba = (x) => {
+        const rows = this.auditedRows(x);
+        if (!rows) return inner.predictProba!(this.raw(x));
+        this.ownProba ??= inner.predictProba!(this.audited!.raw);
+        const K = this.nClasses;
+        return this.ownProba.slice(rows[0] * K, rows[1] * K);
+      };
+    }
   }
 
-  private raw(x: Float64Array): Float64Array {
+  /** `[first, end)` when `x` is the audited rows' array or a whole-row view on it, else null. */
+  private auditedRows(x: Float64Array): [number, number] | null {
+    const a = this.audited;
+    if (!a || this.binned.length === 0 || x.buffer !== a.x.buffer) return null;
+    const d = this.nFeatures;
+    const offset = (x.byteOffset - a.x.byteOffset) / Float64Array.BYTES_PER_ELEMENT;
+    if (offset < 0 || offset % d !== 0 || x.length % d !== 0 || offset + x.length > a.x.length) return null;
+    return [offset / d, (offset + x.length) / d];
+  }
+
+  /** A batch with each bin code replaced by the bin's median. */
+  raw(x: Float64Array): Float64Array {
     if (this.binned.length === 0) return x;
     const d = this.nFeatures;
     const out = x.slice();
@@ -70,8 +96,26 @@ class RawValueClassifier implements Classifier {
     return out;
   }
 
+  /** The binned attributes, with the median each bin is sent as. */
+  get binnedAttributes(): readonly BinnedAttribute[] {
+    return this.binned;
+  }
+
+  /** The audited rows with their real values, when there are binned attributes. */
+  get realRows(): Float64Array | null {
+    return this.binned.length > 0 && this.audited ? this.audited.raw : null;
+  }
+
+  /** The model's answers on rows given in its own (raw) coding. */
+  predictRaw(raw: Float64Array): Int32Array {
+    return this.inner.predict(raw);
+  }
+
   predict(x: Float64Array): Int32Array {
-    return this.inner.predict(this.raw(x));
+    const rows = this.auditedRows(x);
+    if (!rows) return this.inner.predict(this.raw(x));
+    this.ownDecisions ??= this.inner.predict(this.audited!.raw);
+    return this.ownDecisions.slice(rows[0], rows[1]);
   }
 }
 
@@ -294,7 +338,8 @@ export async function prepareModel(data: AuditData, source: ModelSource): Promis
       `the model takes ${inner.nFeatures} features, the data has ${full.d} attributes (${full.schema.attributes.map((a) => a.name).join(', ')})`,
     );
   }
-  const model = new RawValueClassifier(inner, data.binned);
+  const model = new RawValueClassifier(inner, data.binned, { x: full.x, raw: data.rawX });
+  // The model's own decisions on the real rows (raw values, not bin medians).
   const predictions = model.predict(full.x);
   let correct = 0;
   for (let i = 0; i < full.n; i++) if (predictions[i] === full.y[i]) correct++;
@@ -307,7 +352,7 @@ export async function prepareModel(data: AuditData, source: ModelSource): Promis
     facts: [`accuracy on the data ${(correct / full.n).toFixed(3)}`],
     caveats: data.binned.map(
       (b) =>
-        `The model reads raw "${b.name}" values; the audit works with its bins (${b.labels.join(', ')}) and sends the model each bin's median (${Array.from(b.representatives).join(', ')}), so a finding about a bin speaks of the median's treatment.`,
+        `The model reads raw "${b.name}" values. Group metrics and subgroup scans use its decisions on each row's real value; the audit's groups are bins (${b.labels.join(', ')}), and an input that is not a row of the data (an individual test's counterfactual) is sent each bin's median (${Array.from(b.representatives).join(', ')}), a value the data holds: each example pair states the real values it compared.`,
     ),
     close: async () => {
       await inner.close?.();

@@ -216,7 +216,13 @@ describe('fairbench audit', () => {
     const status = Object.fromEntries(
       report.methods.map((m: { id: string; status: string }) => [m.id, m.status]),
     );
-    expect(status).toEqual({ biasscan: 'done', divexplorer: 'done', sliceline: 'done', aequitas: 'skipped' });
+    expect(status).toEqual({
+      biasscan: 'done',
+      divexplorer: 'done',
+      sliceline: 'done',
+      rowflips: 'skipped',
+      aequitas: 'skipped',
+    });
     expect(report.model.facts[0]).toBe('decisions: "good" when score < 4, else "bad"');
   });
 

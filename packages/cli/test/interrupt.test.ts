@@ -62,7 +62,7 @@ describe('fairbench audit interrupted', () => {
       const detectorStarted = new Promise<void>((resolve) =>
         audit.stderr.on('data', (d) => {
           stderr += d;
-          if (!detecting && /\[1\/4\] \w+: running/.test(stderr)) {
+          if (!detecting && /\[1\/\d\] \w+: running/.test(stderr)) {
             detecting = true;
             resolve();
           }

@@ -43,7 +43,7 @@ export function groupRateChart(metrics: GroupMetrics): Promise<Chart> {
         {
           mark: { type: 'bar', color: '#7aa6c2' },
           encoding: {
-            y: { field: 'group', type: 'nominal', title: null, sort: null },
+            y: { field: 'group', type: 'nominal', title: null, sort: null, axis: { labelLimit: 0 } },
             x: {
               field: 'value',
               type: 'quantitative',
@@ -80,7 +80,8 @@ export function subgroupChart(bars: readonly SubgroupBar[]): Promise<Chart> {
     width: 360,
     mark: 'bar',
     encoding: {
-      y: { field: 'key', type: 'nominal', sort: null, title: null, axis: { labelLimit: 420 } },
+      // labelLimit 0: labels are never cut, however long the description.
+      y: { field: 'key', type: 'nominal', sort: null, title: null, axis: { labelLimit: 0 } },
       x: { field: 'effect', type: 'quantitative', title: 'effect (see each method for its meaning)' },
       color: { field: 'method', type: 'nominal' },
     },

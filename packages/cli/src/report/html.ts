@@ -7,6 +7,7 @@ import {
   type SubgroupFinding,
 } from '@fb/core';
 import type { GroupMetrics, MethodRun, Rate } from '../audit.js';
+import type { PairRealism, ShownSubgroup } from '../findings.js';
 import type { Chart } from './charts.js';
 
 /** Everything the report shows. */
@@ -23,7 +24,17 @@ export interface AuditReport {
     readonly filter?: { readonly where: string; readonly rowsKept: number } | null;
     readonly rowsAudited: number;
     readonly notes: readonly string[];
+    /** `--dataset`: the named dataset, its documented row set and the verified files. */
+    readonly dataset?: {
+      readonly name: string;
+      readonly rowSet: string;
+      readonly provenance: readonly string[];
+    };
   };
+  /** The subgroups listed: simplified and merged (see `shownSubgroups`); else each method's first five. */
+  readonly subgroups?: readonly ShownSubgroup[];
+  /** Which pairs of each individual method are on realistic inputs, and the rule. */
+  readonly realism?: { readonly rule: string; readonly methods: readonly PairRealism[] };
   readonly schema: Schema;
   readonly model: {
     readonly description: string;
@@ -89,6 +100,30 @@ export function topSubgroups(report: Pick<AuditReport, 'runs' | 'schema'>, perMe
   return out;
 }
 
+/** The subgroups the report lists (merged and simplified when the audit computed them). */
+export function listedSubgroups(r: Pick<AuditReport, 'runs' | 'schema' | 'subgroups'>): ShownSubgroup[] {
+  if (r.subgroups) return [...r.subgroups];
+  return topSubgroups(r).map((s) => ({ ...s, droppedClauses: [], alsoFound: [], members: [] }));
+}
+
+const pct = (v: number | null) => (v === null ? '–' : `${fmt(100 * v, 1)}%`);
+const rateText = (x: Rate) => `${pct(x.value)} [${pct(x.lo)}, ${pct(x.hi)}]`;
+
+/** The summary's lead: which groups fare worse, on which rate, against which reference. */
+function disadvantageItems(g: GroupMetrics): string {
+  const list = g.disadvantaged ?? [];
+  const head = `Groups that fare worse than their reference (positive label "${esc(g.positive)}"; 95% Wilson intervals that do not overlap; groups of fewer than ${g.minGroupSize} rows not compared):`;
+  if (list.length === 0) {
+    return `<li class="lead">${head} <b>none</b>: no group's interval lies on the worse side of its reference's.</li>`;
+  }
+  return `<li class="lead">${head}<ul class="disadvantaged">${list
+    .map(
+      (x) =>
+        `<li><b class="group">${esc(x.attribute)} = ${esc(x.group)}</b> (${x.size} rows): ${esc(x.metric)} ${rateText(x.rate)} against ${esc(x.attribute)} = ${esc(x.reference)} ${rateText(x.referenceRate)}${x.ratio !== null ? `, ratio ${fmt(x.ratio, 2)}` : ''} (${x.worse} is worse)</li>`,
+    )
+    .join('')}</ul></li>`;
+}
+
 function dataSection(r: AuditReport): string {
   const attrs = r.schema.attributes.map((a) => [
     `<td>${esc(a.name)}</td>`,
@@ -100,6 +135,7 @@ function dataSection(r: AuditReport): string {
   return `<section id="data"><h2>Data</h2>
 <p><b>${esc(r.data.file)}</b>: ${r.data.rowsRead} rows read${r.data.filter ? `, ${r.data.filter.rowsKept} of them kept by the filter <code>--where ${esc(r.data.filter.where)}</code>` : ''}, ${r.data.rowsAudited} audited. Outcome <b>${esc(o.name)}</b>
 (${o.labels.map(esc).join(', ')}); favourable: <b>${esc(o.labels[o.favorable])}</b>.</p>
+${r.data.dataset ? `<p class="rowset">Row set of <code>--dataset ${esc(r.data.dataset.name)}</code>: ${esc(r.data.dataset.rowSet)}. Codes are shown with the dataset's codebook labels.</p><ul class="small">${r.data.dataset.provenance.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>` : ''}
 ${r.data.notes.length ? `<ul class="notes">${r.data.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''}
 <details><summary>Schema (${r.schema.attributes.length} attributes)</summary>${table(['attribute', '', 'kind', 'values'], attrs)}</details>
 </section>`;
@@ -120,11 +156,12 @@ function groupSection(r: AuditReport): string {
     rateCell(row.selectionRate),
     rateCell(row.tpr),
     rateCell(row.fpr),
+    row.fnr ? rateCell(row.fnr) : '<td>–</td>',
   ]);
-  const summary = (['selectionRate', 'tpr', 'fpr'] as const).map((m) => [
-    `<td>${{ selectionRate: 'selection rate', tpr: 'true positive rate', fpr: 'false positive rate' }[m]}</td>`,
-    `<td>${fmt(g.summary[m].difference)}</td>`,
-    `<td>${fmt(g.summary[m].ratio)}</td>`,
+  const summary = (['selectionRate', 'tpr', 'fpr', 'fnr'] as const).map((m) => [
+    `<td>${{ selectionRate: 'selection rate', tpr: 'true positive rate', fpr: 'false positive rate', fnr: 'false negative rate' }[m]}</td>`,
+    `<td>${fmt(g.summary[m]?.difference)}</td>`,
+    `<td>${fmt(g.summary[m]?.ratio)}</td>`,
   ]);
   const aeqCols = [
     'attribute_name',
@@ -145,7 +182,7 @@ function groupSection(r: AuditReport): string {
   );
   return `<section id="groups"><h2>Group metrics</h2>
 <p>Positive label in every rate: <b>${esc(g.positive)}</b>. Groups are the combinations of ${g.attributes.map(esc).join(', ')} present in the audited rows; intervals are 95% Wilson intervals of each rate.</p>
-${table(['group', 'rows', 'selection rate', 'true positive rate', 'false positive rate'], rows)}
+${table(['group', 'rows', 'selection rate', 'true positive rate', 'false positive rate', 'false negative rate'], rows)}
 <h3>Between groups (fairlearn's MetricFrame: difference = max − min, ratio = min / max, over the groups of at least ${g.minGroupSize} rows)</h3>
 ${table(['rate', 'difference', 'ratio'], summary)}
 <h3>Aequitas table (one attribute at a time, disparity = group / reference, parity band [0.8, 1.25])</h3>
@@ -155,10 +192,10 @@ ${table(aeqCols.map(esc), aeq, 'small')}
 }
 
 function subgroupSection(r: AuditReport): string {
-  const top = topSubgroups(r);
+  const top = listedSubgroups(r);
   const rows = top.map((s, i) => [
     `<td>${i + 1}</td>`,
-    `<td class="subgroup">${esc(s.label)}</td>`,
+    `<td class="subgroup">${esc(s.label)}${s.droppedClauses.length ? `<div class="small dropped">without ${s.droppedClauses.map(esc).join('; ')} (each changes the members by less than 1%)</div>` : ''}${s.alsoFound.length ? `<div class="small also">also found: ${s.alsoFound.map((a) => `${esc(a.method)}: ${esc(a.subgroup)} (Jaccard ${fmt(a.jaccard, 2)})`).join('; ')}</div>` : ''}</td>`,
     `<td>${esc(s.methodId)}</td>`,
     `<td>${s.finding.size}</td>`,
     `<td>${fmt(s.finding.effect)}</td>`,
@@ -173,13 +210,14 @@ function subgroupSection(r: AuditReport): string {
         `<li><b>${esc(run.method.id)}</b>: effect = ${esc(run.method.effect)}; p-value: ${esc(run.method.pValue)}</li>`,
     );
   return `<section id="subgroups"><h2>Subgroups</h2>
-${top.length ? table(['#', 'subgroup', 'method', 'rows', 'effect', 'p-value', 'direction', 'details'], rows) : '<p>No subgroup was reported.</p>'}
+<p class="small">Each method's first findings, interleaved by rank. Subgroups of fewer than 30 rows are not listed. A subgroup whose members overlap an earlier one's at Jaccard 0.8 or more is not listed again but named under it ("also found"); a clause that changes the members by less than 1% is left out of the description. Sizes count the members of the description shown.</p>
+${top.length ? table(['#', 'subgroup', 'method', 'rows', 'effect', 'p-value', 'direction', 'details'], rows, 'subgroups') : '<p>No subgroup was reported.</p>'}
 <ul class="meanings">${meanings.join('')}</ul></section>`;
 }
 
-function subgroupDetail(s: RankedSubgroup): string {
+function subgroupDetail(s: Pick<RankedSubgroup, 'finding'>): string {
   const d = s.finding.details;
-  const keys = ['metric', 'errorType', 'observed', 'expected', 'averageError', 't'].filter(
+  const keys = ['metric', 'errorType', 'positiveLabel', 'observed', 'expected', 'averageError', 't'].filter(
     (k) => d[k] !== undefined && d[k] !== null,
   );
   return keys.map((k) => `${k} ${typeof d[k] === 'number' ? fmt(d[k] as number) : String(d[k])}`).join(', ');
@@ -188,47 +226,66 @@ function subgroupDetail(s: RankedSubgroup): string {
 function pairSection(r: AuditReport): string {
   const runs = r.runs.filter((run) => run.result?.findings.kind === 'individual');
   if (runs.length === 0) return '';
-  return `<section id="pairs"><h2>Individual discrimination: example pairs</h2>${runs
-    .map((run) => {
-      const res = run.result as DiscoveryResult;
-      const all = res.findings.kind === 'individual' ? res.findings.pairs : [];
-      // One pair per tested input first, so the examples are not ten variants of one sample.
-      const seen = new Set<string>();
-      const pairs = all
-        .filter((p) => {
-          const key = p.sample.join(',');
-          if (seen.has(key)) return false;
-          seen.add(key);
-          return true;
-        })
-        .slice(0, 10);
-      const m = res.metrics;
-      const head = `<p><b>${esc(run.method.id)}</b>: ${m.dsn} discriminatory inputs among ${m.tsn} tested (${fmt(100 * m.sur, 2)}%), ${m.pairs} pairs, ${m.queries} model queries.</p>`;
-      if (pairs.length === 0) return `${head}<p>No pair found within the budget.</p>`;
-      const rows = pairs.map((p) => {
-        const a = shortLabels(r.schema, p.sample);
-        const b = shortLabels(r.schema, p.counterfactual);
-        const changed = r.schema.attributes.filter((at) => a[at.name] !== b[at.name]).map((at) => at.name);
-        const rest = r.schema.attributes
-          .filter((at) => !changed.includes(at.name))
-          .map((at) => `${at.name} = ${a[at.name]}`)
-          .join(', ');
-        return [
-          `<td class="pair">${changed.map((c) => `${esc(c)}: ${esc(a[c])} → ${esc(b[c])}`).join('<br>')}</td>`,
-          `<td>${esc(outcomeLabel(r.schema, p.sampleOutcome))}</td>`,
-          `<td>${esc(outcomeLabel(r.schema, p.counterfactualOutcome))}</td>`,
-          `<td class="small">${esc(rest)}</td>`,
-        ];
-      });
-      return (
-        head +
-        table(
-          ['protected change', 'decision before', 'decision after', 'everything else (same in both)'],
-          rows,
-        )
-      );
-    })
-    .join('')}</section>`;
+  return `<section id="pairs"><h2>Individual discrimination: example pairs</h2>
+${r.realism ? `<p class="small">Realistic inputs: ${esc(r.realism.rule)}. Only pairs whose two inputs are both realistic are shown as examples.</p>` : ''}${runs
+  .map((run) => {
+    const res = run.result as DiscoveryResult;
+    const all = res.findings.kind === 'individual' ? res.findings.pairs : [];
+    const realism = r.realism?.methods.find((m) => m.method === run.method.id);
+    const compared = (res.extras['compared'] ?? []) as {
+      caseId: number;
+      attribute: string;
+      from: number;
+      to: number;
+    }[];
+    // One pair per tested input first, so the examples are not ten variants of one sample.
+    const seen = new Set<string>();
+    const pairs = all
+      .filter((p, k) => {
+        if (realism && !realism.flags[k]) return false;
+        const key = p.sample.join(',');
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      })
+      .slice(0, 10);
+    const m = res.metrics;
+    const share = realism
+      ? ` Of the ${realism.checked} pairs kept, <b class="realistic-share">${realism.realistic} (${fmt(realism.checked ? (100 * realism.realistic) / realism.checked : 0, 1)}%) are on realistic inputs</b>.`
+      : '';
+    const head = `<p><b>${esc(run.method.id)}</b>: ${m.dsn} discriminatory inputs among ${m.tsn} tested (${fmt(100 * m.sur, 2)}%), ${m.pairs} pairs, ${m.queries} model queries.${share}</p>`;
+    if (pairs.length === 0) {
+      return `${head}<p>${all.length ? 'No pair on realistic inputs to show.' : 'No pair found within the budget.'}</p>`;
+    }
+    const rows = pairs.map((p) => {
+      const a = shortLabels(r.schema, p.sample);
+      const b = shortLabels(r.schema, p.counterfactual);
+      const changed = r.schema.attributes.filter((at) => a[at.name] !== b[at.name]).map((at) => at.name);
+      const rest = r.schema.attributes
+        .filter((at) => !changed.includes(at.name))
+        .map((at) => `${at.name} = ${a[at.name]}`)
+        .join(', ');
+      const real = (c: string) => {
+        const v = compared.find((x) => x.caseId === p.caseId && x.attribute === c);
+        return v ? ` (real values ${fmt(v.from, 4)} → ${fmt(v.to, 4)})` : '';
+      };
+      return [
+        `<td class="pair">${changed.map((c) => `${esc(c)}: ${esc(a[c])} → ${esc(b[c])}${esc(real(c))}`).join('<br>')}</td>`,
+        `<td>${esc(outcomeLabel(r.schema, p.sampleOutcome))}</td>`,
+        `<td>${esc(outcomeLabel(r.schema, p.counterfactualOutcome))}</td>`,
+        `<td class="small">${esc(rest)}</td>`,
+      ];
+    });
+    return (
+      head +
+      table(
+        ['protected change', 'decision before', 'decision after', 'everything else (same in both)'],
+        rows,
+        `pairs-${run.method.id}`,
+      )
+    );
+  })
+  .join('')}</section>`;
 }
 
 /** A row's labels, numbers to four significant digits (generated inputs carry long fractions). */
@@ -269,7 +326,7 @@ figure{margin:1em 0}figcaption{font-weight:600;margin-bottom:.3em}`;
 
 /** The report as one HTML file: inline style, charts as inline SVG, no script to run and nothing to fetch. */
 export function renderHtml(r: AuditReport): string {
-  const top = topSubgroups(r);
+  const top = listedSubgroups(r);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
@@ -278,7 +335,8 @@ export function renderHtml(r: AuditReport): string {
 <p class="small">${esc(r.createdAt)} · <code>${esc(r.command)}</code></p>
 ${r.partial ? '<p class="partial">This audit was interrupted: the methods that did not finish report what they had found, or nothing.</p>' : ''}
 <section id="summary"><h2>Summary</h2><ul>
-${r.groups ? `<li>Selection rate of "${esc(r.groups.positive)}" ranges over ${fmt(r.groups.summary.selectionRate.difference)} between groups of at least ${r.groups.minGroupSize} rows (ratio ${fmt(r.groups.summary.selectionRate.ratio)}).</li>` : ''}
+${r.groups ? disadvantageItems(r.groups) : ''}
+${r.groups ? `<li>Selection rate of "${esc(r.groups.positive)}" ranges over ${fmt(r.groups.summary.selectionRate.difference)} between the intersectional groups of at least ${r.groups.minGroupSize} rows (ratio ${fmt(r.groups.summary.selectionRate.ratio)}).</li>` : ''}
 ${top
   .filter((s, i) => top.findIndex((t) => t.methodId === s.methodId) === i)
   .map(
@@ -288,10 +346,10 @@ ${top
   .join('')}
 ${r.runs
   .filter((run) => run.result?.findings.kind === 'individual')
-  .map(
-    (run) =>
-      `<li>${esc(run.method.id)}: ${run.result!.metrics.pairs} discriminatory pairs found among ${run.result!.metrics.tsn} tested inputs.</li>`,
-  )
+  .map((run) => {
+    const realism = r.realism?.methods.find((m) => m.method === run.method.id);
+    return `<li>${esc(run.method.id)}: ${run.result!.metrics.pairs} discriminatory pairs found among ${run.result!.metrics.tsn} tested inputs${realism ? `; of the ${realism.checked} kept, ${realism.realistic} on realistic inputs` : ''}.</li>`;
+  })
   .join('')}
 </ul></section>
 ${dataSection(r)}${modelSection(r)}${groupSection(r)}${chartsSection(r)}${subgroupSection(r)}${pairSection(r)}${methodsSection(r)}

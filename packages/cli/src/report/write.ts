@@ -2,17 +2,17 @@ import type { DiscoveryResult } from '@fb/core';
 import type { GroupMetrics } from '../audit.js';
 import { type Chart, groupRateChart, subgroupChart } from './charts.js';
 import { findingsCsv, safeCsv } from './csv.js';
-import { type AuditReport, renderHtml, topSubgroups } from './html.js';
+import { type AuditReport, listedSubgroups, renderHtml } from './html.js';
 import { writeOutput } from './output.js';
 
 function groupCsv(g: GroupMetrics): string {
   const header = ['group', 'rows', 'positive_label'];
-  for (const m of ['selection_rate', 'tpr', 'fpr']) header.push(m, `${m}_lo`, `${m}_hi`);
+  for (const m of ['selection_rate', 'tpr', 'fpr', 'fnr']) header.push(m, `${m}_lo`, `${m}_hi`);
   const rows = [g.overall, ...g.byGroup].map((r) => [
     r.group,
     r.size,
     g.positive,
-    ...[r.selectionRate, r.tpr, r.fpr].flatMap((x) => [x.value, x.lo, x.hi]),
+    ...[r.selectionRate, r.tpr, r.fpr, r.fnr].flatMap((x) => [x.value, x.lo, x.hi]),
   ]);
   return safeCsv(header, rows);
 }
@@ -56,7 +56,7 @@ export async function writeReport(
 ): Promise<string[]> {
   const charts: Chart[] = [];
   if (base.groups) charts.push(await groupRateChart(base.groups));
-  const top = topSubgroups(base);
+  const top = listedSubgroups(base);
   const bars = top
     .filter((s) => s.finding.effect !== null)
     .map((s) => ({ label: s.label, method: s.methodId, effect: s.finding.effect! }));
@@ -99,7 +99,15 @@ export async function writeReport(
       status: r.status,
       reason: r.reason,
     })),
-    topSubgroups: top.map((s) => ({ method: s.methodId, subgroup: s.label, ...s.finding })),
+    topSubgroups: top.map((s) => ({
+      method: s.methodId,
+      subgroup: s.label,
+      ...s.finding,
+      members: s.members,
+      droppedClauses: s.droppedClauses,
+      alsoFound: s.alsoFound,
+    })),
+    realism: report.realism ?? null,
     results: results.map((r) => r.result),
   };
   writeOutput(
