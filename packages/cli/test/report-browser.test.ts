@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadAdult } from '@fb/datasets';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { audit } from '../src/index.js';
@@ -92,6 +93,113 @@ describe.skipIf(!existsSync(CHROMIUM))('report.html in headless Chromium', () =>
       );
       mkdirSync(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: path.join(ARTIFACTS, 'report.png'), fullPage: true });
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
+const here2 = path.dirname(fileURLToPath(import.meta.url));
+const DATA_DIR = process.env['FB_DATA_DIR'] ?? path.resolve(here2, '../../../../shared/datasets');
+const HAS_ADULT = existsSync(path.join(DATA_DIR, 'adult/adult.data.gz'));
+if (!HAS_ADULT)
+  console.warn(`report-browser.test: Adult skipped, no adult/adult.data.gz in ${DATA_DIR} (set FB_DATA_DIR)`);
+
+/** 95% Wilson interval, written out here apart from the code under test. */
+function wilson(k: number, n: number): [number, number] {
+  const z = 1.959963984540054;
+  const p = k / n;
+  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+  const half = (z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n));
+  return [centre - half, centre + half];
+}
+
+describe.skipIf(!existsSync(CHROMIUM) || !HAS_ADULT)('the Adult report in headless Chromium', () => {
+  it('lists no two subgroups overlapping at Jaccard 0.8, shows only realistic pairs, and names the disadvantaged groups', async () => {
+    const out = path.join(mkdtempSync(path.join(tmpdir(), 'fb-cli-adult-')), 'out');
+    const io = { stdout: () => {}, stderr: () => {}, isTTY: false };
+    const code = await audit(
+      [
+        '--dataset',
+        'adult',
+        '--data-dir',
+        DATA_DIR,
+        '--protected',
+        'sex,race,age',
+        '--train',
+        'rf',
+        '--time',
+        '20',
+        '--out',
+        out,
+      ],
+      io,
+      new AbortController().signal,
+    );
+    expect(code).toBe(0);
+    const json = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8'));
+    const adult = await loadAdult({ dataDir: DATA_DIR, missing: 'keep' });
+    const eduAt = adult.schema.attributes.findIndex((a) => a.name === 'education');
+    const numAt = adult.schema.attributes.findIndex((a) => a.name === 'education-num');
+    const combos = new Set<string>();
+    for (let i = 0; i < adult.n; i++) {
+      combos.add(
+        `${adult.schema.attributes[eduAt]!.categories![adult.x[i * adult.d + eduAt]!]}|${adult.x[i * adult.d + numAt]}`,
+      );
+    }
+
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu'],
+    });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1200, height: 1600 } });
+      await page.goto(`file://${path.join(out, 'report.html')}`, { waitUntil: 'load' });
+
+      // Subgroups: the page lists what report.json lists; their member sets, compared pairwise by brute force.
+      const listed = await page.locator('table.subgroups tbody tr').count();
+      expect(listed).toBe(json.topSubgroups.length);
+      expect(listed).toBeGreaterThan(1);
+      const sets = json.topSubgroups.map((s: { members: number[] }) => new Set(s.members));
+      for (let p = 0; p < sets.length; p++) {
+        for (let q = p + 1; q < sets.length; q++) {
+          const inter = [...sets[p]].filter((i) => sets[q].has(i)).length;
+          expect(inter / (sets[p].size + sets[q].size - inter)).toBeLessThan(0.8);
+        }
+      }
+
+      // Example pairs: every value one an Adult row holds, education and education-num as the rows pair them.
+      const rest = await page.locator('#pairs tbody tr td.small').allInnerTexts();
+      expect(rest.length).toBeGreaterThan(0);
+      for (const cell of rest) {
+        const values = Object.fromEntries(cell.split(', ').map((kv) => kv.split(' = ') as [string, string]));
+        expect(combos.has(`${values['education']}|${values['education-num']}`), cell).toBe(true);
+        for (const a of adult.schema.attributes) {
+          if (a.categories && values[a.name] !== undefined) expect(a.categories).toContain(values[a.name]);
+        }
+      }
+
+      // The summary names every group whose favourable rate's interval lies below its reference's.
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a reader sees
+      const lead = await page.locator('#summary li.lead').innerText();
+      const rows = json.groupMetrics.byAttribute as {
+        attribute: string;
+        value: string;
+        size: number;
+        selectionRate: { k: number; n: number };
+      }[];
+      for (const ref of json.groupMetrics.references as { attribute: string; value: string }[]) {
+        const base = rows.find((r) => r.attribute === ref.attribute && r.value === ref.value)!;
+        const lo = wilson(base.selectionRate.k, base.selectionRate.n)[0];
+        for (const r of rows) {
+          if (r.attribute !== ref.attribute || r === base || r.size < 30) continue;
+          const worse = wilson(r.selectionRate.k, r.selectionRate.n)[1] < lo;
+          expect(lead.includes(`${r.attribute} = ${r.value} (`), `${r.attribute} = ${r.value}`).toBe(worse);
+        }
+      }
+      expect(lead).toMatch(/sex = Female \(\d+ rows\): selection rate/);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: path.join(ARTIFACTS, 'adult-report.png'), fullPage: false });
     } finally {
       await browser.close();
     }
