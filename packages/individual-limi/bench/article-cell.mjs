@@ -6,7 +6,9 @@
 // of this process) of the fit and of each cell, with the run's phase timings and results, and the load.
 // With BASELINE=<dir> (a build by `bench/make-baseline.sh <commit>`), the same fit and cells are run with
 // that build first, then with this one, in one process: the before/after pair on the same data and
-// models. SYNTH_SEED (default 1), SEED (run and fit seed, default 1), MODELS (lr,rf,mlp).
+// models. SYNTH_SEED (default 1), SEED (run and fit seed, default 1), MODELS (lr,rf,mlp), SECONDS (the
+// study's safety cap, default 300), LATENT (maxLatentVectors: default none, as the study; a number gives
+// both builds the same fixed work, e.g. the original's 1,000,000).
 // `@fb/synth` is a workspace sibling, not a dependency of this package: it is read from its build.
 import { loadavg } from 'node:os';
 import { cpuUsage } from 'node:process';
@@ -82,7 +84,10 @@ console.log(
 const builds = [];
 if (process.env.BASELINE) builds.push(['before', await import(`${process.env.BASELINE}/index.js`)]);
 builds.push(['after', current]);
-const options = { boundarySamples: 10000, maxTested: 100000, maxLatentVectors: null };
+const latent = process.env.LATENT ? Number(process.env.LATENT) : null;
+const maxSeconds = Number(process.env.SECONDS ?? 300);
+const options = { boundarySamples: 10000, maxTested: 100000, maxLatentVectors: latent };
+console.log(`options ${JSON.stringify(options)}; budget 100,000 distinct queries, ${maxSeconds} s cap`);
 const rows = [];
 for (const [name, lib] of builds) {
   let c = cpu();
@@ -102,7 +107,17 @@ for (const [name, lib] of builds) {
     const t = Object.fromEntries(
       Object.entries(x.timings).map(([k, v]) => [k.replace('Seconds', ''), +v.toFixed(2)]),
     );
-    rows.push({ build: name, model: m, fitCpu, cellCpu, dsn: r.metrics.dsn, tsn: r.metrics.tsn });
+    const candidates = x.candidates ?? 0;
+    rows.push({
+      build: name,
+      model: m,
+      fitCpu,
+      cellCpu,
+      dsn: r.metrics.dsn,
+      tsn: r.metrics.tsn,
+      candidates,
+      stop: r.run.stopReason,
+    });
     console.log(
       `${name} ${m.padEnd(3)}: ${cellCpu.toFixed(2)} CPU s (${r.run.wallSeconds.toFixed(2)} s wall; load ${load()}); ` +
         `timings ${JSON.stringify(t)}; DSN ${r.metrics.dsn}, TSN ${r.metrics.tsn}, queries ${r.metrics.distinctQueries}, ` +
@@ -111,9 +126,13 @@ for (const [name, lib] of builds) {
     );
   }
 }
-console.log('\n| model | build | fit CPU s | cell CPU s | DSN | TSN |\n|---|---|---:|---:|---:|---:|');
+console.log(
+  '\n| model | build | fit CPU s | cell CPU s | candidates | µs CPU per candidate | DSN | TSN | stopped by |\n' +
+    '|---|---|---:|---:|---:|---:|---:|---:|---|',
+);
 for (const r of rows)
   console.log(
-    `| ${r.model} | ${r.build} | ${r.fitCpu.toFixed(2)} | ${r.cellCpu.toFixed(2)} | ${r.dsn} | ${r.tsn} |`,
+    `| ${r.model} | ${r.build} | ${r.fitCpu.toFixed(2)} | ${r.cellCpu.toFixed(2)} | ${r.candidates} | ` +
+      `${r.candidates ? ((1e6 * r.cellCpu) / r.candidates).toFixed(1) : '-'} | ${r.dsn} | ${r.tsn} | ${r.stop} |`,
   );
 console.log(`load at the end ${load()}`);

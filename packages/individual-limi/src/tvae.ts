@@ -215,7 +215,9 @@ export async function fitTvaeGenerator(
   const z = new Float64Array(B * k);
   const h2 = new Float64Array(B * h);
   const out = new Float64Array(B * p);
-  const dOut = new Float64Array(p);
+  // The loss's gradient with respect to each row's outputs, kept for the batch (the output layer's
+  // weight gradient is summed once all rows are through).
+  const dOutAll = new Float64Array(B * p);
   const dh = new Float64Array(h);
   const dz = new Float64Array(k);
   const trainUnit = new Int32Array(h);
@@ -298,6 +300,7 @@ export async function fitTvaeGenerator(
       }
       denseOut(o, b3, W3, p, trainUnit, trainLevel, active);
       // Loss and its gradient with respect to the outputs (mean over the batch).
+      const dOut = dOutAll.subarray(r * p, (r + 1) * p);
       const x = data.subarray(row * p, (row + 1) * p);
       for (let s = 0; s < S; s++) {
         const c = scalars[s]!.offset;
@@ -322,13 +325,7 @@ export async function fitTvaeGenerator(
       // Back through the decoder.
       for (let c = 0; c < p; c++) gb3[c]! += dOut[c]!;
       dh.fill(0);
-      let t = 0;
-      for (; t + 2 <= active; t += 2) {
-        const u = trainUnit[t]!;
-        const u2 = trainUnit[t + 1]!;
-        backDense2(gW3, W3, u * p, u2 * p, trainLevel[t]!, trainLevel[t + 1]!, dOut, p, dh, u, u2);
-      }
-      if (t < active) dh[trainUnit[t]!] = backDense(gW3, W3, trainUnit[t]! * p, trainLevel[t]!, dOut, p);
+      backUnits(dh, W3, p, dOut, trainUnit, active);
       for (let u = 0; u < h; u++) gb2[u]! += dh[u]!;
       // dh is zero at the inactive units: their terms are exact zeros, skipped.
       for (let q = 0; q < k; q++) {
@@ -379,6 +376,9 @@ export async function fitTvaeGenerator(
         }
       }
     }
+    // The output layer's weight gradient: per weight, the rows' terms in row order, as when each row
+    // added its own (a row whose unit is inactive adds nothing).
+    weightGradient(gW3, h2, h, dOutAll, p, B);
     adamStep(theta, grad, m1, m2, step + 1, settings.learningRate);
     for (let s = 0; s < S; s++) sigmas[s] = Math.min(1, Math.max(0.01, sigmas[s]!));
     windowLoss += loss;
@@ -531,51 +531,91 @@ function denseOut(
   }
 }
 
-/** `backDense` of two input units at once (rows at and at2), their results written to into[i], into[i2]. */
-function backDense2(
-  grad: Float64Array,
-  w: Float64Array,
-  at: number,
-  at2: number,
-  input: number,
-  input2: number,
-  dOut: Float64Array,
-  len: number,
+/**
+ * The gradient reaching each active input unit of a dense layer (W row-major, inputs x p):
+ * into[u] = Σ_c dOut[c]·W[u, c] in column order, four units at a time.
+ */
+function backUnits(
   into: Float64Array,
-  i: number,
-  i2: number,
+  W: Float64Array,
+  p: number,
+  dOut: Float64Array,
+  unit: Int32Array,
+  active: number,
 ): void {
-  let s = 0;
-  let s2 = 0;
-  for (let c = 0; c < len; c++) {
-    const g = dOut[c]!;
-    grad[at + c]! += input * g;
-    grad[at2 + c]! += input2 * g;
-    s += g * w[at + c]!;
-    s2 += g * w[at2 + c]!;
+  let t = 0;
+  for (; t + 4 <= active; t += 4) {
+    const w0 = unit[t]! * p;
+    const w1 = unit[t + 1]! * p;
+    const w2 = unit[t + 2]! * p;
+    const w3 = unit[t + 3]! * p;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    for (let c = 0; c < p; c++) {
+      const g = dOut[c]!;
+      s0 += g * W[w0 + c]!;
+      s1 += g * W[w1 + c]!;
+      s2 += g * W[w2 + c]!;
+      s3 += g * W[w3 + c]!;
+    }
+    into[unit[t]!] = s0;
+    into[unit[t + 1]!] = s1;
+    into[unit[t + 2]!] = s2;
+    into[unit[t + 3]!] = s3;
   }
-  into[i] = s;
-  into[i2] = s2;
+  for (; t < active; t++) {
+    const w = unit[t]! * p;
+    let s = 0;
+    for (let c = 0; c < p; c++) s += dOut[c]! * W[w + c]!;
+    into[unit[t]!] = s;
+  }
 }
 
 /**
- * One input unit of a dense layer, backwards: its weight row's gradient (at..at + len) gains
- * input · dOut, and the gradient reaching the input, Σ dOut · w, is returned.
+ * A dense layer's weight gradient over a batch of B rows, into a zeroed `grad` (inputs x p):
+ * grad[u, c] = Σ_r input[r, u]·dOut[r, c] in row order over the rows where input[r, u] ≠ 0.
  */
-function backDense(
+function weightGradient(
   grad: Float64Array,
-  w: Float64Array,
-  at: number,
-  input: number,
+  input: Float64Array,
+  h: number,
   dOut: Float64Array,
-  len: number,
-): number {
-  let s = 0;
-  for (let c = 0; c < len; c++) {
-    grad[at + c]! += input * dOut[c]!;
-    s += dOut[c]! * w[at + c]!;
+  p: number,
+  B: number,
+): void {
+  for (let u = 0; u < h; u++) {
+    let c = 0;
+    for (; c + 4 <= p; c += 4) {
+      let g0 = 0;
+      let g1 = 0;
+      let g2 = 0;
+      let g3 = 0;
+      for (let r = 0; r < B; r++) {
+        const v = input[r * h + u]!;
+        if (v === 0) continue;
+        const at = r * p + c;
+        g0 += v * dOut[at]!;
+        g1 += v * dOut[at + 1]!;
+        g2 += v * dOut[at + 2]!;
+        g3 += v * dOut[at + 3]!;
+      }
+      const at = u * p + c;
+      grad[at] = g0;
+      grad[at + 1] = g1;
+      grad[at + 2] = g2;
+      grad[at + 3] = g3;
+    }
+    for (; c < p; c++) {
+      let g = 0;
+      for (let r = 0; r < B; r++) {
+        const v = input[r * h + u]!;
+        if (v !== 0) g += v * dOut[r * p + c]!;
+      }
+      grad[u * p + c] = g;
+    }
   }
-  return s;
 }
 
 /** One Adam step (β = 0.9, 0.999, ε = 1e-8) with PyTorch's weight decay (added to the gradient). */
