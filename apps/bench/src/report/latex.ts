@@ -18,6 +18,9 @@ export const FLOAT_SETTINGS = [
   '\\setcounter{totalnumber}{8}',
 ];
 
+/** Floats set before the pages are flushed (LaTeX's queue of unplaced floats holds 18). */
+const FLOATS_PER_FLUSH = 12;
+
 /** The preamble of a two-column paper that sets the generated tables (and `extraPackages`). */
 export function paperPreamble(extraPackages: readonly string[] = []): string[] {
   return [
@@ -46,7 +49,10 @@ export function tablesDocument(tablesDir: string, title: string): string {
     '\\date{}',
     '\\begin{document}',
     '\\maketitle',
-    ...files.filter((f) => !isLong(f)).map(input),
+    // A page break every few tables: LaTeX holds at most 18 floats waiting for a place.
+    ...files
+      .filter((f) => !isLong(f))
+      .flatMap((f, i) => (i > 0 && i % FLOATS_PER_FLUSH === 0 ? ['\\clearpage', input(f)] : [input(f)])),
     '\\clearpage',
     '\\onecolumn',
     ...files.filter(isLong).map(input),
