@@ -42,7 +42,14 @@ function drawCondition(a: DiscreteAttribute, rng: Rng): Condition {
 async function drawMatched({ dataset, options, ctl }: SubgroupScan<SizeMatchedRandomOptions>) {
   const rng = ctl.rng.fork('size-matched-random');
   const attrs = dataset.schema.attributes;
-  const all = attrs.map((_, j) => observedLevels(dataset, j, options.bins));
+  // Each attribute's levels (a sort of its column when binned): the budget is polled between them.
+  const all: DiscreteAttribute[] = [];
+  for (let j = 0; j < attrs.length; j++) {
+    if ((await ctl.checkpoint({ phase: 'levels', done: j, total: attrs.length })) !== null) {
+      return { subgroups: [], extras: { drawnSizes: [] } };
+    }
+    all.push(observedLevels(dataset, j, options.bins));
+  }
   const prot = all.filter((_, j) => attrs[j]!.protected);
   const others = all.filter((_, j) => !attrs[j]!.protected);
   // At most one subgroup per row: a result never reports more subgroups than the rows it scanned.
