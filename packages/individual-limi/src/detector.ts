@@ -25,12 +25,15 @@ function defineLimi(prefit: FittedLimiGenerator | null): IndividualDetector<Limi
       const timings: Record<string, number> = {};
       const extras: Record<string, unknown> = { timings };
       let t = performance.now();
-      let fitted: Pick<FittedLimiGenerator, 'generator' | 'codec' | 'lossPerEpoch' | 'tvae' | 'checks'>;
+      // A generator fitted inside the run has no checks when the budget ended before they did.
+      let fitted: Pick<FittedLimiGenerator, 'generator' | 'codec' | 'lossPerEpoch' | 'tvae'> & {
+        checks: FittedLimiGenerator['checks'] | null;
+      };
       if (prefit === null) {
         const trained = await trainGenerator(dataset, options, ctl);
         timings.generatorSeconds = (performance.now() - t) / 1000;
         if (trained.generator === null) return extras;
-        fitted = { ...trained, generator: trained.generator, checks: trained.checks! };
+        fitted = { ...trained, generator: trained.generator };
         extras.generator = { kind: options.generator, prefit: false };
       } else {
         const key = generatorDataKey(dataset);

@@ -47,8 +47,10 @@ export function generatorChecks(
   split: { train: Int32Array; heldOut: Int32Array },
   heldOutInTraining: boolean,
   rng: Rng,
-): GeneratorChecks {
+  stop: () => boolean = () => false,
+): GeneratorChecks | null {
   const { d } = dataset;
+  if (stop()) return null;
   const decoded = generator.decode(
     generator.sampleLatent(rng.fork('diversity'), DIVERSITY_SAMPLES),
     DIVERSITY_SAMPLES,
@@ -61,18 +63,24 @@ export function generatorChecks(
   const picks = rng.fork('reference');
   const r = Math.min(REFERENCE_ROWS, split.train.length);
   const reference = codec.encode(rowsOf(dataset, picks.sample(Array.from(split.train), r)), r);
-  const distance = (rows: Float64Array, m: number) => meanNearest(codec.encode(rows, m), m, reference, r, p);
+  const distance = (rows: Float64Array, m: number) =>
+    meanNearest(codec.encode(rows, m), m, reference, r, p, stop);
   const sample = NATURALNESS_SAMPLE;
   const uniform = new Float64Array(sample * d);
   new DomainSampler(dataset.schema).fill(rng.fork('uniform'), uniform);
   const h = split.heldOut.length;
+  const generated = distance(decoded.subarray(0, sample * d), sample);
+  const heldOut = h > 0 ? distance(rowsOf(dataset, split.heldOut), h) : null;
+  const uniformDistance = distance(uniform, sample);
+  // Inside a run whose budget ended during the checks: none (they are diagnostics, not the search).
+  if (stop()) return null;
   return {
     diversity: { latentSamples: DIVERSITY_SAMPLES, distinctRows: distinct.size },
     naturalness: {
       sample,
-      generated: distance(decoded.subarray(0, sample * d), sample),
-      heldOut: h > 0 ? distance(rowsOf(dataset, split.heldOut), h) : null,
-      uniform: distance(uniform, sample),
+      generated,
+      heldOut,
+      uniform: uniformDistance,
       heldOutInTraining,
     },
   };

@@ -24,9 +24,12 @@ export function meanNearest(
   reference: Float64Array,
   r: number,
   p: number,
+  stop?: () => boolean,
 ): number {
   let total = 0;
   for (let i = 0; i < q; i++) {
+    // A run's budget is polled every 64 rows: a stopped check has no value (NaN).
+    if (stop && i % 64 === 0 && stop()) return Number.NaN;
     let best = Number.POSITIVE_INFINITY;
     for (let j = 0; j < r; j++) {
       let s = 0;

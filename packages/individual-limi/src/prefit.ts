@@ -117,7 +117,14 @@ export async function trainGenerator(
     lossPerEpoch,
     tvae,
     checks: generator
-      ? generatorChecks(dataset, generator, split, options.generator !== 'tvae', ctl.rng.fork('checks'))
+      ? generatorChecks(
+          dataset,
+          generator,
+          split,
+          options.generator !== 'tvae',
+          ctl.rng.fork('checks'),
+          () => ctl.shouldStop() !== null,
+        )
       : null,
   });
   const latentDim = Math.min(options.latentDim, codec.width);
