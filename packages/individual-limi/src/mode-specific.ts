@@ -113,20 +113,35 @@ export class ModeSpecificTransformer {
   readonly modes: (Modes | null)[];
   private readonly attributes: readonly Attribute[];
 
-  constructor(dataset: Dataset, rows: Int32Array, maxModes: number, rng: Rng) {
+  /** Whether `stop` ended the fit before every column had its modes (the transformer is then unusable). */
+  readonly stopped: boolean = false;
+
+  /** `stop` is asked before each numeric column's mixture is fitted (a run's budget). */
+  constructor(
+    dataset: Dataset,
+    rows: Int32Array,
+    maxModes: number,
+    rng: Rng,
+    stop: () => boolean = () => false,
+  ) {
     const { d, x, schema } = dataset;
     this.d = d;
     this.attributes = schema.attributes;
     this.offset = new Int32Array(d);
     this.modes = [];
     let width = 0;
-    schema.attributes.forEach((a, j) => {
+    for (let j = 0; j < d; j++) {
+      const a = schema.attributes[j]!;
       this.offset[j] = width;
       if (a.categories) {
         this.modes.push(null);
         this.spans.push({ kind: 'softmax', offset: width, size: a.categories.length });
         width += a.categories.length;
-        return;
+        continue;
+      }
+      if (stop()) {
+        this.stopped = true;
+        break;
       }
       const column = Float64Array.from(rows, (i) => x[i * d + j]!);
       const modes = fitModes(column, maxModes, rng.fork(`modes-${j}`));
@@ -134,7 +149,7 @@ export class ModeSpecificTransformer {
       this.spans.push({ kind: 'scalar', offset: width, size: 1 });
       this.spans.push({ kind: 'softmax', offset: width + 1, size: modes.mean.length });
       width += 1 + modes.mean.length;
-    });
+    }
     this.width = width;
   }
 

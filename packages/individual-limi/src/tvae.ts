@@ -129,7 +129,9 @@ export async function fitTvaeGenerator(
   rng: Rng,
   ctl: RunController,
 ): Promise<{ generator: LatentGenerator; training: TvaeTraining } | null> {
-  const transformer = new ModeSpecificTransformer(dataset, train, settings.maxModes, rng.fork('modes'));
+  const stop = () => ctl.shouldStop() !== null;
+  const transformer = new ModeSpecificTransformer(dataset, train, settings.maxModes, rng.fork('modes'), stop);
+  if (transformer.stopped || stop()) return null;
   const p = transformer.width;
   const n = train.length;
   const data = transformer.encode(dataset.x, train, rng.fork('encode'));

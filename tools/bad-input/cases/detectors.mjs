@@ -50,9 +50,6 @@ const quick = { budget: { maxSeconds: 1 } };
 // 3,000 rows of 40 attributes: enough work that a method polling its budget only between long phases
 // overruns it (src/budget-overrun.mjs prints every method's figure on larger tables).
 const wide40 = wideTable(3000, 40);
-// LIMI fits its generator before it polls the budget: 5.7 s past a 2 s budget on this table, 15.8 s
-// on 5,000 x 60. It joins these cases once the fit polls the budget.
-const BUDGET_CASES_SKIP = new Set(['limi']);
 
 // A schema whose non-protected ordinal spans 2^32 + 1 values: it used to wrap to one value.
 const wideSchema = defineSchema({
@@ -108,24 +105,20 @@ export const cases = methodRegistry.flatMap((det) => {
   const run = (input, options, context) => () => det.run(input, options, context);
   const cs = [
     // Every run with a time budget ends within BUDGET_GRACE_SECONDS of it (the harness times it).
-    ...(BUDGET_CASES_SKIP.has(det.id)
-      ? []
-      : [
-          withBudget(
-            2,
-            failsOrReturns(
-              id('budget 2 s on 3,000 rows x 40 attributes'),
-              'MODEL_MISSING',
-              run(wide40, {}, { seed: 1, budget: { maxSeconds: 2 } }),
-              (r) =>
-                valid(r) ??
-                unless(
-                  r.run.stopReason === 'completed' || r.run.stopReason === 'time-budget',
-                  `stopReason ${r.run.stopReason}`,
-                ),
-            ),
+    withBudget(
+      2,
+      failsOrReturns(
+        id('budget 2 s on 3,000 rows x 40 attributes'),
+        'MODEL_MISSING',
+        run(wide40, {}, { seed: 1, budget: { maxSeconds: 2 } }),
+        (r) =>
+          valid(r) ??
+          unless(
+            r.run.stopReason === 'completed' || r.run.stopReason === 'time-budget',
+            `stopReason ${r.run.stopReason}`,
           ),
-        ]),
+      ),
+    ),
     fails(id('options null'), 'OPTIONS_INVALID', run({ dataset, model }, null)),
     fails(id('options a number'), 'OPTIONS_INVALID', run({ dataset, model }, 7)),
     fails(id('unknown option'), 'OPTIONS_UNKNOWN', run({ dataset, model }, { noSuchOption: 1 })),
