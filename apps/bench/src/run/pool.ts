@@ -32,7 +32,7 @@ interface Slot {
 
 /**
  * Hands out cells so that each worker keeps to one queue of cells until it is done. A queue is the
- * cells of one audited data set (data set, seed and question: its blocks' rows, models and LIMI's
+ * cells of one audited data set (data set and seed, every question: its blocks' rows, models and LIMI's
  * generator are built by the worker that runs them and reused), so a data set split between two
  * workers is built twice. A free worker takes the next cell of its own queue, else the first queue
  * nobody has started; at the end, rather than idle, it splits off the back half of the longest queue
@@ -88,9 +88,13 @@ export class AffinityQueue<C> {
   }
 }
 
-/** The audited data set of a cell: the cells that share its rows (and every fit made on them). */
+/**
+ * The audited data set of a cell: the cells that share its rows (and every fit made on them). Every
+ * question of a data set and seed audits the same rows (the split depends on the seed and share
+ * only), so LIMI's generator, fitted on the rows alone, serves all of them from one worker.
+ */
 export function dataAffinity(cell: Cell): string {
-  return contentHash([cell.dataset, cell.seed, cell.question, cell.auditShare]);
+  return contentHash([cell.dataset, cell.seed, cell.auditShare]);
 }
 
 /**
