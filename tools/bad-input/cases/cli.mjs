@@ -585,7 +585,9 @@ export const cases = [
             '--out',
             path.join(folder, 'o'),
           ),
-          1500,
+          // 300 ms into the wait for the model (the command's start-up takes longer on a loaded machine).
+          300,
+          /loading the model/,
         ).then((r) => ({ ...r, wrote: existsSync(path.join(folder, 'o')) }));
       }),
     (r) =>
