@@ -7,8 +7,8 @@ import { fitPcaGenerator } from './pca.js';
 import { fitTvaeGenerator, type TvaeTraining } from './tvae.js';
 import { fitVaeGenerator } from './vae.js';
 
-/** The generator options that shape the fitted generator. */
-const GENERATOR_OPTIONS = [
+/** The generator options that shape the fitted generator (a fit is shared by runs that agree on them). */
+export const GENERATOR_OPTIONS = [
   'generator',
   'latentDim',
   'hiddenUnits',
@@ -18,6 +18,17 @@ const GENERATOR_OPTIONS = [
   'learningRate',
   'trainBatchSize',
 ] as const;
+
+/** The options of a LIMI run that its generator's fit depends on (defaults filled in). */
+export function generatorOptions(
+  options: Partial<LimiOptions>,
+): Pick<LimiOptions, (typeof GENERATOR_OPTIONS)[number]> {
+  const resolved = limiOptions(options);
+  return Object.fromEntries(GENERATOR_OPTIONS.map((o) => [o, resolved[o]])) as Pick<
+    LimiOptions,
+    (typeof GENERATOR_OPTIONS)[number]
+  >;
+}
 
 /** What `trainGenerator` returns: the generator (null when the run stopped), its codec, training and checks. */
 export interface TrainedGenerator {
@@ -82,9 +93,7 @@ export async function fitLimiGenerator(
   return Object.freeze({
     kind: resolved.generator,
     dataKey: generatorDataKey(dataset),
-    options: Object.freeze(
-      Object.fromEntries(GENERATOR_OPTIONS.map((o) => [o, resolved[o]])),
-    ) as FittedLimiGenerator['options'],
+    options: Object.freeze(generatorOptions(resolved)),
     seed,
     trainingSeconds: (performance.now() - t) / 1000,
     lossPerEpoch,

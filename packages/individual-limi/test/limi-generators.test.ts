@@ -4,7 +4,7 @@ import { probabilityModel } from '@fb/testkit';
 import { describe, expect, it } from 'vitest';
 import { duplicationWeights, fitLatentBoundary, mostConfident } from '../src/boundary.js';
 import type { LatentGenerator } from '../src/generator.js';
-import { fitLimiGenerator, limi, limiWith } from '../src/index.js';
+import { fitLimiGenerator, generatorOptions, limi, limiWith } from '../src/index.js';
 import { probeCandidates } from '../src/probe.js';
 import { boundaryBiasModel, categoricalData, correlatedData } from './fixtures.js';
 
@@ -217,5 +217,18 @@ describe('phases sized by model queries', () => {
       { seed: 11, budget: { maxQueries: 20000 } },
     );
     expect((half.extras.boundary as { queries: number }).queries).toBeLessThanOrEqual(1000);
+  });
+});
+
+describe('the options a generator fit depends on', () => {
+  it('are the generator options with their defaults; the search options leave them alone', () => {
+    const base = generatorOptions({});
+    expect(base).toMatchObject({ generator: 'tvae', trainSteps: 1000 });
+    // A run with another boundary share, budget or probing cap reuses the same fit.
+    expect(
+      generatorOptions({ boundarySamples: 500, boundaryShare: 0.3, maxTested: 10, lambda: 0.5 }),
+    ).toEqual(base);
+    expect(generatorOptions({ trainSteps: 10 })).not.toEqual(base);
+    expect(generatorOptions({ generator: 'pca' })).toMatchObject({ generator: 'pca' });
   });
 });

@@ -3,6 +3,7 @@ import {
   type FittedLimiGenerator,
   fitLimiGenerator,
   generatorDataKey,
+  generatorOptions,
   limiOptions,
   limiWith,
 } from '@fb/individual-limi';
@@ -26,7 +27,9 @@ export async function methodForCell(
 ): Promise<Detector<object>> {
   const detector = findMethod(method);
   if (method !== 'limi' || limiOptions(options).generator === 'pca') return detector;
-  const key = JSON.stringify([generatorDataKey(dataset), options, seed]);
+  // Keyed by what the fit reads: plans that differ in other options (a tuning grid's share of the
+  // budget) share one generator.
+  const key = JSON.stringify([generatorDataKey(dataset), generatorOptions(options), seed]);
   const fitted = await fits.get(key, () => fitLimiGenerator(dataset, options, seed));
   return limiWith(fitted) as unknown as Detector<object>;
 }
