@@ -140,6 +140,12 @@ async function withServer(mode, f) {
  * Run the command as a process, send it SIGINT `at` ms after it starts (or, with `after`, `at` ms after
  * its stderr first matches `after`); resolves with its exit, output and timing.
  */
+/** The report.json an audit wrote to `out`, or null when it wrote none. */
+const writtenReport = (out) =>
+  existsSync(path.join(out, 'report.json'))
+    ? JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8'))
+    : null;
+
 function interruptedRun(args, at, after = null) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [bin, 'audit', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -605,12 +611,7 @@ export const cases = [
         return interruptedRun(
           auditArgs(csvFile(peopleCsv(), 'd.csv', folder), '--endpoint', url, '--time', '60', '--out', out),
           4000,
-        ).then((r) => ({
-          ...r,
-          report: existsSync(path.join(out, 'report.json'))
-            ? JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8'))
-            : null,
-        }));
+        ).then((r) => ({ ...r, report: writtenReport(out) }));
       }),
     (r) =>
       unless(r.code === 130, `exit ${r.code}: ${r.stderr}`) ??
@@ -633,12 +634,7 @@ export const cases = [
           auditArgs(csvFile(peopleCsv(), 'd.csv', folder), '--endpoint', url, '--time', '120', '--out', out),
           500,
           /\[1\/\d+\] \w+: running/,
-        ).then((r) => ({
-          ...r,
-          report: existsSync(path.join(out, 'report.json'))
-            ? JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8'))
-            : null,
-        }));
+        ).then((r) => ({ ...r, report: writtenReport(out) }));
       }),
     (r) =>
       unless(r.code === 130, `exit ${r.code}: ${r.stderr}`) ??

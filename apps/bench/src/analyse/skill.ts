@@ -193,9 +193,6 @@ export function skill(records: readonly CellRecord[]): SkillRow[] {
   return skillOf(records.filter((r) => !r.plan.tuned && r.dataset.label !== TUNING_LABEL));
 }
 
-/** The measure each family's tuning grid is chosen on: its headline. */
-export const TUNING_MEASURE = headlineMeasure;
-
 /** One method's tuning: the grid point its tuning seeds chose, per question, family and model. */
 export interface TuningChoice {
   question: Question;
@@ -221,7 +218,8 @@ export function tunedSkill(records: readonly CellRecord[]): { choices: TuningCho
   const tuning = skillOf(records.filter((r) => r.dataset.label === TUNING_LABEL && onGrid(r)));
   const choices: TuningChoice[] = [];
   const tables = groupBy(
-    tuning.filter((r) => r.measure === TUNING_MEASURE[r.family]),
+    // Each grid is chosen on its family's headline measure.
+    tuning.filter((r) => r.measure === headlineMeasure[r.family]),
     (r) => key(r.question, r.family, r.model),
   );
   const planOf = new Map(records.filter(onGrid).map((r) => [r.plan.label, r.plan]));

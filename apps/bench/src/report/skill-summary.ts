@@ -4,7 +4,6 @@ import { headlineMeasure, isRate, measureWords } from '../score/measures.js';
 import { num } from './tables.js';
 
 /** The measure a family's summary line is about: the one that ranks where the others saturate. */
-const headline = headlineMeasure;
 
 /**
  * The study in a few lines, for the terminal: per question, family, scenario and model, the method
@@ -30,7 +29,7 @@ export function skillSummary(rows: readonly SkillRow[]): string {
   const above: string[] = [];
   const groups = new Map<string, SkillRow[]>();
   for (const r of rows) {
-    if (r.measure !== headline[r.family]) continue;
+    if (r.measure !== headlineMeasure[r.family]) continue;
     const k = [r.question, r.family, r.scenario, r.model].join('\u0000');
     groups.set(k, [...(groups.get(k) ?? []), r]);
   }
@@ -97,7 +96,7 @@ export function skillSummary(rows: readonly SkillRow[]): string {
 export function skillBrief(rows: readonly SkillRow[]): string[] {
   const out: string[] = [];
   for (const family of ['individual', 'subgroup'] as const) {
-    const mine = rows.filter((r) => r.family === family && r.measure === headline[family]);
+    const mine = rows.filter((r) => r.family === family && r.measure === headlineMeasure[family]);
     if (mine.length === 0) continue;
     const tables = new Map<string, SkillRow[]>();
     for (const r of mine) {
@@ -117,7 +116,7 @@ export function skillBrief(rows: readonly SkillRow[]): string[] {
       const best = Math.max(...methods.map((m) => m.value.mean));
       if (t.some((r) => isFloorLike(r) && r.value.mean > best)) beaten++;
     }
-    const measure = measureWords[headline[family]];
+    const measure = measureWords[headlineMeasure[family]];
     const found = [...finders].map(([label, where]) => `${label} (${where.join('; ')})`);
     out.push(
       `**${family === 'individual' ? 'Individual' : 'Subgroup'} methods, ${measure}:** ${
