@@ -2,6 +2,7 @@ import { createDataset, type Dataset, defineSchema, type Schema } from '@fb/core
 import { fitLogisticRegression, type LogisticRegression } from '@fb/models';
 import { cbsFitCache, type DesignKey } from './fit-cache.js';
 import type { Frame } from './frame.js';
+import { DesignFitter, type LogitCoefficients } from './logistic.js';
 
 /** Logistic-regression inputs: X (every attribute but the sensitive one), plus C when it varies. */
 export interface Design {
@@ -11,6 +12,8 @@ export interface Design {
   width: number;
   /** Its identity in the fit cache (content hash with the L2 penalty). */
   key: DesignKey;
+  /** What its fits share (built at the first fit). */
+  fitter?: DesignFitter;
 }
 
 /**
@@ -75,11 +78,6 @@ function designOf(dataset: Dataset, frame: Frame, c: Float64Array | null, l2: nu
   return { schema, x, width, key: keyOf(schema, width, x, l2) };
 }
 
-/** The design on every row (no copy), with these labels. */
-function allRowsOf(design: Design, labels: Uint8Array): Dataset {
-  return createDataset({ schema: design.schema, x: design.x, y: Int32Array.from(labels) });
-}
-
 /** Probability of label 1 per row from a binary model's interleaved class probabilities. */
 function positive(model: LogisticRegression, x: Float64Array): Float64Array {
   const proba = model.predictProba(x);
@@ -96,6 +94,50 @@ function rowsOf(design: Design, rows: Int32Array, labels: Int32Array): Dataset {
     x.set(design.x.subarray(i * width, i * width + width), r * width);
   }
   return createDataset({ schema: design.schema, x, y: labels });
+}
+
+/** Every row of a design, in order. */
+function everyRow(design: Design): Int32Array {
+  return Int32Array.from({ length: design.x.length / design.width }, (_, i) => i);
+}
+
+/**
+ * The logistic fit of `labels` on the design's rows `rows` (weighted by `weights`, from `warm`), and
+ * its P(label 1) for the rows `probe` (null: every row): by the design's `DesignFitter`, or, where it
+ * does not apply, by `fitLogisticRegression` (which then fits or throws as it always did). Both give
+ * the same bits.
+ */
+export function fitDesign(
+  design: Design,
+  rows: Int32Array | null,
+  labels: Int32Array,
+  weights: Float64Array | null,
+  l2: number,
+  warm: LogitCoefficients | undefined,
+  probe: Int32Array | null,
+): { model: LogitCoefficients; proba: Float64Array } {
+  design.fitter ??= new DesignFitter(design.schema, design.x, design.width);
+  const src = rows ?? everyRow(design);
+  const fast = design.fitter.fit(src, labels, weights, l2, warm);
+  if (fast !== null) return { model: fast.coefficients, proba: design.fitter.probabilities(fast, probe) };
+  const model = fitLogisticRegression(
+    rowsOf(design, src, labels),
+    { l2 },
+    weights ?? undefined,
+    warmModel(warm),
+  );
+  const x = probe === null ? design.x : rowsOf(design, probe, new Int32Array(probe.length)).x;
+  return {
+    model: { coefficients: model.coefficients, intercepts: model.intercepts },
+    proba: positive(model, x),
+  };
+}
+
+/** A warm start as `fitLogisticRegression` reads one (its classes, encoded width and coefficients). */
+function warmModel(warm: LogitCoefficients | undefined): LogisticRegression | undefined {
+  if (warm === undefined) return undefined;
+  const fields = { nClasses: 2, encoder: { encodedWidth: warm.coefficients.length }, ...warm };
+  return fields as unknown as LogisticRegression;
 }
 
 /**
@@ -160,9 +202,9 @@ export function expectations(
     }
     r++;
   }
-  const eventModel = fitLogisticRegression(rowsOf(design, rows, labels), { l2 }, weights, start?.event);
-  const probe = rowsOf(design, protectedRows, new Int32Array(protectedRows.length));
-  const expected = positive(eventModel, probe.x);
+  const event = fitDesign(design, rows, labels, weights, l2, start?.event, protectedRows);
+  const expected = event.proba;
+  const eventModel = event.model;
   return {
     protectedRows,
     expected,
@@ -182,21 +224,20 @@ function propensityFit(
   a: Uint8Array,
   l2: number,
   start: ExpectationModels | undefined,
-): { proba: Float64Array; model: LogisticRegression | null; key: string } {
+): { proba: Float64Array; model: LogitCoefficients | null; key: string } {
   const warm = start?.propensity ?? undefined;
-  return cbsFitCache.fit(design.key, a, start?.propensityKey ?? '', start === undefined, () => {
-    const model = fitLogisticRegression(allRowsOf(design, a), { l2 }, undefined, warm);
-    return { proba: positive(model, design.x), model };
-  });
+  return cbsFitCache.fit(design.key, a, start?.propensityKey ?? '', start === undefined, () =>
+    fitDesign(design, null, Int32Array.from(a), null, l2, warm, null),
+  );
 }
 
 /** The propensity model P(A = 1 | X) and the weighted event model of one run of `expectations`. */
 export interface ExpectationModels {
   /** Kept for the data's own class (the resamples' warm start); null for a resample's fit. */
-  propensity: LogisticRegression | null;
+  propensity: LogitCoefficients | null;
   /** The propensity fit's entry in the fit cache. */
   propensityKey: string;
-  event: LogisticRegression;
+  event: LogitCoefficients;
 }
 
 /**
@@ -207,10 +248,9 @@ export interface ExpectationModels {
  */
 export function classPropensity(designs: Designs, a: Uint8Array, l2: number): Float64Array {
   const design = designs.resampling;
-  return cbsFitCache.fit(design.key, a, '', false, () => {
-    const model = fitLogisticRegression(allRowsOf(design, a), { l2 });
-    return { proba: positive(model, design.x), model };
-  }).proba;
+  return cbsFitCache.fit(design.key, a, '', false, () =>
+    fitDesign(design, null, Int32Array.from(a), null, l2, undefined, null),
+  ).proba;
 }
 
 function dropLast(design: Design, l2: number): Design {

@@ -1,5 +1,5 @@
 import { Hasher, OptionsError } from '@fb/core';
-import type { LogisticRegression } from '@fb/models';
+import type { LogitCoefficients } from './logistic.js';
 
 /**
  * The logistic fits of CBS that depend only on their inputs: a design (the covariates X, with the
@@ -36,7 +36,7 @@ interface Entry {
   labels: Uint8Array;
   /** P(label = 1) for every row of the design. */
   proba: Float64Array;
-  model: LogisticRegression | null;
+  model: LogitCoefficients | null;
   bytes: number;
 }
 
@@ -119,8 +119,8 @@ export class FitCache {
     labels: Uint8Array,
     warm: string,
     keepModel: boolean,
-    fit: () => { proba: Float64Array; model: LogisticRegression },
-  ): { proba: Float64Array; model: LogisticRegression | null; key: string } {
+    fit: () => { proba: Float64Array; model: LogitCoefficients },
+  ): { proba: Float64Array; model: LogitCoefficients | null; key: string } {
     const key = `${design.key}|${hashLabels(labels)}|${warm}`;
     const found = this.entries.get(key);
     if (found !== undefined) {
@@ -148,7 +148,7 @@ export class FitCache {
     design: DesignKey,
     labels: Uint8Array,
     proba: Float64Array,
-    model: LogisticRegression | null,
+    model: LogitCoefficients | null,
   ): void {
     const bytes = ENTRY_BYTES + proba.length * 8 + labels.length + (model === null ? 0 : MODEL_BYTES);
     if (bytes > this.maxBytes) return;

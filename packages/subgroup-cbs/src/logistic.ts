@@ -1,0 +1,650 @@
+import type { Schema } from '@fb/core';
+import { NEWTON_MAX_PARAMETERS } from '@fb/models';
+
+/**
+ * The binary logistic fits of CBS, built for its resamples: the same arithmetic as `@fb/models`'
+ * `fitLogisticRegression` (default options: one-hot categorical attributes, other attributes
+ * standardised with the fit's weighted moments, damped Newton with a Cholesky solve, tol 1e-6, at most
+ * 100 steps), so the same bits, with everything that depends only on the design prepared once: each
+ * row's encoded columns, its pattern (rows with the same inputs), and the Hessian cells its one-hot
+ * attributes add to. A fit then costs its Newton steps and one pass over its rows; no data set,
+ * encoder or model object is built. Every sum keeps the row order of `fitLogisticRegression`'s loops.
+ *
+ * `fit` returns null when `fitLogisticRegression` would not take this path (a weight that is not
+ * finite or is negative, a zero total weight, one label only, or more parameters than Newton takes):
+ * the caller then fits with `@fb/models`, which fits or throws as before.
+ */
+
+/** What starts a fit, and what a fit gives: the coefficients on the encoded columns and the intercept. */
+export interface LogitCoefficients {
+  readonly coefficients: Float64Array;
+  readonly intercepts: Float64Array;
+}
+
+/** One fit's encoding of the standardised attributes (the categorical ones are fixed by the design). */
+interface Encoding {
+  /** Per attribute, its mean (0 for one-hot). */
+  mean: Float64Array;
+  /** Per attribute, 1/sd (0 for one-hot). */
+  slope: Float64Array;
+}
+
+const TOL = 1e-6;
+const MAX_ITER = 100;
+const ARMIJO = 1e-4;
+const MAX_HALVINGS = 40;
+const MAX_JITTERS = 12;
+
+/** A design's fixed part: the rows of X (and C), encoded as far as the design alone decides. */
+export class DesignFitter {
+  readonly n: number;
+  readonly d: number;
+  /** Encoded width p; the parameters are p coefficients and the intercept. */
+  readonly p: number;
+  private readonly m: number;
+  private readonly x: Float64Array;
+  /** Per attribute, 1 when one-hot (categorical). */
+  private readonly oneHot: Uint8Array;
+  /** Per row, its d encoded columns. */
+  private readonly cols: Int32Array;
+  /** The attributes that are standardised, and the (a, c) pairs with a >= c and one of them standardised. */
+  private readonly general: Int32Array;
+  private readonly generalPairs: Int32Array;
+  /** One-hot columns (the intercept's Hessian row copies their diagonal cells). */
+  private readonly unitColumns: Int32Array;
+  /** Per pattern, its first row; per row, its pattern. */
+  private readonly first: Int32Array;
+  private readonly patternOf: Int32Array;
+  /** Per pattern, the lower-triangle Hessian cells of its pairs of one-hot attributes. */
+  private readonly unitCells: Int32Array;
+  private readonly cellsPerPattern: number;
+  /** Whether the fast path applies at all (codes in range, finite values, Newton's size). */
+  readonly usable: boolean;
+  // Work space of one fit, reused (a fit runs to its end before the next starts).
+  private readonly stamp: Int32Array;
+  private readonly local: Int32Array;
+  private stampValue = 0;
+
+  constructor(schema: Schema, x: Float64Array, width: number) {
+    const d = width;
+    const n = x.length / d;
+    this.n = n;
+    this.d = d;
+    this.x = x;
+    const oneHot = new Uint8Array(d);
+    const levels = new Int32Array(d);
+    const offset = new Int32Array(d);
+    let p = 0;
+    schema.attributes.forEach((a, j) => {
+      offset[j] = p;
+      if (a.kind === 'categorical') {
+        oneHot[j] = 1;
+        levels[j] = a.categories!.length;
+        p += levels[j]!;
+      } else p += 1;
+    });
+    this.p = p;
+    this.m = p + 1;
+    this.oneHot = oneHot;
+    let usable = this.m <= NEWTON_MAX_PARAMETERS;
+    const cols = new Int32Array(n * d);
+    for (let i = 0; i < n && usable; i++) {
+      for (let j = 0; j < d; j++) {
+        const v = x[i * d + j]!;
+        if (!Number.isFinite(v)) usable = false;
+        if (oneHot[j]) {
+          const c = Math.round(v);
+          if (!(c >= 0 && c < levels[j]!)) usable = false;
+          cols[i * d + j] = offset[j]! + c;
+        } else cols[i * d + j] = offset[j]!;
+      }
+    }
+    this.usable = usable;
+    this.cols = cols;
+    const general: number[] = [];
+    const units: number[] = [];
+    for (let j = 0; j < d; j++) (oneHot[j] ? units : general).push(j);
+    this.general = Int32Array.from(general);
+    const pairs: number[] = [];
+    for (let a = 0; a < d; a++) for (let c = 0; c <= a; c++) if (!oneHot[a] || !oneHot[c]) pairs.push(a, c);
+    this.generalPairs = Int32Array.from(pairs);
+    const unitColumns: number[] = [];
+    for (const j of units) for (let c = 0; c < levels[j]!; c++) unitColumns.push(offset[j]! + c);
+    this.unitColumns = Int32Array.from(unitColumns);
+    const { pattern, first } = rowPatterns(x, n, d);
+    this.patternOf = pattern;
+    this.first = first;
+    const du = units.length;
+    const T = (du * (du + 1)) / 2;
+    this.cellsPerPattern = T;
+    const m = this.m;
+    const unitCells = new Int32Array(first.length * T);
+    for (let q = 0; q < first.length; q++) {
+      const at = first[q]! * d;
+      let t = q * T;
+      for (let a = 0; a < du; a++) {
+        const row = cols[at + units[a]!]! * m;
+        for (let c = 0; c <= a; c++) unitCells[t++] = row + cols[at + units[c]!]!;
+      }
+    }
+    this.unitCells = unitCells;
+    this.stamp = new Int32Array(first.length).fill(-1);
+    this.local = new Int32Array(first.length);
+  }
+
+  /**
+   * Fit on the rows `src[r]` of the design with labels `y[r]` and weights `w[r]` (null: all 1), from
+   * `warm` (else from zero and the prior's intercept); null when `fitLogisticRegression` must fit it.
+   */
+  fit(
+    src: Int32Array,
+    y: Int32Array,
+    w: Float64Array | null,
+    l2: number,
+    warm: LogitCoefficients | undefined,
+  ): { coefficients: LogitCoefficients; encoding: Encoding } | null {
+    if (!this.usable) return null;
+    const rows = src.length;
+    let total = rows;
+    if (w !== null) {
+      total = 0;
+      for (let r = 0; r < rows; r++) {
+        const v = w[r]!;
+        if (!Number.isFinite(v) || v < 0) return null;
+        total += v;
+      }
+      if (!(total > 0)) return null;
+    }
+    let w0 = 0;
+    let w1 = 0;
+    for (let r = 0; r < rows; r++) {
+      const wr = w ? w[r]! : 1;
+      if (y[r] === 1) w1 += wr;
+      else w0 += wr;
+    }
+    if (!(w0 > 0 && w1 > 0)) return null;
+    const encoding = this.moments(src, w);
+    const { p } = this;
+    const theta = new Float64Array(p + 1);
+    theta[p] = Math.log(w1 / w0);
+    if (warm !== undefined) {
+      theta.set(warm.coefficients);
+      theta.set(warm.intercepts, p);
+    }
+    const loss = new FastLoss(this, src, y, w, encoding, l2, total);
+    minimiseNewton(loss, theta);
+    return {
+      coefficients: { coefficients: theta.slice(0, p), intercepts: theta.slice(p) },
+      encoding,
+    };
+  }
+
+  /** P(label 1) of the rows `rows` (null: every row) under a fit, as `predictProba` computes it. */
+  probabilities(
+    fit: { coefficients: LogitCoefficients; encoding: Encoding },
+    rows: Int32Array | null,
+  ): Float64Array {
+    const { coefficients, intercepts } = fit.coefficients;
+    const count = rows === null ? this.n : rows.length;
+    const out = new Float64Array(count);
+    const byPattern = new Float64Array(this.first.length).fill(Number.NaN);
+    const seen = new Uint8Array(this.first.length);
+    const { d, x, cols, oneHot, patternOf } = this;
+    const { mean, slope } = fit.encoding;
+    const b = intercepts[0]!;
+    for (let k = 0; k < count; k++) {
+      const i = rows === null ? k : rows[k]!;
+      const q = patternOf[i]!;
+      if (!seen[q]) {
+        seen[q] = 1;
+        let s = b;
+        for (let j = 0; j < d; j++) {
+          const v = oneHot[j] ? 1 : (x[i * d + j]! - mean[j]!) * slope[j]!;
+          s += coefficients[cols[i * d + j]!]! * v;
+        }
+        byPattern[q] = sigmoid(s);
+      }
+      out[k] = byPattern[q]!;
+    }
+    return out;
+  }
+
+  /** The weighted mean and 1/sd of each standardised attribute over the fit's rows, as the encoder fits them. */
+  private moments(src: Int32Array, w: Float64Array | null): Encoding {
+    const { d, x } = this;
+    const mean = new Float64Array(d);
+    const slope = new Float64Array(d);
+    for (const j of this.general) {
+      let total = 0;
+      let sum = 0;
+      for (let r = 0; r < src.length; r++) {
+        const wi = w ? w[r]! : 1;
+        total += wi;
+        sum += wi * x[src[r]! * d + j]!;
+      }
+      const mu = sum / total;
+      let ss = 0;
+      for (let r = 0; r < src.length; r++) {
+        const dv = x[src[r]! * d + j]! - mu;
+        ss += (w ? w[r]! : 1) * dv * dv;
+      }
+      const sd = Math.sqrt(ss / total);
+      const constant = !(sd > 1e-12 * Math.max(1, Math.abs(mu)));
+      mean[j] = mu;
+      slope[j] = 1 / (constant ? 1 : sd);
+    }
+    return { mean, slope };
+  }
+
+  /**
+   * A fresh mark for numbering one fit's patterns: `stamp[g] === value` when pattern g has its local
+   * number `local[g]` in this fit.
+   */
+  nextStamp(): { stamp: Int32Array; value: number; local: Int32Array } {
+    this.stampValue++;
+    if (this.stampValue > 0x3fffffff) {
+      this.stamp.fill(-1);
+      this.stampValue = 1;
+    }
+    return { stamp: this.stamp, value: this.stampValue, local: this.local };
+  }
+
+  get shape() {
+    return {
+      m: this.m,
+      x: this.x,
+      cols: this.cols,
+      oneHot: this.oneHot,
+      general: this.general,
+      generalPairs: this.generalPairs,
+      unitColumns: this.unitColumns,
+      first: this.first,
+      patternOf: this.patternOf,
+      unitCells: this.unitCells,
+      cellsPerPattern: this.cellsPerPattern,
+    };
+  }
+}
+
+/** Rows with bitwise equal raw values share a pattern (numbered in order of first appearance). */
+function rowPatterns(x: Float64Array, n: number, d: number): { pattern: Int32Array; first: Int32Array } {
+  const pattern = new Int32Array(n);
+  const first: number[] = [];
+  let slots = 16;
+  while (slots < 2 * n) slots *= 2;
+  const table = new Int32Array(slots).fill(-1);
+  const bits = new Int32Array(x.buffer, x.byteOffset, x.length * 2);
+  const same = (a: number, b: number) => {
+    for (let k = 2 * a * d, l = 2 * b * d, e = 2 * a * d + 2 * d; k < e; k++, l++)
+      if (bits[k] !== bits[l]) return false;
+    return true;
+  };
+  for (let i = 0; i < n; i++) {
+    let hash = 0x811c9dc5;
+    for (let k = 2 * i * d; k < 2 * i * d + 2 * d; k++) hash = Math.imul(hash ^ bits[k]!, 0x01000193);
+    let slot = (hash >>> 0) & (slots - 1);
+    for (;;) {
+      const q = table[slot]!;
+      if (q === -1) {
+        table[slot] = first.length;
+        pattern[i] = first.length;
+        first.push(i);
+        break;
+      }
+      if (same(i, first[q]!)) {
+        pattern[i] = q;
+        break;
+      }
+      slot = (slot + 1) & (slots - 1);
+    }
+  }
+  return { pattern, first: Int32Array.from(first) };
+}
+
+export function sigmoid(t: number): number {
+  if (t >= 0) return 1 / (1 + Math.exp(-t));
+  const e = Math.exp(t);
+  return e / (1 + e);
+}
+
+/**
+ * `BinaryLogisticLoss` of `@fb/models` on one fit's rows: per pattern its linear score, exponential,
+ * logarithm and probability; per live row (positive weight) its loss term, residual and curvature, in
+ * row order; the gradient per run of consecutive rows of one pattern; the Hessian from the curvatures,
+ * cell by cell in row order (the one-hot pairs' cells precomputed per pattern).
+ */
+class FastLoss {
+  readonly size: number;
+  private readonly d: number;
+  private readonly b0: number;
+  private readonly invS: number;
+  /** Per live row: its local pattern, weight (null: 1) and label. */
+  private readonly pattern: Int32Array;
+  private readonly w: Float64Array | null;
+  private readonly y: Int32Array;
+  private readonly runEnd: Int32Array;
+  /** Per local pattern: its design-wide pattern, columns and encoded values. */
+  private readonly global: Int32Array;
+  private readonly patIndex: Int32Array;
+  private readonly patValue: Float64Array;
+  private readonly eta: Float64Array;
+  private readonly log1pExpo: Float64Array;
+  private readonly prob: Float64Array;
+  private readonly resid: Float64Array;
+  private readonly curvature: Float64Array;
+  private readonly unitCells: Int32Array;
+  private readonly T: number;
+  private readonly general: Int32Array;
+  private readonly generalPairs: Int32Array;
+  private readonly unitColumns: Int32Array;
+
+  constructor(
+    design: DesignFitter,
+    src: Int32Array,
+    y: Int32Array,
+    w: Float64Array | null,
+    encoding: Encoding,
+    private readonly l2: number,
+    total: number,
+  ) {
+    const shape = design.shape;
+    const { d } = design;
+    this.d = d;
+    this.size = shape.m;
+    this.b0 = design.p;
+    this.invS = 1 / total;
+    this.unitCells = shape.unitCells;
+    this.T = shape.cellsPerPattern;
+    this.general = shape.general;
+    this.generalPairs = shape.generalPairs;
+    this.unitColumns = shape.unitColumns;
+    let live = src.length;
+    if (w !== null) {
+      live = 0;
+      for (let r = 0; r < src.length; r++) if (w[r] !== 0) live++;
+    }
+    const pattern = new Int32Array(live);
+    const yl = new Int32Array(live);
+    const wl = w === null ? null : new Float64Array(live);
+    const runEnd = new Int32Array(live);
+    const globals: number[] = [];
+    const { stamp, value, local: localOf } = design.nextStamp();
+    let runs = 0;
+    let previous = -1;
+    for (let r = 0, l = 0; r < src.length; r++) {
+      if (w !== null && w[r] === 0) continue;
+      const g = shape.patternOf[src[r]!]!;
+      if (stamp[g] !== value) {
+        stamp[g] = value;
+        localOf[g] = globals.length;
+        globals.push(g);
+      }
+      const q = localOf[g]!;
+      pattern[l] = q;
+      yl[l] = y[r]!;
+      if (wl !== null) wl[l] = w![r]!;
+      if (q === previous) runEnd[runs - 1] = l + 1;
+      else runEnd[runs++] = l + 1;
+      previous = q;
+      l++;
+    }
+    this.pattern = pattern;
+    this.y = yl;
+    this.w = wl;
+    this.runEnd = runEnd.slice(0, runs);
+    const P = globals.length;
+    this.global = Int32Array.from(globals);
+    const patIndex = new Int32Array(P * d);
+    const patValue = new Float64Array(P * d);
+    const { mean, slope } = encoding;
+    for (let q = 0; q < P; q++) {
+      const i = shape.first[this.global[q]!]!;
+      for (let j = 0; j < d; j++) {
+        patIndex[q * d + j] = shape.cols[i * d + j]!;
+        patValue[q * d + j] = shape.oneHot[j] ? 1 : (shape.x[i * d + j]! - mean[j]!) * slope[j]!;
+      }
+    }
+    this.patIndex = patIndex;
+    this.patValue = patValue;
+    this.eta = new Float64Array(P);
+    this.log1pExpo = new Float64Array(P);
+    this.prob = new Float64Array(P);
+    this.resid = new Float64Array(live);
+    this.curvature = new Float64Array(live);
+  }
+
+  private evaluate(theta: Float64Array, grad: Float64Array | null): number {
+    const { patIndex, patValue, eta, log1pExpo, prob, d, b0 } = this;
+    const P = eta.length;
+    const b = theta[b0]!;
+    for (let q = 0; q < P; q++) {
+      const base = q * d;
+      let t = b;
+      for (let j = 0; j < d; j++) t += theta[patIndex[base + j]!]! * patValue[base + j]!;
+      const e = Math.exp(-Math.abs(t));
+      eta[q] = t;
+      log1pExpo[q] = Math.log1p(e);
+      if (grad) prob[q] = t >= 0 ? 1 / (1 + e) : e / (1 + e);
+    }
+    const { pattern, w, y, resid, curvature } = this;
+    const live = pattern.length;
+    let loss = 0;
+    let g0 = 0;
+    for (let r = 0; r < live; r++) {
+      const wi = w ? w[r]! : 1;
+      const q = pattern[r]!;
+      const t = eta[q]!;
+      const yi = y[r]!;
+      loss += wi * (Math.max(t, 0) + log1pExpo[q]! - yi * t);
+      if (!grad) continue;
+      const pr = prob[q]!;
+      const res = wi * (pr - yi);
+      resid[r] = res;
+      g0 += res;
+      curvature[r] = wi * pr * (1 - pr);
+    }
+    let penalty = 0;
+    for (let c = 0; c < b0; c++) penalty += theta[c]! * theta[c]!;
+    if (grad) {
+      grad.fill(0);
+      const { runEnd } = this;
+      for (let k = 0, r0 = 0; k < runEnd.length; k++) {
+        const r1 = runEnd[k]!;
+        const base = pattern[r0]! * d;
+        for (let j = 0; j < d; j++) {
+          const col = patIndex[base + j]!;
+          const v = patValue[base + j]!;
+          let g = grad[col]!;
+          for (let r = r0; r < r1; r++) g += resid[r]! * v;
+          grad[col] = g;
+        }
+        r0 = r1;
+      }
+      const s = this.invS;
+      for (let c = 0; c < b0; c++) grad[c] = (grad[c]! + this.l2 * theta[c]!) * s;
+      grad[b0] = g0 * s;
+    }
+    return (loss + 0.5 * this.l2 * penalty) * this.invS;
+  }
+
+  value(theta: Float64Array): number {
+    return this.evaluate(theta, null);
+  }
+
+  valueAndGradient(theta: Float64Array, grad: Float64Array): number {
+    return this.evaluate(theta, grad);
+  }
+
+  /** The Hessian at the point of the last `valueAndGradient`. */
+  hessian(hess: Float64Array): void {
+    const { curvature: h, b0, d, patIndex, patValue, generalPairs, general, pattern, runEnd, global } = this;
+    const { unitCells, T } = this;
+    const m = this.size;
+    hess.fill(0);
+    for (let k = 0, r0 = 0; k < runEnd.length; k++) {
+      const r1 = runEnd[k]!;
+      const base = global[pattern[r0]!]! * T;
+      if (r1 === r0 + 1) {
+        const hr = h[r0]!;
+        for (let t = base; t < base + T; t++) hess[unitCells[t]!]! += hr;
+      } else {
+        for (let t = base; t < base + T; t++) {
+          const cell = unitCells[t]!;
+          let v = hess[cell]!;
+          for (let r = r0; r < r1; r++) v += h[r]!;
+          hess[cell] = v;
+        }
+      }
+      r0 = r1;
+    }
+    const row = b0 * m;
+    if (generalPairs.length > 0) {
+      for (let k = 0, r0 = 0; k < runEnd.length; k++) {
+        const r1 = runEnd[k]!;
+        const base = pattern[r0]! * d;
+        for (let q = 0; q < generalPairs.length; q += 2) {
+          const a = base + generalPairs[q]!;
+          const c = base + generalPairs[q + 1]!;
+          const cell = patIndex[a]! * m + patIndex[c]!;
+          const va = patValue[a]!;
+          const vc = patValue[c]!;
+          let v = hess[cell]!;
+          for (let r = r0; r < r1; r++) v += h[r]! * va * vc;
+          hess[cell] = v;
+        }
+        for (let g = 0; g < general.length; g++) {
+          const j = general[g]!;
+          const cell = row + patIndex[base + j]!;
+          const vj = patValue[base + j]!;
+          let v = hess[cell]!;
+          for (let r = r0; r < r1; r++) v += h[r]! * vj;
+          hess[cell] = v;
+        }
+        r0 = r1;
+      }
+    }
+    const { unitColumns } = this;
+    for (let k = 0; k < unitColumns.length; k++) {
+      const c = unitColumns[k]!;
+      hess[row + c] = hess[c * m + c]!;
+    }
+    let hb = 0;
+    for (let r = 0; r < h.length; r++) hb += h[r]!;
+    hess[row + b0] = hb;
+    for (let i = 0; i < m; i++) for (let j = i + 1; j < m; j++) hess[i * m + j] = hess[j * m + i]!;
+    for (let c = 0; c < b0; c++) hess[c * m + c]! += this.l2;
+    const s = this.invS;
+    for (let c = 0; c < m * m; c++) hess[c] = hess[c]! * s;
+  }
+}
+
+function maxAbs(v: Float64Array): number {
+  let m = 0;
+  for (let i = 0; i < v.length; i++) {
+    const a = Math.abs(v[i]!);
+    if (a > m || Number.isNaN(a)) m = a;
+  }
+  return m;
+}
+
+function dot(a: Float64Array, b: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
+
+/** `minimiseNewton` of `@fb/models` with its stopping rule for the defaults (tol 1e-6, 100 steps). */
+function minimiseNewton(objective: FastLoss, theta: Float64Array): void {
+  const m = objective.size;
+  let grad = new Float64Array(m);
+  const hess = new Float64Array(m * m);
+  let gradTrial = new Float64Array(m);
+  const factor = new Float64Array(m * m);
+  const step = new Float64Array(m);
+  const trial = new Float64Array(m);
+  let f = objective.valueAndGradient(theta, grad);
+  let iterations = 0;
+  while (maxAbs(grad) > TOL && iterations < MAX_ITER) {
+    objective.hessian(hess);
+    if (!newtonStep(hess, grad, m, factor, step)) break;
+    const slope = dot(grad, step);
+    if (!(slope < 0)) break;
+    let alpha = 1;
+    let accepted = false;
+    let fullStep = false;
+    let fNext = f;
+    for (let h = 0; h < MAX_HALVINGS; h++) {
+      for (let i = 0; i < m; i++) trial[i] = theta[i]! + alpha * step[i]!;
+      const fTrial = h === 0 ? objective.valueAndGradient(trial, gradTrial) : objective.value(trial);
+      if (fTrial <= f + ARMIJO * alpha * slope + 8 * Number.EPSILON * Math.abs(f)) {
+        accepted = true;
+        fullStep = h === 0;
+        fNext = fTrial;
+        break;
+      }
+      alpha *= 0.5;
+    }
+    if (!accepted) break;
+    theta.set(trial);
+    iterations++;
+    if (fullStep) {
+      [grad, gradTrial] = [gradTrial, grad];
+      f = fNext;
+    } else f = objective.valueAndGradient(theta, grad);
+  }
+}
+
+function newtonStep(
+  hess: Float64Array,
+  grad: Float64Array,
+  m: number,
+  factor: Float64Array,
+  step: Float64Array,
+): boolean {
+  let scale = 0;
+  for (let i = 0; i < m; i++) scale = Math.max(scale, Math.abs(hess[i * m + i]!));
+  let jitter = 0;
+  for (let attempt = 0; attempt <= MAX_JITTERS; attempt++) {
+    factor.set(hess);
+    if (jitter > 0) for (let i = 0; i < m; i++) factor[i * m + i] = factor[i * m + i]! + jitter;
+    if (choleskyInPlace(factor, m)) {
+      for (let i = 0; i < m; i++) step[i] = -grad[i]!;
+      choleskySolveInPlace(factor, m, step);
+      return maxAbs(step) < Number.POSITIVE_INFINITY;
+    }
+    jitter = jitter === 0 ? 1e-10 * Math.max(scale, 1e-300) : jitter * 10;
+  }
+  return false;
+}
+
+function choleskyInPlace(a: Float64Array, m: number): boolean {
+  for (let j = 0; j < m; j++) {
+    const rj = j * m;
+    let diag = a[rj + j]!;
+    for (let k = 0; k < j; k++) diag -= a[rj + k]! * a[rj + k]!;
+    if (!(diag > 0) || !Number.isFinite(diag)) return false;
+    const ljj = Math.sqrt(diag);
+    a[rj + j] = ljj;
+    for (let i = j + 1; i < m; i++) {
+      const ri = i * m;
+      let s = a[ri + j]!;
+      for (let k = 0; k < j; k++) s -= a[ri + k]! * a[rj + k]!;
+      a[ri + j] = s / ljj;
+    }
+  }
+  return true;
+}
+
+function choleskySolveInPlace(l: Float64Array, m: number, b: Float64Array): void {
+  for (let i = 0; i < m; i++) {
+    const ri = i * m;
+    let s = b[i]!;
+    for (let k = 0; k < i; k++) s -= l[ri + k]! * b[k]!;
+    b[i] = s / l[ri + i]!;
+  }
+  for (let i = m - 1; i >= 0; i--) {
+    let s = b[i]!;
+    for (let k = i + 1; k < m; k++) s -= l[k * m + i]! * b[k]!;
+    b[i] = s / l[i * m + i]!;
+  }
+}
