@@ -54,11 +54,19 @@ function scanInput(
   const fitted = expectations(designs, frame, a, l2, stop, start);
   if (fitted === null) return null;
   const { protectedRows, expected, models } = fitted;
-  const sub = codes.map((c) => Int32Array.from(protectedRows, (i) => c[i]!));
-  const observed = Float64Array.from(protectedRows, (i) =>
-    frame.realEvent ? logit(frame.event[i]!) : frame.event[i]!,
-  );
-  const exp = frame.realEvent ? Float64Array.from(expected, logit) : expected;
+  const k = protectedRows.length;
+  const sub = codes.map((c) => {
+    const out = new Int32Array(k);
+    for (let r = 0; r < k; r++) out[r] = c[protectedRows[r]!]!;
+    return out;
+  });
+  const observed = new Float64Array(k);
+  for (let r = 0; r < k; r++) observed[r] = frame.scanned[protectedRows[r]!]!;
+  let exp = expected;
+  if (frame.realEvent) {
+    exp = new Float64Array(k);
+    for (let r = 0; r < k; r++) exp[r] = logit(expected[r]!);
+  }
   return { data: { codes: sub, arity, observed, expected: exp }, protectedRows, expected, models };
 }
 

@@ -12,8 +12,9 @@ export interface Design {
   width: number;
   /** Its identity in the fit cache (content hash with the L2 penalty). */
   key: DesignKey;
-  /** What its fits share (built at the first fit). */
+  /** What its fits share (built at the first fit), and its rows in order. */
   fitter?: DesignFitter;
+  every?: Int32Array;
 }
 
 /**
@@ -117,7 +118,8 @@ export function fitDesign(
   probe: Int32Array | null,
 ): { model: LogitCoefficients; proba: Float64Array } {
   design.fitter ??= new DesignFitter(design.schema, design.x, design.width);
-  const src = rows ?? everyRow(design);
+  design.every ??= everyRow(design);
+  const src = rows ?? design.every;
   const fast = design.fitter.fit(src, labels, weights, l2, warm);
   if (fast !== null) return { model: fast.coefficients, proba: design.fitter.probabilities(fast, probe) };
   const model = fitLogisticRegression(

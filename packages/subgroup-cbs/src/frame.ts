@@ -32,6 +32,8 @@ export interface Frame {
   p: Float64Array;
   /** The event variable I (Y, P or P_bin). */
   event: Float64Array;
+  /** What the scan observes of I: its log-odds when real-valued (the Gaussian score), else I. */
+  scanned: Float64Array;
   /** The conditional variable C as a model input (Y, P_bin, or the log-odds of P), or null when value-conditional. */
   condition: Float64Array | null;
   /** C for every row, value-conditional or not (the resampling test's propensity model conditions on it). */
@@ -204,6 +206,7 @@ export function buildFrame(
     y,
     p,
     event,
+    scanned: type === 'separation-predictions' ? Float64Array.from(event, logit) : event,
     condition: z === null ? cond : null,
     conditionAll: cond,
     kept,

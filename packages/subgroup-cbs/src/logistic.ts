@@ -64,6 +64,8 @@ export class DesignFitter {
   private readonly stamp: Int32Array;
   private readonly local: Int32Array;
   private stampValue = 0;
+  private loss?: FastLoss;
+  private byPattern?: Float64Array;
 
   constructor(schema: Schema, x: Float64Array, width: number) {
     const d = width;
@@ -171,7 +173,9 @@ export class DesignFitter {
       theta.set(warm.coefficients);
       theta.set(warm.intercepts, p);
     }
-    const loss = new FastLoss(this, src, y, w, encoding, l2, total);
+    this.loss ??= new FastLoss(this);
+    const loss = this.loss;
+    loss.reset(src, y, w, encoding, l2, total);
     minimiseNewton(loss, theta);
     return {
       coefficients: { coefficients: theta.slice(0, p), intercepts: theta.slice(p) },
@@ -187,16 +191,17 @@ export class DesignFitter {
     const { coefficients, intercepts } = fit.coefficients;
     const count = rows === null ? this.n : rows.length;
     const out = new Float64Array(count);
-    const byPattern = new Float64Array(this.first.length).fill(Number.NaN);
-    const seen = new Uint8Array(this.first.length);
+    this.byPattern ??= new Float64Array(this.first.length);
+    const { byPattern } = this;
+    const { stamp, value } = this.nextStamp();
     const { d, x, cols, oneHot, patternOf } = this;
     const { mean, slope } = fit.encoding;
     const b = intercepts[0]!;
     for (let k = 0; k < count; k++) {
       const i = rows === null ? k : rows[k]!;
       const q = patternOf[i]!;
-      if (!seen[q]) {
-        seen[q] = 1;
+      if (stamp[q] !== value) {
+        stamp[q] = value;
         let s = b;
         for (let j = 0; j < d; j++) {
           const v = oneHot[j] ? 1 : (x[i * d + j]! - mean[j]!) * slope[j]!;
@@ -317,12 +322,20 @@ class FastLoss {
   readonly size: number;
   private readonly d: number;
   private readonly b0: number;
-  private readonly invS: number;
+  private invS = 1;
+  private l2 = 0;
+  /** Live rows, local patterns and runs of this fit (the buffers below are longer). */
+  private live = 0;
+  private patterns = 0;
+  private runs = 0;
   /** Per live row: its local pattern, weight (null: 1) and label. */
-  private readonly pattern: Int32Array;
-  private readonly w: Float64Array | null;
-  private readonly y: Int32Array;
-  private readonly runEnd: Int32Array;
+  private pattern: Int32Array;
+  private w: Float64Array | null = null;
+  private wBuffer: Float64Array;
+  private y: Int32Array;
+  private runEnd: Int32Array;
+  private resid: Float64Array;
+  private curvature: Float64Array;
   /** Per local pattern: its design-wide pattern, columns and encoded values. */
   private readonly global: Int32Array;
   private readonly patIndex: Int32Array;
@@ -330,54 +343,78 @@ class FastLoss {
   private readonly eta: Float64Array;
   private readonly log1pExpo: Float64Array;
   private readonly prob: Float64Array;
-  private readonly resid: Float64Array;
-  private readonly curvature: Float64Array;
   private readonly unitCells: Int32Array;
   private readonly T: number;
   private readonly general: Int32Array;
   private readonly generalPairs: Int32Array;
   private readonly unitColumns: Int32Array;
+  /** The solver's work space. */
+  readonly work: NewtonWork;
 
-  constructor(
-    design: DesignFitter,
-    src: Int32Array,
-    y: Int32Array,
-    w: Float64Array | null,
-    encoding: Encoding,
-    private readonly l2: number,
-    total: number,
-  ) {
+  constructor(private readonly design: DesignFitter) {
     const shape = design.shape;
     const { d } = design;
+    const P = shape.first.length;
     this.d = d;
     this.size = shape.m;
     this.b0 = design.p;
-    this.invS = 1 / total;
     this.unitCells = shape.unitCells;
     this.T = shape.cellsPerPattern;
     this.general = shape.general;
     this.generalPairs = shape.generalPairs;
     this.unitColumns = shape.unitColumns;
-    let live = src.length;
-    if (w !== null) {
-      live = 0;
-      for (let r = 0; r < src.length; r++) if (w[r] !== 0) live++;
+    this.global = new Int32Array(P);
+    this.patIndex = new Int32Array(P * d);
+    this.patValue = new Float64Array(P * d);
+    this.eta = new Float64Array(P);
+    this.log1pExpo = new Float64Array(P);
+    this.prob = new Float64Array(P);
+    this.pattern = new Int32Array(0);
+    this.wBuffer = new Float64Array(0);
+    this.y = new Int32Array(0);
+    this.runEnd = new Int32Array(0);
+    this.resid = new Float64Array(0);
+    this.curvature = new Float64Array(0);
+    this.work = newtonWork(this.size);
+  }
+
+  /** Set up the loss of one fit: its live rows (positive weight) in order, their patterns and runs. */
+  reset(
+    src: Int32Array,
+    y: Int32Array,
+    w: Float64Array | null,
+    encoding: Encoding,
+    l2: number,
+    total: number,
+  ): void {
+    const shape = this.design.shape;
+    const { d } = this;
+    this.l2 = l2;
+    this.invS = 1 / total;
+    if (this.pattern.length < src.length) {
+      const k = src.length;
+      this.pattern = new Int32Array(k);
+      this.wBuffer = new Float64Array(k);
+      this.y = new Int32Array(k);
+      this.runEnd = new Int32Array(k);
+      this.resid = new Float64Array(k);
+      this.curvature = new Float64Array(k);
     }
-    const pattern = new Int32Array(live);
-    const yl = new Int32Array(live);
-    const wl = w === null ? null : new Float64Array(live);
-    const runEnd = new Int32Array(live);
-    const globals: number[] = [];
-    const { stamp, value, local: localOf } = design.nextStamp();
+    const { pattern, y: yl, runEnd, global } = this;
+    const wl = w === null ? null : this.wBuffer;
+    this.w = wl;
+    const { stamp, value, local: localOf } = this.design.nextStamp();
     let runs = 0;
     let previous = -1;
-    for (let r = 0, l = 0; r < src.length; r++) {
+    let P = 0;
+    let l = 0;
+    for (let r = 0; r < src.length; r++) {
       if (w !== null && w[r] === 0) continue;
       const g = shape.patternOf[src[r]!]!;
       if (stamp[g] !== value) {
         stamp[g] = value;
-        localOf[g] = globals.length;
-        globals.push(g);
+        localOf[g] = P;
+        global[P++] = g;
       }
       const q = localOf[g]!;
       pattern[l] = q;
@@ -388,34 +425,23 @@ class FastLoss {
       previous = q;
       l++;
     }
-    this.pattern = pattern;
-    this.y = yl;
-    this.w = wl;
-    this.runEnd = runEnd.slice(0, runs);
-    const P = globals.length;
-    this.global = Int32Array.from(globals);
-    const patIndex = new Int32Array(P * d);
-    const patValue = new Float64Array(P * d);
+    this.live = l;
+    this.runs = runs;
+    this.patterns = P;
+    const { patIndex, patValue } = this;
     const { mean, slope } = encoding;
     for (let q = 0; q < P; q++) {
-      const i = shape.first[this.global[q]!]!;
+      const i = shape.first[global[q]!]!;
       for (let j = 0; j < d; j++) {
         patIndex[q * d + j] = shape.cols[i * d + j]!;
         patValue[q * d + j] = shape.oneHot[j] ? 1 : (shape.x[i * d + j]! - mean[j]!) * slope[j]!;
       }
     }
-    this.patIndex = patIndex;
-    this.patValue = patValue;
-    this.eta = new Float64Array(P);
-    this.log1pExpo = new Float64Array(P);
-    this.prob = new Float64Array(P);
-    this.resid = new Float64Array(live);
-    this.curvature = new Float64Array(live);
   }
 
   private evaluate(theta: Float64Array, grad: Float64Array | null): number {
     const { patIndex, patValue, eta, log1pExpo, prob, d, b0 } = this;
-    const P = eta.length;
+    const P = this.patterns;
     const b = theta[b0]!;
     for (let q = 0; q < P; q++) {
       const base = q * d;
@@ -426,8 +452,7 @@ class FastLoss {
       log1pExpo[q] = Math.log1p(e);
       if (grad) prob[q] = t >= 0 ? 1 / (1 + e) : e / (1 + e);
     }
-    const { pattern, w, y, resid, curvature } = this;
-    const live = pattern.length;
+    const { pattern, w, y, resid, curvature, live } = this;
     let loss = 0;
     let g0 = 0;
     for (let r = 0; r < live; r++) {
@@ -447,8 +472,8 @@ class FastLoss {
     for (let c = 0; c < b0; c++) penalty += theta[c]! * theta[c]!;
     if (grad) {
       grad.fill(0);
-      const { runEnd } = this;
-      for (let k = 0, r0 = 0; k < runEnd.length; k++) {
+      const { runEnd, runs } = this;
+      for (let k = 0, r0 = 0; k < runs; k++) {
         const r1 = runEnd[k]!;
         const base = pattern[r0]! * d;
         for (let j = 0; j < d; j++) {
@@ -478,10 +503,10 @@ class FastLoss {
   /** The Hessian at the point of the last `valueAndGradient`. */
   hessian(hess: Float64Array): void {
     const { curvature: h, b0, d, patIndex, patValue, generalPairs, general, pattern, runEnd, global } = this;
-    const { unitCells, T } = this;
+    const { unitCells, T, runs, live } = this;
     const m = this.size;
     hess.fill(0);
-    for (let k = 0, r0 = 0; k < runEnd.length; k++) {
+    for (let k = 0, r0 = 0; k < runs; k++) {
       const r1 = runEnd[k]!;
       const base = global[pattern[r0]!]! * T;
       if (r1 === r0 + 1) {
@@ -499,7 +524,7 @@ class FastLoss {
     }
     const row = b0 * m;
     if (generalPairs.length > 0) {
-      for (let k = 0, r0 = 0; k < runEnd.length; k++) {
+      for (let k = 0, r0 = 0; k < runs; k++) {
         const r1 = runEnd[k]!;
         const base = pattern[r0]! * d;
         for (let q = 0; q < generalPairs.length; q += 2) {
@@ -529,7 +554,7 @@ class FastLoss {
       hess[row + c] = hess[c * m + c]!;
     }
     let hb = 0;
-    for (let r = 0; r < h.length; r++) hb += h[r]!;
+    for (let r = 0; r < live; r++) hb += h[r]!;
     hess[row + b0] = hb;
     for (let i = 0; i < m; i++) for (let j = i + 1; j < m; j++) hess[i * m + j] = hess[j * m + i]!;
     for (let c = 0; c < b0; c++) hess[c * m + c]! += this.l2;
@@ -553,15 +578,32 @@ function dot(a: Float64Array, b: Float64Array): number {
   return s;
 }
 
+/** The Newton solver's arrays for m parameters, kept from fit to fit. */
+interface NewtonWork {
+  grad: Float64Array;
+  gradTrial: Float64Array;
+  hess: Float64Array;
+  factor: Float64Array;
+  step: Float64Array;
+  trial: Float64Array;
+}
+
+function newtonWork(m: number): NewtonWork {
+  return {
+    grad: new Float64Array(m),
+    gradTrial: new Float64Array(m),
+    hess: new Float64Array(m * m),
+    factor: new Float64Array(m * m),
+    step: new Float64Array(m),
+    trial: new Float64Array(m),
+  };
+}
+
 /** `minimiseNewton` of `@fb/models` with its stopping rule for the defaults (tol 1e-6, 100 steps). */
 function minimiseNewton(objective: FastLoss, theta: Float64Array): void {
   const m = objective.size;
-  let grad = new Float64Array(m);
-  const hess = new Float64Array(m * m);
-  let gradTrial = new Float64Array(m);
-  const factor = new Float64Array(m * m);
-  const step = new Float64Array(m);
-  const trial = new Float64Array(m);
+  const { hess, factor, step, trial } = objective.work;
+  let { grad, gradTrial } = objective.work;
   let f = objective.valueAndGradient(theta, grad);
   let iterations = 0;
   while (maxAbs(grad) > TOL && iterations < MAX_ITER) {
