@@ -503,16 +503,23 @@ class FastLoss {
   /** The Hessian at the point of the last `valueAndGradient`. */
   hessian(hess: Float64Array): void {
     const { curvature: h, b0, d, patIndex, patValue, generalPairs, general, pattern, runEnd, global } = this;
-    const { unitCells, T, runs, live } = this;
+    const { unitCells, T, runs } = this;
     const m = this.size;
     hess.fill(0);
+    const row = b0 * m;
+    const G = generalPairs.length;
+    const mixed = general.length;
+    let hb = 0;
+    // One pass over the runs: each cell receives its terms in row order (cells are independent).
     for (let k = 0, r0 = 0; k < runs; k++) {
       const r1 = runEnd[k]!;
       const base = global[pattern[r0]!]! * T;
       if (r1 === r0 + 1) {
         const hr = h[r0]!;
+        hb += hr;
         for (let t = base; t < base + T; t++) hess[unitCells[t]!]! += hr;
       } else {
+        for (let r = r0; r < r1; r++) hb += h[r]!;
         for (let t = base; t < base + T; t++) {
           const cell = unitCells[t]!;
           let v = hess[cell]!;
@@ -520,16 +527,11 @@ class FastLoss {
           hess[cell] = v;
         }
       }
-      r0 = r1;
-    }
-    const row = b0 * m;
-    if (generalPairs.length > 0) {
-      for (let k = 0, r0 = 0; k < runs; k++) {
-        const r1 = runEnd[k]!;
-        const base = pattern[r0]! * d;
-        for (let q = 0; q < generalPairs.length; q += 2) {
-          const a = base + generalPairs[q]!;
-          const c = base + generalPairs[q + 1]!;
+      if (G > 0) {
+        const at = pattern[r0]! * d;
+        for (let q = 0; q < G; q += 2) {
+          const a = at + generalPairs[q]!;
+          const c = at + generalPairs[q + 1]!;
           const cell = patIndex[a]! * m + patIndex[c]!;
           const va = patValue[a]!;
           const vc = patValue[c]!;
@@ -537,24 +539,22 @@ class FastLoss {
           for (let r = r0; r < r1; r++) v += h[r]! * va * vc;
           hess[cell] = v;
         }
-        for (let g = 0; g < general.length; g++) {
+        for (let g = 0; g < mixed; g++) {
           const j = general[g]!;
-          const cell = row + patIndex[base + j]!;
-          const vj = patValue[base + j]!;
+          const cell = row + patIndex[at + j]!;
+          const vj = patValue[at + j]!;
           let v = hess[cell]!;
           for (let r = r0; r < r1; r++) v += h[r]! * vj;
           hess[cell] = v;
         }
-        r0 = r1;
       }
+      r0 = r1;
     }
     const { unitColumns } = this;
     for (let k = 0; k < unitColumns.length; k++) {
       const c = unitColumns[k]!;
       hess[row + c] = hess[c * m + c]!;
     }
-    let hb = 0;
-    for (let r = 0; r < live; r++) hb += h[r]!;
     hess[row + b0] = hb;
     for (let i = 0; i < m; i++) for (let j = i + 1; j < m; j++) hess[i * m + j] = hess[j * m + i]!;
     for (let c = 0; c < b0; c++) hess[c * m + c]! += this.l2;

@@ -86,6 +86,11 @@ export class SubsetScan {
   /** A constraint change not yet applied to `violations` (folded into the next pass over the records). */
   private pending: { m: number; before: Uint8Array } | null = null;
   private readonly grouping: Grouping;
+  /**
+   * Whether a step reads the relaxed members' records and expectation sums (Bernoulli, Poisson); the
+   * Gaussian and Berk-Jones kernels read only the counts and value sums.
+   */
+  private readonly full: boolean;
   private readonly kernel: Kernel;
   private readonly step: AttributeStep;
   private readonly methods: StepMethod[];
@@ -118,6 +123,7 @@ export class SubsetScan {
     this.violations = new Uint16Array(this.n);
     this.members = new Int32Array(this.n);
     this.grouping = new Grouping(this.prepared, maxArity, needsRecords(this.prepared));
+    this.full = needsRecords(this.prepared) || this.prepared.score === 'poisson';
     this.kernel = createKernel(this.grouping, this.prepared, maxArity);
     this.step = new AttributeStep(this.grouping, this.kernel, config.direction, config.penalty, maxArity);
     this.methods = stepMethods(config, this.kernel, this.nAttr);
@@ -298,6 +304,7 @@ export class SubsetScan {
     const allowed = this.allowed[m]!;
     const viol = this.violations;
     const members = this.members;
+    const full = this.full;
     let count = 0;
     const pending = this.pending;
     this.pending = null;
@@ -311,19 +318,25 @@ export class SubsetScan {
         const c = codes[i]!;
         // Relaxed member: no violation, or its only violation is attribute m's.
         if (vi + allowed[c]! !== 1) continue;
-        members[count++] = i;
         counts[c]!++;
         sumValues[c]! += values[i]!;
-        sumExpected[c]! += expected[i]!;
+        if (full) {
+          members[count] = i;
+          sumExpected[c]! += expected[i]!;
+        }
+        count++;
       }
     } else {
       for (let i = 0; i < this.n; i++) {
         const c = codes[i]!;
         if (viol[i]! + allowed[c]! !== 1) continue;
-        members[count++] = i;
         counts[c]!++;
         sumValues[c]! += values[i]!;
-        sumExpected[c]! += expected[i]!;
+        if (full) {
+          members[count] = i;
+          sumExpected[c]! += expected[i]!;
+        }
+        count++;
       }
     }
     g.finish(members, count, codes);
