@@ -26,47 +26,14 @@ describe('article', () => {
     expect(() => fillFacts('{{c}} {{d.e}}', facts)).toThrow(/c, d\.e/);
   });
 
-  it('ranks methods apart from the baselines and says when a baseline beat them', async () => {
-    const results = tempDir();
-    await writeReport(tinyStudy(), sampleRecords(), results);
-    // Mark m_1 (coverage 0.40, chance 0.10) a baseline: m_2 (coverage 0) is then the best method.
-    const path = join(results, 'summary.json');
-    const summary = JSON.parse(readFileSync(path, 'utf8')) as {
-      plans: { label: string; method: string; family: string; baseline: boolean }[];
-    };
-    const plan = (label: string, baseline: boolean) => ({
-      label,
-      method: 'aequitas',
-      family: 'individual',
-      baseline,
-    });
-    summary.plans = [plan('m_1', true), plan('m_2', false)];
-    writeFileSync(path, JSON.stringify(summary));
-    const facts = articleFacts(results);
-    expect(facts.get('model.individual.best')).toBe('m_2');
-    expect(facts.get('model.individual.methods')).toBe('one');
-    expect(facts.get('model.individual.baseline')).toBe(
-      ' Of the baselines, m_1 reached 0.40 (chance 0.10), more than any method.',
-    );
-    expect(facts.get('model.individual.versusBaseline')).toBe(
-      ' It did not beat the m_1 baseline (0.00 against 0.40): try that simpler audit first.',
-    );
-    // Without baselines nothing is said about them.
-    for (const p of summary.plans) p.baseline = false;
-    writeFileSync(path, JSON.stringify(summary));
-    expect(articleFacts(results).get('model.individual.baseline')).toBe('');
-  });
-
   it('computes its facts from the generated tables, and builds Markdown and LaTeX from them', async () => {
     const results = tempDir();
     await writeReport(tinyStudy(), sampleRecords(), results);
-    const facts = articleFacts(results);
-    // m_1 covers 0.6, 0.6 and 0 of its planted subgroup (mean 0.40; chance 0.10); m_2 covers nothing.
-    expect(facts.get('model.individual.best')).toBe('m_1');
-    expect(facts.get('model.individual.bestValue')).toBe('0.40');
-    expect(facts.get('model.individual.bestChance')).toBe('0.10');
+    const { facts, tables } = articleFacts(results);
     expect(facts.get('study.cells')).toBe('9');
     expect(facts.get('study.failed')).toBe('1');
+    // Every cited claim is in the claims table the article writes beside its own tables.
+    expect(tables.map((t) => t.name)).toContain('claims');
 
     const docs = tempDir();
     writeFileSync(
@@ -76,7 +43,7 @@ describe('article', () => {
         '',
         '## Abstract',
         '',
-        'Best: {{model.individual.best}} at {{model.individual.bestValue}} [@aequitas].',
+        'Cells: {{study.cells}}, failed {{study.failed}} [@aequitas].',
         '',
         '## Results',
         '',
@@ -99,16 +66,17 @@ describe('article', () => {
         pdf: false,
       });
     const built = await build();
-    expect(built.markdown).toContain('Best: m_1 at 0.40 [1].');
+    expect(built.markdown).toContain('Cells: 9, failed 1 [1].');
     expect(built.markdown).toContain('1. Udeshi et al. ASE.');
     expect(built.markdown).toContain('![Coverage by method.](figures/model-individual.svg)');
     expect(built.markdown).toContain('_The study produced no figure "real"._');
-    expect(built.latex).toContain('Best: m\\_1 at 0.40 \\cite{aequitas}.');
+    expect(built.latex).toContain('Cells: 9, failed 1 \\cite{aequitas}.');
     expect(built.latex).toContain('\\begin{abstract}');
     expect(built.latex).toContain('\\input{tables/model-individual.tex}');
     expect(built.latex).toContain('\\bibitem{aequitas} Udeshi et al. ASE.');
     expect(readFileSync(join(out, 'article.md'), 'utf8')).toBe(built.markdown);
     expect(readFileSync(join(out, 'tables', 'model-individual.csv'), 'utf8')).toContain('m_1');
+    expect(readFileSync(join(out, 'tables', 'claims.csv'), 'utf8')).toMatch(/^id,/);
 
     writeFileSync(join(docs, 'template.md'), 'Cited [@nobody].');
     await expect(build()).rejects.toThrow(/unknown reference \[@nobody\]/);

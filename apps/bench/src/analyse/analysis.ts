@@ -489,7 +489,7 @@ export function realData(records: readonly CellRecord[]): RealRow[] {
   );
 }
 
-function jaccardOf<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): number | null {
+export function jaccardOf<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): number | null {
   const union = new Set([...a, ...b]);
   if (union.size === 0) return null;
   let inter = 0;

@@ -92,6 +92,13 @@ export interface SkillRow {
   alarm: OwnTwinAlarm | null;
 }
 
+/** What a method is besides a published method: a trivial output, a floor, the exhaustive baseline, or null. */
+export function baselineKind(method: string): SkillRow['baseline'] {
+  if (trivialMethods.has(method)) return 'trivial';
+  if (floorMethods.has(method) || samplerFloors.has(method)) return 'floor';
+  return method === 'exhaustive-counterfactual' ? 'baseline' : null;
+}
+
 /** Rows that are outputs that know nothing or floors, not methods. */
 export const isFloorLike = (r: Pick<SkillRow, 'baseline'>) =>
   r.baseline === 'trivial' || r.baseline === 'floor';
@@ -365,13 +372,7 @@ function skillRow(
     measure,
     label: r0.plan.label,
     method: r0.plan.method,
-    baseline: trivialMethods.has(r0.plan.method)
-      ? 'trivial'
-      : floorMethods.has(r0.plan.method) || samplerFloors.has(r0.plan.method)
-        ? 'floor'
-        : r0.plan.method === 'exhaustive-counterfactual'
-          ? 'baseline'
-          : null,
+    baseline: baselineKind(r0.plan.method),
     unranked: r0.plan.unranked ?? null,
     seeds: perSeed.length,
     value: valueInterval(

@@ -9,7 +9,15 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { compileLatex, paperPreamble } from '../report/latex.js';
-import { escapeTex, markdown as markdownTable, type Table } from '../report/tables.js';
+import {
+  csv,
+  escapeTex,
+  json,
+  latex,
+  markdown as markdownTable,
+  type Table,
+  texPlacement,
+} from '../report/tables.js';
 import { articleFacts, type Facts } from './facts.js';
 
 /** A reference: its key as cited (`[@key]`) and the entry as printed. */
@@ -215,6 +223,8 @@ export function toLatex(filled: string, assets: Assets, refs: References): strin
     '\\begin{document}',
     '\\maketitle',
     ...body,
+    // Where the body ends: the page limit counts the pages before the references.
+    '\\label{body-end}',
     '\\begin{thebibliography}{99}',
     ...order.map((k) => `\\bibitem{${k}} ${escapeTex(refs[k]!)}`),
     '\\end{thebibliography}',
@@ -224,6 +234,19 @@ export function toLatex(filled: string, assets: Assets, refs: References): strin
     '\\end{document}',
     '',
   ].join('\n');
+}
+
+/** Pages of the body (title to the end of the text, before the references) a venue allows. */
+export const MAX_BODY_PAGES = 12;
+
+/** The compiled article's pages: of its body (to the `body-end` label) and in all, from pdflatex's aux and log. */
+export function pageCount(dir: string): { body: number; total: number } {
+  const aux = readFileSync(join(dir, 'article.aux'), 'utf8');
+  const log = readFileSync(join(dir, 'article.log'), 'utf8');
+  const body = /\\newlabel\{body-end\}\{\{[^}]*\}\{(\d+)\}/.exec(aux);
+  const total = /Output written on article\.pdf \((\d+) pages?/.exec(log);
+  if (!body || !total) throw new ArticleError(`${dir}: no page count in article.aux or article.log`);
+  return { body: Number(body[1]), total: Number(total[1]) };
 }
 
 export interface BuildOptions {
@@ -247,8 +270,11 @@ export async function buildArticle(o: BuildOptions): Promise<{ markdown: string;
     throw new ArticleError(`numbers typed into the article's text (use a {{fact}}):\n${typed.join('\n')}`);
   }
   const refs = JSON.parse(readFileSync(o.references, 'utf8')) as References;
-  const filled = fillFacts(template, articleFacts(o.results));
+  const { facts, tables } = articleFacts(o.results);
+  const filled = fillFacts(template, facts);
   const assets = loadAssets(o.results);
+  // The article's own tables (its results, factors and claims), made from the study's tables.
+  for (const t of tables) assets.tables.set(t.name, { table: t, long: texPlacement(t) === 'long' });
   const md = toMarkdown(filled, assets, refs);
   const tex = toLatex(filled, assets, refs);
   for (const sub of ['tables', 'figures']) rmSync(join(o.out, sub), { recursive: true, force: true });
@@ -256,20 +282,33 @@ export async function buildArticle(o: BuildOptions): Promise<{ markdown: string;
   mkdirSync(join(o.out, 'figures'), { recursive: true });
   for (const f of readdirSync(join(o.results, 'tables')))
     copyFileSync(join(o.results, 'tables', f), join(o.out, 'tables', f));
+  for (const t of tables) {
+    writeFileSync(join(o.out, 'tables', `${t.name}.json`), json(t));
+    writeFileSync(join(o.out, 'tables', `${t.name}.csv`), csv(t));
+    writeFileSync(join(o.out, 'tables', `${t.name}.tex`), latex(t));
+  }
   for (const f of readdirSync(join(o.results, 'figures'))) {
     copyFileSync(join(o.results, 'figures', f), join(o.out, 'figures', f));
     if (f.endsWith('.svg') && o.renderPng) {
       await o.renderPng(join(o.results, 'figures', f), join(o.out, 'figures', f.replace(/\.svg$/, '.png')));
     }
   }
-  for (const f of ['report.md', 'report.html', 'summary.json']) {
+  // The study file and the per-cell results travel with the article: its tables can be recomputed from them.
+  for (const f of ['report.md', 'report.html', 'summary.json', 'study.json', 'cells.jsonl.gz']) {
     if (existsSync(join(o.results, f))) copyFileSync(join(o.results, f), join(o.out, f));
   }
   writeFileSync(join(o.out, 'article.md'), md);
   writeFileSync(join(o.out, 'article.tex'), tex);
   if (o.pdf && o.renderPng) {
     compileLatex(o.out, 'article', tex);
+    const pages = pageCount(o.out);
     for (const ext of ['aux', 'log', 'out']) rmSync(join(o.out, `article.${ext}`), { force: true });
+    writeFileSync(join(o.out, 'pages.json'), `${JSON.stringify(pages, null, 2)}\n`);
+    if (pages.body > MAX_BODY_PAGES) {
+      throw new ArticleError(
+        `the article's body runs to ${pages.body} pages before its references (at most ${MAX_BODY_PAGES}): move tables to the supplementary material`,
+      );
+    }
   }
   return { markdown: md, latex: tex };
 }

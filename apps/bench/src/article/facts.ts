@@ -1,6 +1,21 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ALPHA } from '../analyse/skill.js';
+import { REPLICATION_LABEL } from '../plan/cells.js';
 import { FPR, type StudySummary } from '../report/report.js';
+import type { Table } from '../report/tables.js';
+import { ClaimBook, rankedRecord } from './claims.js';
+import {
+  abstractFindings,
+  factorTable,
+  headlineFindings,
+  headlineScenario,
+  replicationFindings,
+  resultsTable,
+  reversals,
+  tunedFindings,
+  type Where,
+} from './findings.js';
 
 /** Named numbers and names the article's prose may use, each formatted as printed. */
 export type Facts = Map<string, string>;
@@ -15,10 +30,6 @@ export function tableRecords(dir: string, name: string): Row[] {
 
 const fixed = (v: number, digits = 2) => (Number.isFinite(v) ? v.toFixed(digits) : 'n/a');
 const num = (v: unknown) => (typeof v === 'number' ? v : Number.NaN);
-const mean = (xs: number[]) => {
-  const f = xs.filter((x) => Number.isFinite(x));
-  return f.length ? f.reduce((a, b) => a + b, 0) / f.length : Number.NaN;
-};
 const words = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
 /** Small counts in words, as prose writes them. */
 const BUDGET_WORDS: Record<string, string> = {
@@ -78,28 +89,99 @@ const count = (n: number) => (n >= 0 && n < words.length ? words[n]! : String(n)
 const list = (xs: readonly string[]) =>
   xs.length <= 1 ? (xs[0] ?? 'none') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
 
-/** Per method: the mean of a measure over its rows, and of its chance level. */
-function byMethod(rows: Row[], measure: string, chance: string) {
-  const methods = [...new Set(rows.map((r) => String(r['method'])))];
-  return methods.map((m) => {
-    const rs = rows.filter((r) => r['method'] === m);
-    return {
-      method: m,
-      value: mean(rs.map((r) => num(r[measure]))),
-      chance: mean(rs.map((r) => num(r[chance]))),
-      auc: mean(rs.map((r) => num(r['auc']))),
-      // Rows where the interval's lower end clears the chance level.
-      above: rs.filter((r) => num(r[`${measure}_lo`]) > num(r[chance])).length,
-      rows: rs.length,
-    };
-  });
+/** The study file's design (`study.json` beside the report): phases, checkpoints, seed sets. */
+function studyFileFacts(f: Facts, dir: string): void {
+  const path = join(dir, 'study.json');
+  const study = existsSync(path)
+    ? (JSON.parse(readFileSync(path, 'utf8')) as {
+        seeds: number[];
+        phases?: { globalShare: number } | null;
+        anytimeQueries?: number[];
+        synthetic?: { baseSeeds?: number[] | null };
+        replication?: { seeds: number[] } | null;
+        tuning?: { seeds: number[] } | null;
+        realSeeds?: number[] | null;
+      })
+    : null;
+  const share = study?.phases?.globalShare;
+  f.set('design.globalShare', share === undefined ? 'n/a' : `${Math.round(100 * share)}%`);
+  f.set('design.anytime', list((study?.anytimeQueries ?? []).map((q) => q.toLocaleString('en'))) || 'none');
+  const seeds = study?.seeds.length ?? 0;
+  f.set('design.seeds', String(seeds));
+  f.set('design.alpha', String(ALPHA));
+  f.set('design.baseSeeds', String(study?.synthetic?.baseSeeds?.length ?? seeds));
+  f.set('design.replicationSeeds', String(study?.replication?.seeds.length ?? 0));
+  f.set('design.tuningSeeds', String(study?.tuning?.seeds.length ?? 0));
+  f.set('design.realSeeds', String(study?.realSeeds?.length ?? seeds));
+}
+
+/** The questions and families the article reports, in its order. */
+export const ARTICLE_QUESTIONS: readonly Where[] = [
+  { question: 'data', family: 'subgroup' },
+  { question: 'model', family: 'individual' },
+  { question: 'model-output', family: 'subgroup' },
+  { question: 'model-output', family: 'individual' },
+];
+
+/** A question's sentence led by the question and family (`Data question, subgroup methods: …`), or ''. */
+function labelled(w: Where, text: string): string {
+  return text
+    ? `${w.question === 'data' ? 'Data' : w.question === 'model' ? 'Model' : 'Model-output'} question, ${w.family} methods: ${text}`
+    : '';
+}
+
+/** The model the factor scenarios share (the one every scenario has), else the first. */
+function factorModelOf(book: ClaimBook, w: Where): string | null {
+  const measure = w.family === 'individual' ? 'truePerKQueries' : 'localisation';
+  const scenarios = book.scenarios();
+  const modelsIn = (s: string) =>
+    new Set(
+      book
+        .skill({ ...w, scenario: s, measure })
+        .filter(rankedRecord)
+        .map((r) => r.model),
+    );
+  const sets = scenarios.map(modelsIn).filter((m) => m.size > 0);
+  if (sets.length === 0) return null;
+  const common = [...sets[0]!].filter((m) => sets.every((s) => s.has(m)));
+  return common[0] ?? [...sets[0]!][0] ?? null;
+}
+
+/** The most seeds a ranked method has in a scenario, over the article's questions. */
+function seedsOf(book: ClaimBook, ws: readonly Where[], scenario: string): number {
+  let n = 0;
+  for (const w of ws) {
+    const measure = w.family === 'individual' ? 'truePerKQueries' : 'localisation';
+    for (const r of book.skill({ ...w, scenario, measure })) n = Math.max(n, r.seeds);
+  }
+  return n;
+}
+
+/** Agreement on real data, per family: between methods against with the random subgroups, per data set. */
+function realAgreementText(rows: Row[]): string {
+  if (rows.length === 0) return 'The study ran no real data set, so it reports no agreement on real data.';
+  const out: string[] = [];
+  for (const family of ['subgroup', 'individual']) {
+    const mine = rows.filter((r) => r['family'] === family);
+    const sets = [...new Set(mine.map((r) => String(r['dataset'])))];
+    const parts = sets.flatMap((d) => {
+      const m = mine.find((r) => r['dataset'] === d && r['between'] === 'methods');
+      const rnd = mine.find((r) => r['dataset'] === d && r['between'] === 'random subgroups');
+      if (!m || !rnd) return [];
+      const iv = (r: Row) =>
+        `${fixed(num(r['agreement']))} [${fixed(num(r['agreement_lo']))}, ${fixed(num(r['agreement_hi']))}]`;
+      return [`${d}: ${iv(m)} between methods, ${iv(rnd)} with the random subgroups`];
+    });
+    if (parts.length) out.push(`For ${family} methods, ${parts.join('; ')}.`);
+  }
+  return out.join(' ');
 }
 
 /**
  * Everything the article states in numbers, computed from a study's generated outputs (summary.json
  * and tables/*.json). The prose names these; it types no number itself.
  */
-export function articleFacts(dir: string): Facts {
+export function articleFacts(dir: string): { facts: Facts; tables: Table[] } {
   const f: Facts = new Map();
   const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as StudySummary;
   const fam = (family: string) => summary.plans.filter((p) => p.family === family && !p.baseline);
@@ -136,63 +218,41 @@ export function articleFacts(dir: string): Facts {
   f.set('models.accMin', fixed(Math.min(...accuracy)));
   f.set('models.accMax', fixed(Math.max(...accuracy)));
 
-  // Baselines (the exhaustive check, the per-value scan, random findings) are reported beside the
-  // methods, never ranked among them.
-  const baseline = new Set(summary.plans.filter((p) => p.baseline).map((p) => p.label));
-  const byValue = (a: { value: number; method: string }, b: { value: number; method: string }) =>
-    b.value - a.value || a.method.localeCompare(b.method);
-  for (const q of ['data', 'model', 'model-output']) {
-    for (const family of ['individual', 'subgroup']) {
-      const measure = family === 'individual' ? 'coverage' : 'found';
-      const rows = tableRecords(dir, `${q}-${family}`);
-      const key = `${q}.${family}`;
-      const all = byMethod(rows, measure, `chance_${measure}`);
-      const ms = all.filter((m) => !baseline.has(m.method));
-      f.set(`${key}.methods`, count(ms.length));
-      f.set(`${key}.baseline`, '');
-      f.set(`${key}.versusBaseline`, '');
-      if (ms.length === 0) continue;
-      const best = [...ms].sort(byValue)[0]!;
-      f.set(`${key}.best`, best.method);
-      f.set(`${key}.bestValue`, fixed(best.value));
-      f.set(`${key}.bestChance`, fixed(best.chance));
-      const base = all.filter((m) => baseline.has(m.method) && Number.isFinite(m.value)).sort(byValue)[0];
-      f.set(
-        `${key}.baseline`,
-        base === undefined
-          ? ''
-          : ` Of the baselines, ${base.method} reached ${fixed(base.value)} (chance ${fixed(base.chance)})${
-              base.value > best.value ? ', more than any method' : ''
-            }.`,
-      );
-      f.set(
-        `${key}.versusBaseline`,
-        base !== undefined && base.value > best.value
-          ? ` It did not beat the ${base.method} baseline (${fixed(best.value)} against ${fixed(base.value)}): try that simpler audit first.`
-          : '',
-      );
-      const auc = [...ms].sort((a, b) => b.auc - a.auc || a.method.localeCompare(b.method))[0]!;
-      f.set(`${key}.topAuc`, auc.method);
-      f.set(`${key}.topAucValue`, fixed(auc.auc));
-      f.set(`${key}.aboveChance`, count(ms.filter((m) => m.above > 0).length));
-      f.set(`${key}.neverAbove`, list(ms.filter((m) => m.above === 0).map((m) => m.method)));
-      f.set(`${key}.meanAuc`, fixed(mean(ms.map((m) => m.auc))));
-    }
+  studyFileFacts(f, dir);
+  const book = new ClaimBook(dir);
+  const tables: Table[] = [];
+  // The abstract cites first, so its claims have the first ids.
+  f.set('abstract.findings', abstractFindings(book, ARTICLE_QUESTIONS));
+  const replication: string[] = [];
+  const tuned: string[] = [];
+  const reversed: string[] = [];
+  for (const w of ARTICLE_QUESTIONS) {
+    const key = `${w.question}.${w.family}`;
+    const results = resultsTable(book, w);
+    if (results) tables.push(results);
+    f.set(`findings.${key}`, headlineFindings(book, w));
+    replication.push(labelled(w, replicationFindings(book, w)));
+    tuned.push(labelled(w, tunedFindings(book, w)));
+    const factorModel = factorModelOf(book, w);
+    reversed.push(labelled(w, factorModel ? reversals(book, w, factorModel) : ''));
+    const factors = factorModel ? factorTable(book, w, factorModel) : null;
+    if (factors) tables.push(factors);
+    f.set(`factors.${key}.model`, factorModel ?? 'n/a');
   }
-
-  const trend = tableRecords(dir, 'bias-trend');
-  for (const variant of ['separation', 'sufficiency']) {
-    const rows = trend.filter((r) => r['variant'] === variant);
-    const strongest = Math.max(...rows.map((r) => num(r['bias'])));
-    const atTop = rows.filter((r) => num(r['bias']) === strongest);
-    if (atTop.length === 0) continue;
-    const best = [...atTop].sort((a, b) => num(b['jaccard']) - num(a['jaccard']))[0]!;
-    const zero = rows.find((r) => r['method'] === best['method'] && num(r['bias']) === 0);
-    f.set(`trend.${variant}.best`, String(best['method']));
-    f.set(`trend.${variant}.strong`, fixed(num(best['jaccard'])));
-    f.set(`trend.${variant}.zero`, fixed(num(zero?.['jaccard'])));
-    f.set(`trend.${variant}.range`, String(best['bias_range']));
-  }
+  const some = (xs: string[], none: string) => xs.filter(Boolean).join(' ') || none;
+  f.set('replication.all', some(replication, 'The study ran no replication of its headline scenario.'));
+  f.set('tuned.all', some(tuned, 'The study ran no tuning grid.'));
+  f.set(
+    'reversals.all',
+    some(
+      reversed,
+      'No comparison that holds in the headline scenario reverses, by a test that holds, in another scenario.',
+    ),
+  );
+  const headline = headlineScenario(book, ARTICLE_QUESTIONS[0]!) ?? 'n/a';
+  f.set('headline.scenario', headline);
+  f.set('headline.seeds', String(seedsOf(book, ARTICLE_QUESTIONS, headline)));
+  f.set('replication.seeds', String(seedsOf(book, ARTICLE_QUESTIONS, REPLICATION_LABEL)));
 
   const cost = tableRecords(dir, 'efficiency').filter((r) => Number.isFinite(num(r['seconds'])));
   if (cost.length > 0) {
@@ -211,30 +271,7 @@ export function articleFacts(dir: string): Facts {
       : list(capped.map((r) => `${r['method']} (${Math.round(100 * num(r['time_capped']))}% of its runs)`)),
   );
 
-  const familyOf = new Map(summary.plans.map((p) => [p.label, p.family]));
-  const agreement = tableRecords(dir, 'agreement');
-  const within = (fa: string, fb: string) =>
-    mean(
-      agreement
-        .filter((r) => {
-          const a = familyOf.get(String(r['a']));
-          const b = familyOf.get(String(r['b']));
-          return (a === fa && b === fb) || (a === fb && b === fa);
-        })
-        .map((r) => num(r['implicated'])),
-    );
-  f.set('agree.individual', fixed(within('individual', 'individual')));
-  f.set('agree.subgroup', fixed(within('subgroup', 'subgroup')));
-  f.set('agree.across', fixed(within('individual', 'subgroup')));
-
-  const real = tableRecords(dir, 'real');
-  for (const name of summary.real) {
-    const rs = real.filter((r) => r['dataset'] === name && Number.isFinite(num(r['sur'])));
-    if (rs.length === 0) continue;
-    const top = [...rs].sort((a, b) => num(b['sur']) - num(a['sur']))[0]!;
-    f.set(`real.${name}.top`, String(top['method']));
-    f.set(`real.${name}.topSur`, fixed(num(top['sur'])));
-    f.set(`real.${name}.topModel`, String(top['model']));
-  }
-  return f;
+  f.set('agree.real', realAgreementText(tableRecords(dir, 'real-agreement')));
+  tables.push(book.table());
+  return { facts: f, tables };
 }

@@ -21,6 +21,7 @@ import {
   saturated,
   sensitivity,
 } from '../analyse/analysis.js';
+import { realAgreement } from '../analyse/real-agreement.js';
 import { isRanked, MIN_NULLS_FOR_FPR, type SkillRow, skill, tunedSkill } from '../analyse/skill.js';
 import { baselineIds } from '../methods.js';
 import { datasetsOf, modelsOf, planLabels } from '../plan/cells.js';
@@ -505,6 +506,7 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
         family: c.family,
         scenario: c.scenario,
         model: c.model,
+        measure: c.measure,
         a: t.a,
         b: t.b,
         seeds: t.n,
@@ -776,6 +778,33 @@ export async function buildReport(study: Study, stored: readonly CellRecord[]): 
     'Implicated protected values: per individual method, the values with at least their attribute’s mean DSN;',
     'per subgroup method, the protected values in its five top-ranked subgroups.',
   );
+  const realAgr = realAgreement(records);
+  if (realAgr.length) {
+    addTable({
+      name: 'real-agreement',
+      caption:
+        'Real data only: mean Jaccard of the protected values two ranked methods of a family implicate, beside the same between each method and the random subgroups (an output that knows nothing), per data set; mean [95% CI] over seeds',
+      headers: ['data set', 'family', 'between', 'pairs', 'seeds', 'agreement'],
+      align: ['l', 'l', 'l', 'r', 'r', 'r'],
+      rows: realAgr.map((a) => [
+        a.dataset,
+        a.family,
+        a.between,
+        String(a.pairs),
+        String(a.seeds),
+        withInterval(a.agreement, 2),
+      ]),
+      data: realAgr.map((a) => ({
+        dataset: a.dataset,
+        family: a.family,
+        between: a.between,
+        pairs: a.pairs,
+        seeds: a.seeds,
+        ...intervalFields('agreement', a.agreement),
+      })),
+      cells: realAgr.map((a) => ({ dataset: a.dataset, family: a.family })),
+    });
+  }
 
   /** A table of cells with one error column, each row linked to its cell. */
   const errorTable = (

@@ -135,6 +135,7 @@ export function skillTables(rows: readonly SkillRow[], prefix = 'skill', what = 
             family: r.family,
             measure: r.measure,
             baseline: r.baseline,
+            unranked: r.unranked,
             seeds: r.seeds,
             ...intervalFields('value', r.value),
             ...Object.fromEntries(
