@@ -13,6 +13,12 @@ import { NEWTON_MAX_PARAMETERS } from '@fb/models';
  * `fit` returns null when `fitLogisticRegression` would not take this path (a weight that is not
  * finite or is negative, a zero total weight, one label only, or more parameters than Newton takes):
  * the caller then fits with `@fb/models`, which fits or throws as before.
+ *
+ * The solver (`minimiseNewton`, `newtonStep`, the Cholesky factorisation and solve) and the loss's
+ * arithmetic repeat those of `@fb/models` (newton.ts, cholesky.ts, logistic-loss.ts) operation for
+ * operation: that package does not export them, and any other order of the same operations would give
+ * other bits. `test/logistic.test.ts` checks the two against each other byte for byte; a change to
+ * either side must keep them equal (or `@fb/models` could export its solver for this file to import).
  */
 
 /** What starts a fit, and what a fit gives: the coefficients on the encoded columns and the intercept. */

@@ -254,17 +254,31 @@ export class SubsetScan {
       }
       if (kept === present.length) continue;
       this.constrain(m, mask, kept);
-      if (this.gather(m) - this.relaxedOutside(m) < MIN_START_RECORDS) this.constrain(m, null, 0);
+      if (this.matching() < MIN_START_RECORDS) this.constrain(m, null, 0);
     }
   }
 
-  /** Records matching every constraint, among the relaxed members gathered for attribute m. */
-  private relaxedOutside(m: number): number {
-    const { counts } = this.grouping;
-    const allowed = this.allowed[m]!;
-    let outside = 0;
-    for (let v = 0; v < this.data.arity[m]!; v++) if (allowed[v] === 0) outside += counts[v]!;
-    return outside;
+  /**
+   * One pass over the records: apply a pending constraint change and count the records that match
+   * every constraint (no violation).
+   */
+  private matching(): number {
+    const viol = this.violations;
+    const pending = this.pending;
+    this.pending = null;
+    let count = 0;
+    if (pending === null) {
+      for (let i = 0; i < this.n; i++) if (viol[i] === 0) count++;
+      return count;
+    }
+    const codes = this.data.codes[pending.m]!;
+    const { before } = pending;
+    const after = this.allowed[pending.m]!;
+    for (let i = 0; i < this.n; i++) {
+      const c = codes[i]!;
+      if ((viol[i]! += before[c]! - after[c]!) === 0) count++;
+    }
+    return count;
   }
 
   /** Set attribute m's constraint (null: unconstrained); the violation counts follow in the next pass. */
