@@ -109,6 +109,7 @@ function modelParagraph(book: ClaimBook, w: Where, scenario: string, model: stri
     if (missed.length)
       out.push(`No test that holds separates the others from their floors: ${list(missed)}.`);
     out.push(leaderSentence(book, w, scenario, model, found[0]!.row, rows));
+    out.push(elsewhere(book, w, scenario, model, found.map((f) => f.row.method)));
   }
   const top = Math.max(...ranked.map((r) => r.value ?? Number.NEGATIVE_INFINITY));
   const high = rows.filter((r) => floorRecord(r) && (r.value ?? Number.NEGATIVE_INFINITY) >= top);
@@ -125,6 +126,26 @@ function modelParagraph(book: ClaimBook, w: Where, scenario: string, model: stri
 }
 
 const capitalise = (t: string) => (t ? `${t[0]!.toUpperCase()}${t.slice(1)}` : t);
+
+/**
+ * Where the headline's finders exceed their floors in the other scenarios on the same model, said
+ * where the claim is made: `CBS also in 5 of 7 other scenarios (not in noise=0.5–1.5, source=compas)`.
+ */
+function elsewhere(book: ClaimBook, w: Where, headline: string, model: string, methods: readonly string[]): string {
+  const scenarios = factorScenarios(book, w, headline).filter((s) =>
+    tableRows(book, w, s, model).some(rankedRecord),
+  );
+  if (scenarios.length === 0) return '';
+  const parts = methods.map((m) => {
+    const missing = scenarios.filter((s) => {
+      const r = tableRows(book, w, s, model).find((x) => x.method === m);
+      return !(r && book.overFloor(r)?.holds);
+    });
+    const held = scenarios.length - missing.length;
+    return `${m} in ${held} of ${scenarios.length}${missing.length ? ` (not in ${list(missing)})` : ''}`;
+  });
+  return `In the other scenarios on this model, the same test holds for ${list(parts)}.`;
+}
 
 /** The leader (largest excess over its floor) against every other ranked method and baseline, by paired tests. */
 function leaderSentence(
@@ -418,6 +439,5 @@ export function abstractFindings(book: ClaimBook, questions: readonly Where[]): 
       `with the bias ${words[w.question] ?? w.question}, ${found.length} of ${ranked} ${w.family} methods exceeded their floors on ${measureWords[headlineMeasure[w.family]]}${found.length ? `: ${list(found)}` : ''}`,
     );
   }
-  const text = parts.join('; ');
-  return text ? `${text[0]!.toUpperCase()}${text.slice(1)}.` : '';
+  return parts.length ? `${parts.join('; ')}.` : '';
 }
