@@ -1,6 +1,6 @@
 import type { Dataset, DiscoveryResult } from '@fb/core';
 import { wilsonInterval } from '@fb/eval';
-import { type AuditRow, aequitasAudit, subgroupsOf } from '@fb/metrics';
+import { type AuditRow, aequitasAudit, type Confusion, confusionByGroup, subgroupsOf } from '@fb/metrics';
 import { UsageError } from './errors.js';
 import { type AuditMethod, DEFAULT_METHODS } from './methods.js';
 import type { PreparedModel } from './models.js';
@@ -26,6 +26,26 @@ export interface GroupRow {
   readonly fpr: Rate;
   /** Share of actual positives not given the positive label. */
   readonly fnr: Rate;
+  /** Share of rows whose decision is right: given the positive label exactly when it is their outcome. */
+  readonly accuracy: Rate;
+  /** Precision (positive predictive value): share of the rows given the positive label whose outcome it is. */
+  readonly precision: Rate;
+}
+
+/** The metrics `--metric` can name for the summary's lead. */
+export const LEAD_METRICS = ['selection-rate', 'fpr', 'fnr', 'accuracy', 'precision'] as const;
+export type LeadMetric = (typeof LEAD_METRICS)[number];
+
+/** `--metric name`, checked: an unknown name is a `UsageError` naming the allowed ones. */
+export function leadMetric(name: string): LeadMetric {
+  if (!(LEAD_METRICS as readonly string[]).includes(name)) {
+    throw new UsageError(`--metric: unknown metric "${name}" (allowed: ${LEAD_METRICS.join(', ')})`, {
+      option: '--metric',
+      value: name,
+      allowed: [...LEAD_METRICS],
+    });
+  }
+  return name as LeadMetric;
 }
 
 /**
@@ -36,8 +56,8 @@ export interface Disadvantage {
   readonly attribute: string;
   readonly group: string;
   readonly reference: string;
-  /** `selection rate`, `FPR` or `FNR`, all with the positive label of the tables. */
-  readonly metric: 'selection rate' | 'FPR' | 'FNR';
+  /** The rate compared, with the positive label of the tables. */
+  readonly metric: ComparedMetric;
   /** Why a higher or lower value is worse for the people in the group. */
   readonly worse: 'higher' | 'lower';
   readonly rate: Rate;
@@ -47,9 +67,17 @@ export interface Disadvantage {
   readonly size: number;
 }
 
+/** The names the summary gives the rates it compares. */
+export type ComparedMetric = 'selection rate' | 'FPR' | 'FNR' | 'accuracy' | 'precision';
+
 export interface GroupMetrics {
   /** The outcome label counted as positive in every rate. */
   readonly positive: string;
+  /**
+   * What `disadvantaged` compares: the metric `--metric` named (`given`), or by default the selection
+   * rate and the error that goes against a person.
+   */
+  readonly lead: { readonly given: LeadMetric | null; readonly metrics: readonly ComparedMetric[] };
   readonly attributes: string[];
   readonly overall: GroupRow;
   /** Intersections of the protected attributes (MetricFrame's by_group). */
@@ -58,7 +86,7 @@ export interface GroupMetrics {
   readonly minGroupSize: number;
   /** fairlearn's difference (max − min over groups) and ratio (min / max), per rate. */
   readonly summary: Record<
-    'selectionRate' | 'tpr' | 'fpr' | 'fnr',
+    'selectionRate' | 'tpr' | 'fpr' | 'fnr' | 'accuracy' | 'precision',
     { difference: number | null; ratio: number | null }
   >;
   /**
@@ -127,36 +155,30 @@ function rate(k: number, n: number): Rate {
   return { value: w.rate, lo: w.lo, hi: w.hi, k, n };
 }
 
-function rowOf(
-  group: string,
-  rows: ArrayLike<number>,
-  y: Int32Array,
-  pred: Int32Array,
-  positive: number,
-): GroupRow {
-  let pp = 0;
-  let p = 0;
-  let tp = 0;
-  let fp = 0;
-  for (let r = 0; r < rows.length; r++) {
-    const i = rows[r]!;
-    const predPos = pred[i] === positive;
-    const truePos = y[i] === positive;
-    if (predPos) pp++;
-    if (truePos) {
-      p++;
-      if (predPos) tp++;
-    } else if (predPos) fp++;
-  }
-  const n = rows.length;
+/** A group's row of the table from its confusion counts (@fb/metrics), the positive label as "positive". */
+function rowOf(group: string, c: Confusion): GroupRow {
+  const n = c.tp + c.fp + c.tn + c.fn;
   return {
     group,
     size: n,
-    selectionRate: rate(pp, n),
-    tpr: rate(tp, p),
-    fpr: rate(fp, n - p),
-    fnr: rate(p - tp, p),
+    selectionRate: rate(c.tp + c.fp, n),
+    tpr: rate(c.tp, c.tp + c.fn),
+    fpr: rate(c.fp, c.fp + c.tn),
+    fnr: rate(c.fn, c.tp + c.fn),
+    accuracy: rate(c.tp + c.tn, n),
+    precision: rate(c.tp, c.tp + c.fp),
   };
+}
+
+/** One row per group of `groups` (keys and row codes), counted by @fb/metrics' `confusionByGroup`. */
+function rowsOf(
+  groups: { readonly keys: readonly string[]; readonly codes: Int32Array },
+  y: Int32Array,
+  pred: Int32Array,
+  positive: number,
+): { rows: GroupRow[]; total: Confusion } {
+  const { counts, total } = confusionByGroup(y, pred, groups.codes, groups.keys.length, positive);
+  return { rows: groups.keys.map((key, g) => rowOf(key, counts[g]!)), total };
 }
 
 const MIN_GROUP_SIZE = 30;
@@ -164,21 +186,19 @@ const MIN_GROUP_SIZE = 30;
 /**
  * Group metrics of the decisions on `ds`, with `positive` (an outcome code) as the positive label and
  * `reference` (attribute -> value label) as the reference groups of the Aequitas table (default: the
- * largest group of each attribute).
+ * largest group of each attribute), and `lead` the metric on which `disadvantaged` compares the groups
+ * (default: the selection rate and the error that goes against a person).
  */
 export function groupMetrics(
   ds: Dataset,
   predictions: Int32Array,
   positive: number,
   reference: Readonly<Record<string, string>> = {},
+  lead?: LeadMetric,
 ): GroupMetrics {
   const references = referenceGroups(ds, reference);
-  const groups = subgroupsOf(ds);
-  const members: number[][] = groups.keys.map(() => []);
-  for (let i = 0; i < ds.n; i++) members[groups.codes[i]!]!.push(i);
-  const all = Int32Array.from({ length: ds.n }, (_, i) => i);
-  const overall = rowOf('all rows', all, ds.y, predictions, positive);
-  const byGroup = groups.keys.map((key, g) => rowOf(key, members[g]!, ds.y, predictions, positive));
+  const { rows: byGroup, total } = rowsOf(subgroupsOf(ds), ds.y, predictions, positive);
+  const overall = rowOf('all rows', total);
   const summarise = (pick: (r: GroupRow) => Rate) => {
     const values = byGroup
       .filter((r) => r.size >= MIN_GROUP_SIZE)
@@ -190,19 +210,18 @@ export function groupMetrics(
     return { difference: hi - lo, ratio: hi > 0 ? lo / hi : null };
   };
   const protectedNames = ds.schema.attributes.filter((a) => a.protected).map((a) => a.name);
-  const byAttribute = protectedNames.flatMap((attribute) => {
-    const one = subgroupsOf(ds, [attribute]);
-    const rows: number[][] = one.keys.map(() => []);
-    for (let i = 0; i < ds.n; i++) rows[one.codes[i]!]!.push(i);
-    return one.keys.map((key, g) => ({
-      ...rowOf(key, rows[g]!, ds.y, predictions, positive),
+  const byAttribute = protectedNames.flatMap((attribute) =>
+    rowsOf(subgroupsOf(ds, [attribute]), ds.y, predictions, positive).rows.map((row) => ({
+      ...row,
       attribute,
-      value: key.slice(attribute.length + 1),
-    }));
-  });
-  const disadvantaged = worseOff(byAttribute, references, positive, ds.schema.outcome.favorable);
+      value: row.group.slice(attribute.length + 1),
+    })),
+  );
+  const checks = comparisons(lead, positive === ds.schema.outcome.favorable);
+  const disadvantaged = worseOff(byAttribute, references, checks);
   return {
     positive: ds.schema.outcome.labels[positive]!,
+    lead: { given: lead ?? null, metrics: checks.map(([metric]) => metric) },
     attributes: protectedNames,
     overall,
     byGroup,
@@ -212,6 +231,8 @@ export function groupMetrics(
       tpr: summarise((r) => r.tpr),
       fpr: summarise((r) => r.fpr),
       fnr: summarise((r) => r.fnr),
+      accuracy: summarise((r) => r.accuracy),
+      precision: summarise((r) => r.precision),
     },
     references,
     byAttribute,
@@ -223,23 +244,39 @@ export function groupMetrics(
   };
 }
 
+type Comparison = readonly [ComparedMetric, (r: GroupRow) => Rate, 'higher' | 'lower'];
+
 /**
- * The groups that fare worse than their attribute's reference (see `GroupMetrics.disadvantaged`).
- * What is worse follows from which label is favourable: with the favourable label positive, a lower
- * selection rate and a higher FNR (deserving people denied); with the other label positive, a higher
- * selection rate and a higher FPR. Groups below `MIN_GROUP_SIZE` rows are not compared.
+ * The rates `disadvantaged` compares, each with the side that is worse for the people in the group.
+ * It follows from which label is favourable: with the favourable label positive, a lower selection
+ * rate, a higher FNR (deserving people denied), a lower FPR and a higher precision (fewer of the
+ * favourable decisions' errors, a stricter bar); with the other label positive, each the other way
+ * round. A lower accuracy is worse whichever label is positive. Without `lead`: the selection rate and
+ * the error that goes against a person (FNR with the favourable label positive, FPR otherwise).
+ */
+function comparisons(lead: LeadMetric | undefined, positiveIsFavourable: boolean): Comparison[] {
+  const against = (favourableSide: 'higher' | 'lower') =>
+    positiveIsFavourable ? favourableSide : favourableSide === 'higher' ? 'lower' : 'higher';
+  const all: Record<LeadMetric, Comparison> = {
+    'selection-rate': ['selection rate', (r) => r.selectionRate, against('lower')],
+    fnr: ['FNR', (r) => r.fnr, against('higher')],
+    fpr: ['FPR', (r) => r.fpr, against('lower')],
+    precision: ['precision', (r) => r.precision, against('higher')],
+    accuracy: ['accuracy', (r) => r.accuracy, 'lower'],
+  };
+  if (lead !== undefined) return [all[lead]];
+  return [all['selection-rate'], positiveIsFavourable ? all.fnr : all.fpr];
+}
+
+/**
+ * The groups that fare worse than their attribute's reference on the `checks` (see
+ * `GroupMetrics.disadvantaged`). Groups below `MIN_GROUP_SIZE` rows are not compared.
  */
 function worseOff(
   rows: readonly (GroupRow & { attribute: string; value: string })[],
   references: readonly GroupReference[],
-  positive: number,
-  favourable: number,
+  checks: readonly Comparison[],
 ): Disadvantage[] {
-  const positiveIsFavourable = positive === favourable;
-  const checks: [Disadvantage['metric'], (r: GroupRow) => Rate, 'higher' | 'lower'][] = [
-    ['selection rate', (r) => r.selectionRate, positiveIsFavourable ? 'lower' : 'higher'],
-    positiveIsFavourable ? ['FNR', (r) => r.fnr, 'higher'] : ['FPR', (r) => r.fpr, 'higher'],
-  ];
   const out: Disadvantage[] = [];
   for (const ref of references) {
     const base = rows.find((r) => r.attribute === ref.attribute && r.value === ref.value);

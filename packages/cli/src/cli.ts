@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 import {
   type DetectorProgress,
   groupMetrics,
+  LEAD_METRICS,
+  leadMetric,
   type MethodRun,
   referenceGroups,
   runDetectors,
@@ -51,6 +53,8 @@ options:
   --where <expression>     audit only the rows it keeps, tested on the CSV's raw cells:
                            comparisons (= == != < <= > >=) of a column with a number or a quoted string,
                            combined with && || ! and parentheses: --where 'age >= 18 && sex != "X"'
+  --metric <name>          the rate the summary's "groups that fare worse" compares: ${LEAD_METRICS.join(', ')}
+                           (default: the selection rate and the error that goes against a person)
   --reference <attr=value> reference group of a protected attribute in the group comparison (default:
                            the largest group); repeat it, one per attribute
   --methods <a,b,...>      detectors to run (default: ${DEFAULT_METHODS.map((m) => m.id).join(', ')})
@@ -249,6 +253,7 @@ export async function audit(args: string[], io: Io, signal: AbortSignal): Promis
       threshold: { type: 'string' },
       'higher-is': { type: 'string' },
       positive: { type: 'string' },
+      metric: { type: 'string' },
       where: { type: 'string' },
       reference: { type: 'string', multiple: true },
       'test-fraction': { type: 'string' },
@@ -297,6 +302,7 @@ export async function audit(args: string[], io: Io, signal: AbortSignal): Promis
   // A malformed filter is named before the data is read.
   if (values.where !== undefined) parseWhere(values.where);
   const reference = referenceOption(values.reference);
+  const lead = values.metric === undefined ? undefined : leadMetric(values.metric);
   const quiet = values.quiet === true;
   const say = (s: string) => {
     if (!quiet) io.stderr(`${s}\n`);
@@ -369,7 +375,7 @@ export async function audit(args: string[], io: Io, signal: AbortSignal): Promis
         : labels.indexOf(values.positive);
     if (positive < 0)
       throw new UsageError(`--positive: "${values.positive}" is not an outcome label (${labels.join(', ')})`);
-    const groups = groupMetrics(prepared.dataset, prepared.predictions, positive, reference);
+    const groups = groupMetrics(prepared.dataset, prepared.predictions, positive, reference, lead);
     say(
       `group metrics: selection rate of "${groups.positive}" differs by ${groups.summary.selectionRate.difference?.toFixed(3) ?? '–'} between groups`,
     );

@@ -112,7 +112,10 @@ const rateText = (x: Rate) => `${pct(x.value)} [${pct(x.lo)}, ${pct(x.hi)}]`;
 /** The summary's lead: which groups fare worse, on which rate, against which reference. */
 function disadvantageItems(g: GroupMetrics): string {
   const list = g.disadvantaged ?? [];
-  const head = `Groups that fare worse than their reference (positive label "${esc(g.positive)}"; 95% Wilson intervals that do not overlap; groups of fewer than ${g.minGroupSize} rows not compared):`;
+  const on = g.lead?.given
+    ? ` on ${esc(g.lead.metrics.join(', '))} (<code>--metric ${esc(g.lead.given)}</code>)`
+    : '';
+  const head = `Groups that fare worse than their reference${on} (positive label "${esc(g.positive)}"; 95% Wilson intervals that do not overlap; groups of fewer than ${g.minGroupSize} rows not compared):`;
   if (list.length === 0) {
     return `<li class="lead">${head} <b>none</b>: no group's interval lies on the worse side of its reference's.</li>`;
   }
@@ -147,6 +150,16 @@ function modelSection(r: AuditReport): string {
 ${r.model.caveats.map((c) => `<p class="caveat">${esc(c)}</p>`).join('')}</section>`;
 }
 
+/** The group table's rates, in its column order. */
+const RATE_NAMES = {
+  selectionRate: 'selection rate',
+  tpr: 'true positive rate',
+  fpr: 'false positive rate',
+  fnr: 'false negative rate',
+  accuracy: 'accuracy',
+  precision: 'precision',
+} as const;
+
 function groupSection(r: AuditReport): string {
   const g = r.groups;
   if (!g) return '';
@@ -157,9 +170,11 @@ function groupSection(r: AuditReport): string {
     rateCell(row.tpr),
     rateCell(row.fpr),
     row.fnr ? rateCell(row.fnr) : '<td>–</td>',
+    row.accuracy ? rateCell(row.accuracy) : '<td>–</td>',
+    row.precision ? rateCell(row.precision) : '<td>–</td>',
   ]);
-  const summary = (['selectionRate', 'tpr', 'fpr', 'fnr'] as const).map((m) => [
-    `<td>${{ selectionRate: 'selection rate', tpr: 'true positive rate', fpr: 'false positive rate', fnr: 'false negative rate' }[m]}</td>`,
+  const summary = (['selectionRate', 'tpr', 'fpr', 'fnr', 'accuracy', 'precision'] as const).map((m) => [
+    `<td>${RATE_NAMES[m]}</td>`,
     `<td>${fmt(g.summary[m]?.difference)}</td>`,
     `<td>${fmt(g.summary[m]?.ratio)}</td>`,
   ]);
@@ -181,8 +196,8 @@ function groupSection(r: AuditReport): string {
     aeqCols.map((c) => `<td>${typeof row[c] === 'number' ? fmt(row[c] as number) : esc(row[c] ?? '–')}</td>`),
   );
   return `<section id="groups"><h2>Group metrics</h2>
-<p>Positive label in every rate: <b>${esc(g.positive)}</b>. Groups are the combinations of ${g.attributes.map(esc).join(', ')} present in the audited rows; intervals are 95% Wilson intervals of each rate.</p>
-${table(['group', 'rows', 'selection rate', 'true positive rate', 'false positive rate', 'false negative rate'], rows)}
+<p>Positive label in every rate: <b>${esc(g.positive)}</b>. Groups are the combinations of ${g.attributes.map(esc).join(', ')} present in the audited rows; intervals are 95% Wilson intervals of each rate. Accuracy is the share of rows whose decision is right (the positive label given exactly to the rows whose outcome it is); precision, the share of the rows given the positive label whose outcome it is.</p>
+${table(['group', 'rows', ...Object.values(RATE_NAMES)], rows)}
 <h3>Between groups (fairlearn's MetricFrame: difference = max − min, ratio = min / max, over the groups of at least ${g.minGroupSize} rows)</h3>
 ${table(['rate', 'difference', 'ratio'], summary)}
 <h3>Aequitas table (one attribute at a time, disparity = group / reference, parity band [0.8, 1.25])</h3>

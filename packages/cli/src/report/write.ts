@@ -7,12 +7,14 @@ import { writeOutput } from './output.js';
 
 function groupCsv(g: GroupMetrics): string {
   const header = ['group', 'rows', 'positive_label'];
-  for (const m of ['selection_rate', 'tpr', 'fpr', 'fnr']) header.push(m, `${m}_lo`, `${m}_hi`);
+  for (const m of ['selection_rate', 'tpr', 'fpr', 'fnr', 'accuracy', 'precision']) {
+    header.push(m, `${m}_lo`, `${m}_hi`);
+  }
   const rows = [g.overall, ...g.byGroup].map((r) => [
     r.group,
     r.size,
     g.positive,
-    ...[r.selectionRate, r.tpr, r.fpr, r.fnr].flatMap((x) => [x.value, x.lo, x.hi]),
+    ...[r.selectionRate, r.tpr, r.fpr, r.fnr, r.accuracy, r.precision].flatMap((x) => [x.value, x.lo, x.hi]),
   ]);
   return safeCsv(header, rows);
 }
