@@ -120,7 +120,7 @@ export function fitDesign(
   design.fitter ??= new DesignFitter(design.schema, design.x, design.width);
   design.every ??= everyRow(design);
   const src = rows ?? design.every;
-  const fast = design.fitter.fit(src, labels, weights, l2, warm);
+  const fast = design.fitter.fit(src, labels, weights, l2, warm, rows === null);
   if (fast !== null) return { model: fast.coefficients, proba: design.fitter.probabilities(fast, probe) };
   const model = fitLogisticRegression(
     rowsOf(design, src, labels),

@@ -27,6 +27,18 @@ export interface LogitCoefficients {
   readonly intercepts: Float64Array;
 }
 
+/**
+ * The first point of the fits on every row with weight 1 from one warm start (the resamples'
+ * propensity fits): per pattern its linear score, log1p(e^(−|η|)) and probability, and the Hessian,
+ * none of which depends on the labels. Filled by the first such fit.
+ */
+interface StartPoint {
+  warm: LogitCoefficients;
+  l2: number;
+  terms: { eta: Float64Array; log1pExpo: Float64Array; prob: Float64Array } | null;
+  hess: Float64Array | null;
+}
+
 /** One fit's encoding of the standardised attributes (the categorical ones are fixed by the design). */
 interface Encoding {
   /** Per attribute, its mean (0 for one-hot). */
@@ -71,6 +83,7 @@ export class DesignFitter {
   private readonly local: Int32Array;
   private stampValue = 0;
   private loss?: FastLoss;
+  private start: StartPoint | null = null;
   private byPattern?: Float64Array;
 
   constructor(schema: Schema, x: Float64Array, width: number) {
@@ -150,6 +163,7 @@ export class DesignFitter {
     w: Float64Array | null,
     l2: number,
     warm: LogitCoefficients | undefined,
+    whole = false,
   ): { coefficients: LogitCoefficients; encoding: Encoding } | null {
     if (!this.usable) return null;
     const rows = src.length;
@@ -181,7 +195,15 @@ export class DesignFitter {
     }
     this.loss ??= new FastLoss(this);
     const loss = this.loss;
-    loss.reset(src, y, w, encoding, l2, total);
+    // On every row with weight 1 from one warm start, the first point's scores, probabilities and
+    // Hessian do not depend on the labels: they are computed for the first such fit and reused.
+    let start: StartPoint | null = null;
+    if (whole && w === null && warm !== undefined && rows === this.n) {
+      if (this.start?.warm !== warm || this.start.l2 !== l2)
+        this.start = { warm, l2, terms: null, hess: null };
+      start = this.start;
+    }
+    loss.reset(src, y, w, encoding, l2, total, start);
     minimiseNewton(loss, theta);
     return {
       coefficients: { coefficients: theta.slice(0, p), intercepts: theta.slice(p) },
@@ -356,6 +378,10 @@ class FastLoss {
   private readonly unitColumns: Int32Array;
   /** The solver's work space. */
   readonly work: NewtonWork;
+  /** The fit's label-free first point (null: none), and the evaluations and Hessians so far. */
+  private start: StartPoint | null = null;
+  private evaluations = 0;
+  private hessians = 0;
 
   constructor(private readonly design: DesignFitter) {
     const shape = design.shape;
@@ -392,9 +418,13 @@ class FastLoss {
     encoding: Encoding,
     l2: number,
     total: number,
+    start: StartPoint | null,
   ): void {
     const shape = this.design.shape;
     const { d } = this;
+    this.start = start;
+    this.evaluations = 0;
+    this.hessians = 0;
     this.l2 = l2;
     this.invS = 1 / total;
     if (this.pattern.length < src.length) {
@@ -449,14 +479,24 @@ class FastLoss {
     const { patIndex, patValue, eta, log1pExpo, prob, d, b0 } = this;
     const P = this.patterns;
     const b = theta[b0]!;
-    for (let q = 0; q < P; q++) {
-      const base = q * d;
-      let t = b;
-      for (let j = 0; j < d; j++) t += theta[patIndex[base + j]!]! * patValue[base + j]!;
-      const e = Math.exp(-Math.abs(t));
-      eta[q] = t;
-      log1pExpo[q] = Math.log1p(e);
-      if (grad) prob[q] = t >= 0 ? 1 / (1 + e) : e / (1 + e);
+    const start = this.evaluations++ === 0 && grad !== null ? this.start : null;
+    if (start?.terms) {
+      eta.set(start.terms.eta);
+      log1pExpo.set(start.terms.log1pExpo);
+      prob.set(start.terms.prob);
+    } else {
+      for (let q = 0; q < P; q++) {
+        const base = q * d;
+        let t = b;
+        for (let j = 0; j < d; j++) t += theta[patIndex[base + j]!]! * patValue[base + j]!;
+        const e = Math.exp(-Math.abs(t));
+        eta[q] = t;
+        log1pExpo[q] = Math.log1p(e);
+        if (grad) prob[q] = t >= 0 ? 1 / (1 + e) : e / (1 + e);
+      }
+      if (start) {
+        start.terms = { eta: eta.slice(0, P), log1pExpo: log1pExpo.slice(0, P), prob: prob.slice(0, P) };
+      }
     }
     const { pattern, w, y, resid, curvature, live } = this;
     let loss = 0;
@@ -511,6 +551,11 @@ class FastLoss {
     const { curvature: h, b0, d, patIndex, patValue, generalPairs, general, pattern, runEnd, global } = this;
     const { unitCells, T, runs } = this;
     const m = this.size;
+    const start = this.hessians++ === 0 ? this.start : null;
+    if (start?.hess) {
+      hess.set(start.hess);
+      return;
+    }
     hess.fill(0);
     const row = b0 * m;
     const G = generalPairs.length;
@@ -566,6 +611,7 @@ class FastLoss {
     for (let c = 0; c < b0; c++) hess[c * m + c]! += this.l2;
     const s = this.invS;
     for (let c = 0; c < m * m; c++) hess[c] = hess[c]! * s;
+    if (start) start.hess = hess.slice();
   }
 }
 

@@ -54,6 +54,11 @@ interface FitCase {
   weights: Float64Array | null;
   warm?: LogisticRegression;
   probe: Int32Array;
+  /** The fitter to use (a new one when not given), and the warm start as it sees it. */
+  fitter?: DesignFitter;
+  start?: LogitCoefficients;
+  /** Whether `rows` are every row in order (the fits that reuse their label-free first point). */
+  whole?: boolean;
 }
 
 /** The fit as CBS made it before: a data set of the rows, `fitLogisticRegression`, `predictProba`. */
@@ -74,10 +79,11 @@ function reference({ d, rows, labels, weights, warm, probe }: FitCase) {
 function compare(c: FitCase): LogisticRegression {
   const { d, rows, labels, weights, warm, probe } = c;
   const expected = reference(c);
-  const fitter = new DesignFitter(d.schema, d.x, d.width);
+  const fitter = c.fitter ?? new DesignFitter(d.schema, d.x, d.width);
   const start: LogitCoefficients | undefined =
-    warm === undefined ? undefined : { coefficients: warm.coefficients, intercepts: warm.intercepts };
-  const fit = fitter.fit(rows, labels, weights, 1, start);
+    c.start ??
+    (warm === undefined ? undefined : { coefficients: warm.coefficients, intercepts: warm.intercepts });
+  const fit = fitter.fit(rows, labels, weights, 1, start, c.whole ?? false);
   expect(fit).not.toBeNull();
   expect(bytes(fit!.coefficients.coefficients)).toEqual(bytes(expected.model.coefficients));
   expect(bytes(fit!.coefficients.intercepts)).toEqual(bytes(expected.model.intercepts));
@@ -97,9 +103,24 @@ describe('DesignFitter', () => {
         rng.next() < 0.2 + 0.5 * (d.x[i * d.width]! / 2) ? 1 : 0,
       );
       const cold = compare({ d, rows: all, labels: a, weights: null, probe: all });
-      // A resampled class, started from the data's fit.
-      const b = Int32Array.from({ length: n }, () => (rng.next() < 0.4 ? 1 : 0));
-      compare({ d, rows: all, labels: b, weights: null, warm: cold, probe: all });
+      // Resampled classes, started from the data's fit: the first one computes the label-free first
+      // point (scores, probabilities, Hessian), the others reuse it.
+      const fitter = new DesignFitter(d.schema, d.x, d.width);
+      const start = { coefficients: cold.coefficients, intercepts: cold.intercepts };
+      for (let k = 0; k < 4; k++) {
+        const b = Int32Array.from({ length: n }, () => (rng.next() < 0.2 + 0.1 * k ? 1 : 0));
+        compare({
+          d,
+          rows: all,
+          labels: b,
+          weights: null,
+          warm: cold,
+          probe: all,
+          fitter,
+          start,
+          whole: true,
+        });
+      }
     });
 
     it(`fits a weighted two-copy layout with zero weights as fitLogisticRegression does (${kind})`, () => {
