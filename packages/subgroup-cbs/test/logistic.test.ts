@@ -1,6 +1,7 @@
 import { createDataset, createRng, defineSchema, type Schema } from '@fb/core';
 import { fitLogisticRegression, type LogisticRegression } from '@fb/models';
 import { describe, expect, it } from 'vitest';
+import { fitDesign } from '../src/expectations.js';
 import { DesignFitter, type LogitCoefficients } from '../src/logistic.js';
 
 /**
@@ -157,5 +158,29 @@ describe('DesignFitter', () => {
     weights[3] = -1;
     expect(fitter.fit(rows, labels, weights, 1, undefined)).toBeNull();
     expect(fitter.fit(rows, labels, new Float64Array(50), 1, undefined)).toBeNull();
+  });
+
+  it('fits or throws through fitLogisticRegression where the fitter does not apply', () => {
+    const d = design(60, true, 'fallback');
+    const target = { ...d, key: { key: 'fallback', x: d.x } };
+    const rows = Int32Array.from({ length: 60 }, (_, i) => i);
+    const error = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return (e as { code?: string }).code;
+      }
+      return 'no error';
+    };
+    const oneLabel = new Int32Array(60);
+    const ds = createDataset({ schema: d.schema, x: d.x, y: oneLabel });
+    expect(error(() => fitDesign(target, null, oneLabel, null, 1, undefined, null))).toBe(
+      'DATA_SINGLE_CLASS',
+    );
+    expect(error(() => fitLogisticRegression(ds, { l2: 1 }))).toBe('DATA_SINGLE_CLASS');
+    const labels = Int32Array.from(rows, (i) => i % 2);
+    const weights = new Float64Array(60).fill(1);
+    weights[7] = Number.POSITIVE_INFINITY;
+    expect(error(() => fitDesign(target, rows, labels, weights, 1, undefined, rows))).toBe('DATA_NOT_FINITE');
   });
 });
