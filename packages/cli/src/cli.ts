@@ -146,15 +146,52 @@ const SHARED_OPTIONS = {
   seed: { type: 'string' },
   out: { type: 'string' },
   quiet: { type: 'boolean' },
+  dataset: { type: 'string' },
+  'data-dir': { type: 'string' },
 } as const;
 
 interface DataArgs {
+  dataset?: string | undefined;
+  'data-dir'?: string | undefined;
   protected?: string | undefined;
   outcome?: string | undefined;
   columns?: string | undefined;
   exclude?: string | undefined;
   schema?: string | undefined;
 }
+
+/**
+ * The files of a command line's data that its `--out` must not hold: the data file (or `--data-dir`) and
+ * the schema file. `--data-dir` without `--dataset` is a `UsageError`.
+ */
+function dataInputs(values: DataArgs, positionals: readonly string[]): string[] {
+  if (values['data-dir'] !== undefined && values.dataset === undefined) {
+    throw new UsageError('--data-dir goes with --dataset', { option: '--data-dir' });
+  }
+  return [
+    values.dataset === undefined ? positionals[0] : undefined,
+    values.schema,
+    values['data-dir'],
+  ].filter((f): f is string => f !== undefined);
+}
+
+/**
+ * The data of a command line: `--dataset` read through @fb/datasets (its row set and verified files
+ * said), else the data file; with the outcome, protected attributes and schema overrides.
+ */
+async function commandData(values: DataArgs, positionals: string[], say: (s: string) => void) {
+  const table =
+    values.dataset === undefined ? undefined : await loadNamedTable(values.dataset, values['data-dir']);
+  if (table) {
+    say(`--dataset ${table.name}: ${table.codebook.rowSet}`);
+    for (const p of table.provenance) say(`  ${p}`);
+  }
+  return dataArgs(values, positionals, table);
+}
+
+/** What a report says of a named dataset: its name, documented row set and verified files. */
+const datasetFacts = (table: NamedTable | undefined) =>
+  table ? { name: table.name, rowSet: table.codebook.rowSet, provenance: table.provenance } : undefined;
 
 /** The data file, outcome, protected attributes and schema overrides of a command line. */
 function dataArgs(values: DataArgs, positionals: string[], table?: NamedTable) {
@@ -259,25 +296,16 @@ export async function audit(args: string[], io: Io, signal: AbortSignal): Promis
       'test-fraction': { type: 'string' },
       'batch-size': { type: 'string' },
       'endpoint-timeout': { type: 'string' },
-      dataset: { type: 'string' },
-      'data-dir': { type: 'string' },
       missing: { type: 'string' },
     },
   });
-  if (values['data-dir'] !== undefined && values.dataset === undefined) {
-    throw new UsageError('--data-dir goes with --dataset', { option: '--data-dir' });
-  }
+  const inputs = dataInputs(values, positionals);
+  if (values.model !== undefined) inputs.push(values.model);
   const missing = values.missing ?? 'drop';
   if (missing !== 'drop' && missing !== 'mode') {
     throw new UsageError(`--missing must be drop or mode (got "${missing}")`, { option: '--missing' });
   }
   const out = path.resolve(values.out ?? 'fairbench-report');
-  const inputs = [
-    values.dataset === undefined ? positionals[0] : undefined,
-    values.schema,
-    values.model,
-    values['data-dir'],
-  ].filter((f): f is string => f !== undefined);
   // Before any work: the report must have somewhere to go that holds nothing it would overwrite.
   claimOutput(out, inputs);
   if (values['endpoint-timeout'] !== undefined && values.endpoint === undefined) {
@@ -308,14 +336,8 @@ export async function audit(args: string[], io: Io, signal: AbortSignal): Promis
     if (!quiet) io.stderr(`${s}\n`);
   };
 
-  const table =
-    values.dataset === undefined ? undefined : await loadNamedTable(values.dataset, values['data-dir']);
-  const dataOptions = dataArgs(values, positionals, table);
-  const file = dataOptions.file;
-  if (table) {
-    say(`--dataset ${table.name}: ${table.codebook.rowSet}`);
-    for (const p of table.provenance) say(`  ${p}`);
-  }
+  const dataOptions = await commandData(values, positionals, say);
+  const { file, table } = dataOptions;
   const data = loadAuditData({
     ...dataOptions,
     missing,
@@ -404,9 +426,7 @@ export async function audit(args: string[], io: Io, signal: AbortSignal): Promis
           filter: data.filter,
           rowsAudited: prepared.dataset.n,
           notes: data.notes,
-          ...(table
-            ? { dataset: { name: table.name, rowSet: table.codebook.rowSet, provenance: table.provenance } }
-            : {}),
+          ...(table ? { dataset: datasetFacts(table) } : {}),
         },
         subgroups,
         realism,
@@ -427,6 +447,7 @@ export async function audit(args: string[], io: Io, signal: AbortSignal): Promis
 }
 
 export const CALIBRATE_USAGE = `fairbench calibrate <data.csv> --protected <a,b> --outcome <column=favourable label> [options]
+fairbench calibrate --dataset adult|compas|german|bank [options]
 
 Fits the generator's copula to the data, plants subgroups whose favourable chance is cut by a known
 logit bias, trains a model on each generated data set, and reports how often each detector finds the
@@ -434,6 +455,7 @@ planted subgroups (power) and how often it "finds" the same kind of subgroups pl
 (false alarms).
 
 options:
+  --dataset <name>, --data-dir <dir>   a named dataset instead of a data file, as for audit
   --columns, --exclude, --schema   as for audit
   --train rf|lr|mlp        the model trained on each generated data set (default rf)
   --bias <logit>           bias planted in each subgroup (default 1.5)
@@ -458,9 +480,8 @@ export async function calibrateCommand(args: string[], io: Io, signal: AbortSign
       trials: { type: 'string' },
     },
   });
-  const dataOptions = dataArgs(values, positionals);
   const out = path.resolve(values.out ?? 'fairbench-calibration');
-  const inputs = [dataOptions.file, values.schema].filter((f): f is string => f !== undefined);
+  const inputs = dataInputs(values, positionals);
   claimOutput(out, inputs);
   const model = values.train ?? 'rf';
   if (model !== 'rf' && model !== 'lr' && model !== 'mlp')
@@ -475,6 +496,7 @@ export async function calibrateCommand(args: string[], io: Io, signal: AbortSign
   const say = (s: string) => {
     if (!quiet) io.stderr(`${s}\n`);
   };
+  const dataOptions = await commandData(values, positionals, say);
   const data = loadAuditData(dataOptions);
   say(`${dataOptions.file}: ${data.dataset.n} rows; schema (* = protected):`);
   for (const line of schemaLines(data.dataset.schema)) say(line);
@@ -512,7 +534,7 @@ export async function calibrateCommand(args: string[], io: Io, signal: AbortSign
     [
       [
         'calibration.json',
-        `${JSON.stringify({ command, bias, pairs, trials, model, seconds, seed, rule: { alpha: ALPHA, minJaccard: MIN_JACCARD }, partial: signal.aborted, trialsDone: results.trialsDone, failedTrials: results.failedTrials, methods: results.methods }, null, 1)}\n`,
+        `${JSON.stringify({ command, dataset: datasetFacts(dataOptions.table) ?? null, bias, pairs, trials, model, seconds, seed, rule: { alpha: ALPHA, minJaccard: MIN_JACCARD }, partial: signal.aborted, trialsDone: results.trialsDone, failedTrials: results.failedTrials, methods: results.methods }, null, 1)}\n`,
       ],
     ],
     inputs,
