@@ -285,10 +285,14 @@ export class SubsetScan {
   private constrain(m: number, next: Uint8Array | null, count: number): void {
     this.flush();
     const allowed = this.allowed[m]!;
-    this.pending = { m, before: allowed.slice() };
+    const before = allowed.slice();
     if (next === null) allowed.fill(1);
     else allowed.set(next);
     this.allowedCount[m] = next === null ? 0 : count;
+    // A step that keeps the attribute's values (the last sweep of every ascent) changes no count.
+    let changed = false;
+    for (let v = 0; v < allowed.length && !changed; v++) changed = before[v] !== allowed[v];
+    this.pending = changed ? { m, before } : null;
   }
 
   /** Apply a pending constraint change to the violation counts. */
