@@ -224,6 +224,17 @@ function nullClass(
 }
 
 /**
+ * What the classes of one sensitive attribute share: the designs of their fits (X without that
+ * attribute, and C) and the scan's encoding of X. Neither depends on which values form the class.
+ */
+interface SensitiveShared {
+  designs: Designs;
+  codes: Int32Array[];
+  arity: number[];
+  encodings: AttributeEncoding[];
+}
+
+/**
  * Steps 1-3 for one protected class: expectations, one scan per direction, then the resampling test
  * shared by the directions. Returns null when the budget stopped it before its first scan ended.
  */
@@ -237,11 +248,19 @@ async function scanClass(
   key: string,
   phase: { done: number; total: number },
   planned: number,
+  shared: Map<number, SensitiveShared>,
 ): Promise<ClassScan[] | null> {
   const stop = () => ctl.shouldStop() !== null;
   const frame = buildFrame(dataset, p, options, cls);
-  const designs = buildDesigns(dataset, frame, options.l2);
-  const { codes, arity, encodings } = encodeAttributes(dataset, options, frame.covariates);
+  let common = shared.get(cls.index);
+  if (common === undefined) {
+    common = {
+      designs: buildDesigns(dataset, frame, options.l2),
+      ...encodeAttributes(dataset, options, frame.covariates),
+    };
+    shared.set(cls.index, common);
+  }
+  const { designs, codes, arity, encodings } = common;
   if (stop()) return null;
   // The estimation fits are not interruptible; the budget is checked between them.
   const input = scanInput(designs, frame, frame.a, codes, arity, options.l2, stop);
@@ -371,6 +390,7 @@ export async function conditionalBiasScan(
   const options: ScanOptions = { ...given, permutations: resamplesFor(given, planned) };
   const scans: ClassScan[] = [];
   let classesScanned = 0;
+  const shared = new Map<number, SensitiveShared>();
   for (const [c, cls] of classes.entries()) {
     if (c > 0 && (await ctl.checkpoint({ phase: 'class', done: c, total: classes.length }))) break;
     const res = await scanClass(
@@ -386,6 +406,7 @@ export async function conditionalBiasScan(
         total: classes.length,
       },
       planned,
+      shared,
     );
     if (res === null) break;
     scans.push(...res);
