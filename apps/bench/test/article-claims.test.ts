@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { figureScale, svgSize } from '../src/article/build.js';
 import { type Claim, ClaimBook, claimSentences } from '../src/article/claims.js';
 import { articleFacts } from '../src/article/facts.js';
 import { headlineFindings } from '../src/article/findings.js';
@@ -167,6 +168,24 @@ describe('the committed article', () => {
         }
       }
     }
+  });
+
+  it('prints every figure it shows with text of at least 8 pt', () => {
+    const template = readFileSync(join(docs, 'template.md'), 'utf8');
+    const shown = [...template.matchAll(/\{\{figure:([a-z0-9-]+)/g)].map((m) => m[1]!);
+    const checked: string[] = [];
+    for (const name of shown) {
+      const path = join(docs, 'figures', `${name}.svg`);
+      if (!existsSync(path)) continue;
+      const svg = readFileSync(path, 'utf8');
+      const size = svgSize(svg);
+      expect(size, name).toBeDefined();
+      const sizes = [...svg.matchAll(/font-size="([\d.]+)px"/g)].map((m) => Number(m[1]));
+      expect(sizes.length, name).toBeGreaterThan(0);
+      expect(Math.min(...sizes) * figureScale(size!), name).toBeGreaterThanOrEqual(8);
+      checked.push(name);
+    }
+    expect(checked.length).toBeGreaterThan(0);
   });
 
   it('recomputes every table, its own included, from the committed per-cell results', async () => {

@@ -66,6 +66,34 @@ export function fillFacts(template: string, facts: Facts): string {
 interface Assets {
   tables: Map<string, { table: Table; long: boolean }>;
   figures: Set<string>;
+  /** Each figure's SVG size in CSS pixels. */
+  figureSizes: Map<string, { width: number; height: number }>;
+}
+
+/** The text block the article's figures are set in (points): the width of both columns, and the most height a figure may take. */
+export const FIGURE_BOX = { width: 505, height: 300 };
+/** Points per CSS pixel at a figure's natural size (96 px to the inch). */
+const PT_PER_PX = 0.75;
+
+/**
+ * The printed width of a figure (points): its natural size (a CSS pixel is 0.75 pt), shrunk only as
+ * much as the text block needs, so that a figure drawn with 11 px labels prints them at 8 pt or more
+ * when it is at most 680 px wide.
+ */
+export function figureWidthPt(size: { width: number; height: number } | undefined): number {
+  if (!size) return FIGURE_BOX.width;
+  return Math.round(figureScale(size) * size.width * 10) / 10;
+}
+
+/** Points per SVG pixel of a figure as the article prints it. */
+export function figureScale(size: { width: number; height: number }): number {
+  return Math.min(PT_PER_PX, FIGURE_BOX.width / size.width, FIGURE_BOX.height / size.height);
+}
+
+/** An SVG's width and height attributes (CSS pixels). */
+export function svgSize(svg: string): { width: number; height: number } | undefined {
+  const m = /<svg[^>]*\swidth="([\d.]+)"[^>]*\sheight="([\d.]+)"/.exec(svg);
+  return m ? { width: Number(m[1]), height: Number(m[2]) } : undefined;
 }
 
 function loadAssets(results: string): Assets {
@@ -85,7 +113,12 @@ function loadAssets(results: string): Assets {
   const figures = new Set(
     (existsSync(fdir) ? readdirSync(fdir) : []).filter((f) => f.endsWith('.svg')).map((f) => f.slice(0, -4)),
   );
-  return { tables, figures };
+  const figureSizes = new Map<string, { width: number; height: number }>();
+  for (const f of figures) {
+    const size = svgSize(readFileSync(join(fdir, `${f}.svg`), 'utf8'));
+    if (size) figureSizes.set(f, size);
+  }
+  return { tables, figures, figureSizes };
 }
 
 /** Citation numbers in order of first citation. */
@@ -205,7 +238,7 @@ export function toLatex(filled: string, assets: Assets, refs: References): strin
         out.push(
           '\\begin{figure*}[!t]',
           '\\centering',
-          `\\includegraphics[width=\\textwidth,height=0.42\\textheight,keepaspectratio]{figures/${name}.png}`,
+          `\\includegraphics[width=${figureWidthPt(assets.figureSizes.get(name!))}pt]{figures/${name}.png}`,
           `\\caption{${inlineTex(caption ?? name!)}}`,
           `\\label{fig:${name}}`,
           '\\end{figure*}',

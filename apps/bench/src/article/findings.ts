@@ -109,7 +109,15 @@ function modelParagraph(book: ClaimBook, w: Where, scenario: string, model: stri
     if (missed.length)
       out.push(`No test that holds separates the others from their floors: ${list(missed)}.`);
     out.push(leaderSentence(book, w, scenario, model, found[0]!.row, rows));
-    out.push(elsewhere(book, w, scenario, model, found.map((f) => f.row.method)));
+    out.push(
+      elsewhere(
+        book,
+        w,
+        scenario,
+        model,
+        found.map((f) => f.row.method),
+      ),
+    );
   }
   const top = Math.max(...ranked.map((r) => r.value ?? Number.NEGATIVE_INFINITY));
   const high = rows.filter((r) => floorRecord(r) && (r.value ?? Number.NEGATIVE_INFINITY) >= top);
@@ -131,7 +139,13 @@ const capitalise = (t: string) => (t ? `${t[0]!.toUpperCase()}${t.slice(1)}` : t
  * Where the headline's finders exceed their floors in the other scenarios on the same model, said
  * where the claim is made: `CBS also in 5 of 7 other scenarios (not in noise=0.5–1.5, source=compas)`.
  */
-function elsewhere(book: ClaimBook, w: Where, headline: string, model: string, methods: readonly string[]): string {
+function elsewhere(
+  book: ClaimBook,
+  w: Where,
+  headline: string,
+  model: string,
+  methods: readonly string[],
+): string {
   const scenarios = factorScenarios(book, w, headline).filter((s) =>
     tableRows(book, w, s, model).some(rankedRecord),
   );
@@ -249,7 +263,9 @@ export function factorTable(book: ClaimBook, w: Where, model: string): Table | n
     const found = finders(book, rs);
     const ranked = rs.filter(rankedRecord);
     const values = ranked.map(floorValue).filter((v): v is number => v !== null);
-    const names = [...new Set(ranked.map((r) => r.strongest_floor).filter((n) => n !== null))].map(shortFloor);
+    const names = [...new Set(ranked.map((r) => r.strongest_floor).filter((n) => n !== null))].map(
+      shortFloor,
+    );
     const range = values.length
       ? Math.min(...values) === Math.max(...values)
         ? num(values[0]!, d)

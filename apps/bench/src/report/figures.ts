@@ -36,9 +36,10 @@ export const MAX_SERIES = PALETTE.length;
 const CONFIG = {
   font: 'Helvetica, Arial, sans-serif',
   view: { stroke: '#ddd' },
-  axis: { labelFontSize: 10, titleFontSize: 11, labelLimit: 260 },
-  legend: { labelFontSize: 10, titleFontSize: 11, labelLimit: 260 },
-  header: { labelFontSize: 11, titleFontSize: 11, labelLimit: 300 },
+  // At least 11 px: a figure up to 680 px wide prints its smallest text at 8 pt in the article.
+  axis: { labelFontSize: 11, titleFontSize: 12, labelLimit: 260 },
+  legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 260 },
+  header: { labelFontSize: 12, titleFontSize: 12, labelLimit: 300 },
   title: { fontSize: 13, anchor: 'start' },
 };
 
@@ -278,15 +279,31 @@ export function agreementFigure(methods: readonly string[]): FigureSpec {
 
 /** Cost per method: median with the interquartile range, time and distinct queries on log axes. */
 export function costFigure(methods: readonly string[]): FigureSpec {
-  const panel = (field: string, title: string) => ({
-    width: 240,
+  // The method names label the first panel's rows only: the second shares them.
+  const panel = (field: string, title: string, names: boolean) => ({
+    width: 200,
     height: { step: 14 },
-    encoding: { y: { field: 'method', type: 'nominal', sort: [...methods], title: null } },
+    encoding: {
+      y: {
+        field: 'method',
+        type: 'nominal',
+        sort: [...methods],
+        title: null,
+        ...(names ? {} : { axis: null }),
+      },
+    },
     layer: [
       {
         mark: { type: 'rule', color: '#555' },
         encoding: {
-          x: { field: `${field}_q1`, type: 'quantitative', scale: { type: 'log' }, title },
+          x: {
+            field: `${field}_q1`,
+            type: 'quantitative',
+            scale: { type: 'log' },
+            title,
+            // Few ticks, in SI form: a log axis otherwise crowds its labels into each other.
+            axis: { format: '~s', tickCount: 4, labelOverlap: true },
+          },
           x2: { field: `${field}_q3` },
         },
       },
@@ -300,11 +317,11 @@ export function costFigure(methods: readonly string[]): FigureSpec {
     title: 'Cost per run: median (point) and interquartile range (line)',
     hconcat: [
       {
-        ...panel('seconds', 'wall time (s)'),
+        ...panel('seconds', 'wall time (s)', true),
         transform: [{ filter: 'datum.seconds_median > 0' }],
       },
       {
-        ...panel('queries', 'distinct model queries'),
+        ...panel('queries', 'distinct model queries', false),
         transform: [{ filter: 'datum.queries_median > 0' }],
       },
     ],
