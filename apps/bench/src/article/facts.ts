@@ -228,8 +228,10 @@ export function articleFacts(dir: string): { facts: Facts; tables: Table[] } {
   const reversed: string[] = [];
   for (const w of ARTICLE_QUESTIONS) {
     const key = `${w.question}.${w.family}`;
-    const results = resultsTable(book, w);
-    if (results) tables.push(results);
+    for (const tunedTable of [false, true]) {
+      const results = resultsTable(book, w, tunedTable);
+      if (results) tables.push(results);
+    }
     f.set(`findings.${key}`, headlineFindings(book, w));
     replication.push(labelled(w, replicationFindings(book, w)));
     tuned.push(labelled(w, tunedFindings(book, w)));

@@ -37,9 +37,15 @@ export function headlineScenario(book: ClaimBook, w: Where): string | null {
 }
 
 /** Rows of one table (question, family, scenario, model) on the family's headline measure. */
-function tableRows(book: ClaimBook, w: Where, scenario: string, model?: string): SkillRecord[] {
+function tableRows(
+  book: ClaimBook,
+  w: Where,
+  scenario: string,
+  model?: string,
+  tuned = false,
+): SkillRecord[] {
   return book
-    .skill({ ...w, scenario, measure: headlineMeasure[w.family] })
+    .skill({ ...w, scenario, measure: headlineMeasure[w.family] }, tuned)
     .filter((r) => model === undefined || r.model === model);
 }
 
@@ -339,14 +345,16 @@ export function reversals(book: ClaimBook, w: Where, model: string): string {
  * measure with its strongest floor, its paired excess and the test (ranked methods first, then the
  * baselines, the floors and the methods outside the ranking), and the claim id of each that holds.
  */
-export function resultsTable(book: ClaimBook, w: Where): Table | null {
-  const scenario = headlineScenario(book, w);
+export function resultsTable(book: ClaimBook, w: Where, tuned = false): Table | null {
+  // The tuned grid points are scored on the base scenario's first seeds.
+  const scenario = tuned ? 'base' : headlineScenario(book, w);
   if (scenario === null) return null;
+  if (tuned && tableRows(book, w, scenario, undefined, true).length === 0) return null;
   const measure = headlineMeasure[w.family];
   const d = digits(measure);
   const rank = (r: SkillRecord) =>
     rankedRecord(r) ? 0 : r.baseline === 'baseline' ? 1 : floorRecord(r) ? 2 : 3;
-  const rows = tableRows(book, w, scenario).sort(
+  const rows = tableRows(book, w, scenario, undefined, tuned).sort(
     (a, b) =>
       (a.model < b.model ? -1 : a.model > b.model ? 1 : 0) ||
       rank(a) - rank(b) ||
@@ -360,8 +368,8 @@ export function resultsTable(book: ClaimBook, w: Where): Table | null {
   };
   const many = models(rows).length > 1;
   return {
-    name: `results-${w.question}-${w.family}`,
-    caption: `${w.question} question, ${w.family} methods, ${scenario} scenario, ${measureWords[measure]}: mean [95% CI] over ${Math.max(0, ...rows.map((r) => r.seeds))} seeds, the strongest floor matched to each method's runs${floorLegend(rows)}, the paired excess over it, and the one-sided signed-rank test over seeds, Holm-adjusted over the methods of each model (claim id where it holds)`,
+    name: `results-${tuned ? 'tuned-' : ''}${w.question}-${w.family}`,
+    caption: `${tuned ? 'Tuned (each method at the grid point its tuning seeds chose): ' : ''}${w.question} question, ${w.family} methods, ${scenario} scenario, ${measureWords[measure]}: mean [95% CI] over ${Math.max(0, ...rows.map((r) => r.seeds))} seeds, the strongest floor matched to each method's runs${floorLegend(rows)}, the paired excess over it, and the one-sided signed-rank test over seeds, Holm-adjusted over the methods of each model (claim id where it holds)`,
     headers: [
       ...(many ? ['model'] : []),
       'method',
