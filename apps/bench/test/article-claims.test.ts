@@ -106,7 +106,7 @@ describe('the claims of the article', () => {
     );
     expect(text).toContain('separates the others from their floors: B.');
     expect(text).toMatch(
-      /A was the best ranked method on localisation here: its paired test against every other method and baseline holds \(B \(T\d+, Holm p = 0\.01\), C \(T\d+, Holm p = 0\.02\)\)/,
+      /A was the best ranked method on localisation here: its paired test against every other method and baseline holds \(B \(T\d+, Holm p = 0\.010\), C \(T\d+, Holm p = 0\.020\)\)/,
     );
     for (const { ids } of claimSentences(text)) expect(ids.length).toBeGreaterThan(0);
   });

@@ -267,7 +267,8 @@ export class ClaimBook {
 
 /** An adjusted p-value as printed: `p = 0.004`, `p < 0.001`. */
 export function pText(p: number): string {
-  return p < 0.001 ? 'p < 0.001' : `p = ${p < 0.01 ? p.toFixed(3) : p.toFixed(2)}`;
+  // Three decimals near the level, so that a p that holds never prints as 0.05.
+  return p < 0.001 ? 'p < 0.001' : `p = ${p < 0.1 ? p.toFixed(3) : p.toFixed(2)}`;
 }
 
 /** Words that claim an order; a sentence that uses one must cite a claim that holds. */

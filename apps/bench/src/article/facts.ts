@@ -254,7 +254,14 @@ export function articleFacts(dir: string): { facts: Facts; tables: Table[] } {
   const headline = headlineScenario(book, ARTICLE_QUESTIONS[0]!) ?? 'n/a';
   f.set('headline.scenario', headline);
   f.set('headline.seeds', String(seedsOf(book, ARTICLE_QUESTIONS, headline)));
-  f.set('replication.seeds', String(seedsOf(book, ARTICLE_QUESTIONS, REPLICATION_LABEL)));
+  const replicated = seedsOf(book, ARTICLE_QUESTIONS, REPLICATION_LABEL);
+  f.set('replication.seeds', String(replicated));
+  f.set(
+    'abstract.replication',
+    replicated > 0
+      ? `, the same analysis on ${replicated} fresh seeds says which conclusions replicate,`
+      : '',
+  );
 
   const cost = tableRecords(dir, 'efficiency').filter((r) => Number.isFinite(num(r['seconds'])));
   if (cost.length > 0) {

@@ -136,7 +136,7 @@ function modelParagraph(book: ClaimBook, w: Where, scenario: string, model: stri
     out.push(
       `Outside the ranking: ${list(outside.map((r) => `${r.method} (${num(r.value, d)}; ${r.unranked})`))}.`,
     );
-  return out.map(capitalise).join(' ');
+  return out.filter(Boolean).map(capitalise).join(' ');
 }
 
 const capitalise = (t: string) => (t ? `${t[0]!.toUpperCase()}${t.slice(1)}` : t);
