@@ -34,6 +34,17 @@ describe('article', () => {
     expect(facts.get('study.failed')).toBe('1');
     // Every cited claim is in the claims table the article writes beside its own tables.
     expect(tables.map((t) => t.name)).toContain('claims');
+    // The design in words follows the study file: no sentence about factor questions without them.
+    expect(facts.get('design.factorQuestions')).toBe('');
+    const studyPath = join(results, 'study.json');
+    const file = JSON.parse(readFileSync(studyPath, 'utf8')) as Record<string, unknown>;
+    writeFileSync(
+      studyPath,
+      JSON.stringify({ ...file, factorQuestions: { noise: ['data', 'model'], rows: ['data'] } }),
+    );
+    expect(articleFacts(results).facts.get('design.factorQuestions')).toBe(
+      ' On the levels of noise and rows the study asks only the data and model questions, and every question on the base scenario, its replication and the other factors.',
+    );
 
     const docs = tempDir();
     writeFileSync(

@@ -160,3 +160,50 @@ describe('the base scenario on more seeds, and its replication on fresh ones', (
     expect(() => validateStudy(crossed)).toThrow(/need a base scenario/);
   });
 });
+
+describe('questions per factor', () => {
+  const design = (factorQuestions: unknown) => ({
+    name: 'x',
+    seeds: [1],
+    synthetic: {
+      generator: 'planted-pair',
+      factors: { bias: [-2, -1], size: [{ rows: 200 }, { rows: 400 }] },
+      oneAtATime: ['bias', 'size'],
+      unbiased: { bias: 0 },
+    },
+    questions: ['data', 'model', 'model-output'],
+    models: [{ kind: 'logistic-regression' }],
+    methods: [{ label: 'BiasScan', method: 'mdss-bias-scan' }],
+    budget: { maxQueries: 1000 },
+    factorQuestions,
+  });
+
+  it('asks a factor level (and its own twin) only its listed questions; the base, its twin and unlisted factors every one', async () => {
+    const cells = await expandCells(validateStudy(design({ size: ['data'] })));
+    const asked = new Map<string, Set<string>>();
+    for (const c of cells)
+      asked.set(c.dataset.label, (asked.get(c.dataset.label) ?? new Set()).add(c.question));
+    const all = ['data', 'model-output'];
+    expect(Object.fromEntries([...asked].map(([k, v]) => [k, [...v].sort()]))).toEqual({
+      base: all,
+      'bias=-1': all,
+      'rows=400': ['data'],
+      'no bias': all,
+      'no bias (rows=400)': ['data'],
+    });
+    // Without the field, every question everywhere.
+    const every = await expandCells(validateStudy(design(null)));
+    expect(
+      [...new Set(every.filter((c) => c.dataset.label === 'rows=400').map((c) => c.question))].sort(),
+    ).toEqual(all);
+  });
+
+  it('refuses a factor that is not one, and a question the study does not ask', () => {
+    expect(() => validateStudy(design({ noise: ['data'] }))).toThrow(
+      /factorQuestions: "noise" is not a factor/,
+    );
+    expect(() => validateStudy({ ...design({ size: ['model'] }), questions: ['data'] })).toThrow(
+      /factorQuestions\/size: model not among the study's questions/,
+    );
+  });
+});

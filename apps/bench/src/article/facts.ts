@@ -101,6 +101,8 @@ function studyFileFacts(f: Facts, dir: string): void {
         replication?: { seeds: number[] } | null;
         tuning?: { seeds: number[] } | null;
         realSeeds?: number[] | null;
+        questions?: string[];
+        factorQuestions?: Record<string, string[]> | null;
       })
     : null;
   const share = study?.phases?.globalShare;
@@ -113,6 +115,15 @@ function studyFileFacts(f: Facts, dir: string): void {
   f.set('design.replicationSeeds', String(study?.replication?.seeds.length ?? 0));
   f.set('design.tuningSeeds', String(study?.tuning?.seeds.length ?? 0));
   f.set('design.realSeeds', String(study?.realSeeds?.length ?? seeds));
+  const limited = Object.entries(study?.factorQuestions ?? {});
+  f.set(
+    'design.factorQuestions',
+    limited.length
+      ? ` On the levels of ${list(limited.map(([factor]) => factor))} the study asks only the ${list([
+          ...new Set(limited.flatMap(([, qs]) => qs)),
+        ])} questions, and every question on the base scenario, its replication and the other factors.`
+      : '',
+  );
 }
 
 /** The questions and families the article reports, in its order. */

@@ -487,6 +487,30 @@ export function modelsOf(study: Study, question: Question, real = false): ModelS
 }
 
 /**
+ * The questions asked on a synthetic data set: every one on the base scenario (its replication,
+ * tuning seeds) and where `study.factorQuestions` says nothing; on a factor's other levels the ones it
+ * lists; on a no-bias twin those of every scenario it is the twin of (in the study's order).
+ */
+function questionsOn(study: Study, dataset: DatasetSpec, all: readonly DatasetSpec[]): Question[] {
+  if (!study.factorQuestions || dataset.kind !== 'synthetic') return study.questions;
+  const base = (label: string) => label === 'base' || label === REPLICATION_LABEL || label === TUNING_LABEL;
+  const baseLevels = all.find((x) => x.label === 'base');
+  const of = (label: string): readonly Question[] => {
+    const d = all.find((x) => x.label === label);
+    if (base(label) || !d || d.kind !== 'synthetic' || baseLevels?.kind !== 'synthetic')
+      return study.questions;
+    // The factor this scenario moves away from the base's level.
+    const moved = Object.keys(d.factors).filter(
+      (f) => canonical(d.factors[f]) !== canonical(baseLevels.factors[f]) && study.factorQuestions![f],
+    );
+    const asked = new Set(moved.flatMap((f) => study.factorQuestions![f]!));
+    return moved.length ? study.questions.filter((q) => asked.has(q)) : study.questions;
+  };
+  const asked = new Set(dataset.null ? dataset.twinOf.flatMap((l) => of(l)) : of(dataset.label));
+  return study.questions.filter((q) => asked.has(q));
+}
+
+/**
  * Whether a model question's trained model is audited on a data set: every one on the base scenario
  * (its replication, tuning seeds and twin) and on real data; on the other scenarios and their twins
  * only `study.factorModels`, when set.
@@ -536,7 +560,7 @@ export async function expandCells(study: Study): Promise<Cell[]> {
   );
   for (const dataset of datasets) {
     // Real data have no planted bias: only the trained models are audited there.
-    const questions: Question[] = dataset.kind === 'real' ? ['model'] : study.questions;
+    const questions: Question[] = dataset.kind === 'real' ? ['model'] : questionsOn(study, dataset, datasets);
     const seeds = dataset.kind === 'real' ? (study.realSeeds ?? study.seeds) : (dataset.seeds ?? study.seeds);
     for (const seed of seeds) {
       for (const question of questions) {

@@ -106,6 +106,11 @@ export interface Study {
    * the factors are studied on fewer models than the headline.
    */
   factorModels: string[] | null;
+  /**
+   * Per factor, the questions asked on its levels other than the base (and on their no-bias twins);
+   * a factor not listed, and the base scenario, its replication and its tuning seeds, get every question.
+   */
+  factorQuestions: Record<string, Question[]> | null;
   /** Control models audited beside them in the model question (`oracle`, `blind`). */
   controls: ('oracle' | 'blind')[];
   /** Share of each data set's rows held out for the audit (the rest trains the models). */
@@ -248,6 +253,18 @@ export const studySchema: OptionsSchema = {
       items: { type: 'string', minLength: 1 },
       default: null,
       description: 'labels of the trained models audited on the scenarios other than the base (null: all)',
+    },
+    factorQuestions: {
+      type: ['object', 'null'],
+      additionalProperties: {
+        type: 'array',
+        minItems: 1,
+        uniqueItems: true,
+        items: { enum: ['data', 'model', 'model-output'] },
+      },
+      default: null,
+      description:
+        'per factor, the questions asked on its levels other than the base and on their twins (a factor not listed, and null: every question)',
     },
     realSeeds: seedList('seeds of the real data sets (null: seeds)', true),
     controls: {
@@ -543,6 +560,23 @@ export function validateStudy(value: unknown, source = 'study'): Study {
         'OPTIONS_INVALID',
         `${source}: /factorModels: "${label}" is not the label of a model (${study.models.map((m) => m.label).join(', ')})`,
         { option: '/factorModels' },
+      );
+    }
+  }
+  for (const [name, qs] of Object.entries(study.factorQuestions ?? {})) {
+    if (!study.synthetic || !(name in study.synthetic.factors)) {
+      throw new OptionsError(
+        'OPTIONS_INVALID',
+        `${source}: /factorQuestions: "${name}" is not a factor (${Object.keys(study.synthetic?.factors ?? {}).join(', ')})`,
+        { option: '/factorQuestions' },
+      );
+    }
+    const asked = qs.filter((q) => !study.questions.includes(q));
+    if (asked.length) {
+      throw new OptionsError(
+        'OPTIONS_INVALID',
+        `${source}: /factorQuestions/${name}: ${asked.join(', ')} not among the study's questions (${study.questions.join(', ')})`,
+        { option: `/factorQuestions/${name}` },
       );
     }
   }
