@@ -45,6 +45,11 @@ export interface CellRecord {
   floors?: FloorScore[];
   /** Protected attribute values the method points at (`attribute=value`), for agreement between methods. */
   implicated: string[];
+  /**
+   * The key of the cell whose run this record repeats: its plan's options resolved to the same as that
+   * cell's in the same block (absent when the cell ran its own).
+   */
+  sameAs?: string;
   /** The errors of earlier attempts in the run that stored this record (absent when it ran once). */
   retriedAfter?: string[];
 }

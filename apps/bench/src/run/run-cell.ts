@@ -1,6 +1,6 @@
 import { type DiscoveryResult, describeCondition, type Progress, type Schema } from '@fb/core';
 import { type AuditScore, QueryClock, scoreAudit } from '@fb/eval';
-import type { Cell } from '../plan/cells.js';
+import { type Cell, contentHash } from '../plan/cells.js';
 import { phaseInputs, phaseOptions } from '../plan/phases.js';
 import { floorScores } from '../score/floors.js';
 import { methodForCell } from './prefit.js';
@@ -98,6 +98,52 @@ export async function runCell(cell: Cell, onProgress?: (p: Progress) => void): P
   const prep = await prepare(cell);
   // Preparation includes a data-only phase fitted for the block's rows (LIMI's generator).
   const options = cellOptions(cell, prep.dataset.schema);
+  const what = computation(cell, options);
+  if (sameRuns.block !== cell.block) sameRuns.reset(cell.block);
+  const earlier = sameRuns.records.get(what);
+  if (earlier) return { ...earlier, ...identity(cell), sameAs: earlier.key };
+  const record = await runMethod(cell, prep, options, t0, onProgress);
+  if (record.status === 'done') sameRuns.records.set(what, record);
+  return record;
+}
+
+/**
+ * The runs of the block this worker ran last, by what they compute: two plans whose options resolve to
+ * the same (a tuning grid's share that gives a method as many starting points as its default) are
+ * one run, stored under both cells with `sameAs` naming the one that ran. The pool sends a data set's
+ * cells to one worker in plan order, so the first of them has run by then.
+ */
+const sameRuns = {
+  block: '',
+  records: new Map<string, CellRecord>(),
+  reset(block: string) {
+    this.block = block;
+    this.records.clear();
+  },
+};
+
+/** What a cell computes, apart from its labels: the method, its resolved options, budget and scoring. */
+function computation(cell: Cell, options: Record<string, unknown>): string {
+  return contentHash({
+    method: cell.plan.method,
+    options,
+    budget: cell.budget,
+    scoring: {
+      jaccardThreshold: cell.jaccardThreshold,
+      topK: cell.topK,
+      anytimeQueries: cell.anytimeQueries,
+    },
+  });
+}
+
+/** Run the cell's method on its prepared block under the budget, and score it. */
+async function runMethod(
+  cell: Cell,
+  prep: Prepared,
+  options: Record<string, unknown>,
+  t0: number,
+  onProgress?: (p: Progress) => void,
+): Promise<CellRecord> {
   const detector = await methodForCell(cell.plan.method, options, prep.dataset, cell.seed);
   const prepareSeconds = (performance.now() - t0) / 1000;
   const clock = new QueryClock(prep.model);
