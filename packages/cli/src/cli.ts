@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import {
   type DetectorProgress,
   groupMetrics,
@@ -276,9 +276,25 @@ function referenceOption(given: string[] | undefined): Record<string, string> {
   return out;
 }
 
+/**
+ * `parseArgs`, with its refusals (an unknown option, a missing value) as a `UsageError`: a typed
+ * error for a caller of the library, exit code 2 with the message for the command.
+ */
+function parseCommandArgs<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
+      throw new UsageError((e as Error).message, { code });
+    }
+    throw e;
+  }
+}
+
 /** Run `fairbench audit` with these arguments (after the subcommand). Returns the exit code. */
 export async function audit(args: string[], io: Io, signal: AbortSignal): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs({
     args,
     allowPositionals: true,
     options: {
@@ -470,7 +486,7 @@ options:
 
 /** Run `fairbench calibrate`. Returns the exit code. */
 export async function calibrateCommand(args: string[], io: Io, signal: AbortSignal): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs({
     args,
     allowPositionals: true,
     options: {

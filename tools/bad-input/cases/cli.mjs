@@ -364,6 +364,21 @@ export const cases = [
     );
   }),
 
+  fails('audit: --metric names no metric', 'OPTIONS_INVALID', () =>
+    run(auditArgs(csvFile(peopleCsv()), '--train', 'lr', '--metric', 'recall')),
+  ),
+  fails('audit: --metric with no value', 'OPTIONS_INVALID', () =>
+    run(auditArgs(csvFile(peopleCsv()), '--train', 'lr', '--metric')),
+  ),
+  fails('calibrate: --dataset names no data set', 'OPTIONS_INVALID', async () => {
+    const { calibrateCommand } = await cli();
+    await calibrateCommand(
+      ['--dataset', 'nosuch', '--protected', 'sex', '--trials', '1', '--out', path.join(scratch(), 'o')],
+      quiet,
+      live(),
+    );
+  }),
+
   // 3. Formula injection: text cells starting with =, +, -, @ are written as quoted text ('=...).
   returns(
     'csvCell: formulas become text, numbers stay numbers',
