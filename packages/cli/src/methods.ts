@@ -93,14 +93,15 @@ export const DEFAULT_METHODS: readonly AuditMethod[] = [
     title: 'AEQUITAS (Udeshi et al., ASE 2018)',
     family: 'individual',
     detector: aequitas as never,
-    options: {},
+    // Its global phase starts from the data's rows (the paper draws the whole domain): pairs a person could have.
+    options: { globalInputs: 'rows' },
     needsProba: false,
     needsNewInputs: true,
     effect: 'pairs of inputs that differ only in protected attributes and get different decisions',
     pValue:
       'none: every reported pair is re-checked against the model, so each is a fact about the model, not an estimate.',
-    sees: "individual discrimination anywhere in the attribute domain, including inputs unlike the data's rows.",
+    sees: "individual discrimination near the data's rows: its search starts from them and walks one attribute at a time.",
     cannotSee:
-      'how often such inputs occur in practice: its inputs are drawn from the whole domain, so most are unlike any person (the report counts the pairs on realistic inputs and shows only those); group-level disparities that come through non-protected attributes.',
+      'how often such inputs occur in practice: its walks can leave the rows behind (the report counts the pairs on realistic inputs and shows only those); group-level disparities that come through non-protected attributes.',
   },
 ];

@@ -1,6 +1,6 @@
 import { defineIndividualDetector, type IndividualDetector } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
-import { runGlobalPhase } from './global-phase.js';
+import { domainSampler, rowSampler, runGlobalPhase } from './global-phase.js';
 import { runLocalPhase } from './local-phase.js';
 import { LocalStepper } from './local-step.js';
 import { type AequitasOptions, optionsSchema } from './options.js';
@@ -28,6 +28,9 @@ export const aequitas: IndividualDetector<AequitasOptions> = defineIndividualDet
       ctl,
       ctl.rng.fork('global'),
       options.globalIterations,
+      options.globalInputs === 'rows' && dataset.n > 0
+        ? rowSampler(dataset.x, dataset.n, dataset.d)
+        : domainSampler(space),
     );
     const globalSeconds = (performance.now() - globalStart) / 1000;
 

@@ -22,13 +22,31 @@ export interface GlobalPhaseResult {
   exhausted: boolean;
 }
 
-/** AEQUITAS global phase: `iterations` inputs drawn uniformly from the domain, checked in batches. */
+/** Writes one global input at `offset` of `out`. */
+export type GlobalSampler = (rng: Rng, out: Float64Array, offset: number) => void;
+
+/** Global inputs drawn uniformly from the domain (the paper). */
+export const domainSampler =
+  (space: SearchSpace): GlobalSampler =>
+  (rng, out, offset) =>
+    space.sample(rng, out, offset);
+
+/** Global inputs drawn uniformly, with replacement, from the `n` rows of width `d` in `x`. */
+export const rowSampler =
+  (x: ArrayLike<number>, n: number, d: number): GlobalSampler =>
+  (rng, out, offset) => {
+    const r = rng.int(0, n - 1);
+    for (let j = 0; j < d; j++) out[offset + j] = x[r * d + j]!;
+  };
+
+/** AEQUITAS global phase: `iterations` inputs from `sample` (uniform on the domain by default), checked in batches. */
 export async function runGlobalPhase(
   space: SearchSpace,
   checker: CounterfactualChecker,
   ctl: RunController,
   rng: Rng,
   iterations: number,
+  sample: GlobalSampler = domainSampler(space),
 ): Promise<GlobalPhaseResult> {
   const { d } = space;
   const seeds = new GrowableArray((n) => new Float64Array(n));
@@ -40,7 +58,7 @@ export async function runGlobalPhase(
     if (await ctl.checkpoint({ phase: 'global', done, total: iterations })) break;
     const n = Math.min(GLOBAL_BATCH, iterations - done);
     const batch = n === GLOBAL_BATCH ? buffer : buffer.subarray(0, n * d);
-    for (let i = 0; i < n; i++) space.sample(rng, batch, i * d);
+    for (let i = 0; i < n; i++) sample(rng, batch, i * d);
     const { status, fresh } = checker.check(batch);
     for (let i = 0; i < n; i++) {
       if (status[i] === CheckStatus.Skipped) exhausted = true;

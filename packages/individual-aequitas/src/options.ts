@@ -9,6 +9,8 @@ export type AcceptanceRule = 'metropolis' | 'greedy';
 export interface AequitasOptions {
   /** Inputs drawn uniformly from the domain in the global phase. */
   globalIterations: number;
+  /** Where the global phase draws its inputs: the whole domain (the paper) or the data set's rows. */
+  globalInputs: 'domain' | 'rows';
   /** Steps of the local walk started from each discriminatory global input. */
   localIterations: number;
   strategy: AequitasStrategy;
@@ -36,6 +38,13 @@ export const optionsSchema: OptionsSchema = {
       default: 1000,
       description:
         'Number of inputs drawn uniformly from the schema domain in the global phase (global_iteration_limit of the original code).',
+    },
+    globalInputs: {
+      type: 'string',
+      enum: ['domain', 'rows'],
+      default: 'domain',
+      description:
+        '"domain" (the paper): the global phase draws every attribute uniformly from its domain; "rows": it draws the data set\'s rows uniformly with replacement, so that the local walks start from inputs like the people in the data (a departure from the paper for audits that report realistic pairs).',
     },
     localIterations: {
       type: 'integer',

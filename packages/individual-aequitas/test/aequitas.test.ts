@@ -227,3 +227,53 @@ describe('aequitas discrimination threshold gamma', () => {
     );
   });
 });
+
+describe('aequitas global inputs from the rows', () => {
+  it('draws every global input from the data set (only protected values differ in its variants); the domain draws do not', async () => {
+    const rowKeys = new Set<string>();
+    for (let i = 0; i < dataset.n; i++) {
+      const row = Array.from(dataset.x.subarray(i * dataset.d, (i + 1) * dataset.d));
+      rowKeys.add(row.filter((_, j) => j !== SEX).join(','));
+    }
+    const asked = async (globalInputs: 'rows' | 'domain') => {
+      const seen: string[] = [];
+      const model = {
+        ...regionModel,
+        nFeatures: regionModel.nFeatures,
+        nClasses: regionModel.nClasses,
+        predict: (x: Float64Array) => {
+          for (let i = 0; i < x.length / dataset.d; i++) {
+            seen.push(
+              Array.from(x.subarray(i * dataset.d, (i + 1) * dataset.d))
+                .filter((_, j) => j !== SEX)
+                .join(','),
+            );
+          }
+          return regionModel.predict(x);
+        },
+      };
+      await aequitas.run(
+        { dataset, model },
+        { globalIterations: 300, localIterations: 0, globalInputs },
+        { seed: 3 },
+      );
+      return seen;
+    };
+    const fromRows = await asked('rows');
+    expect(fromRows.length).toBeGreaterThan(0);
+    expect(fromRows.every((k) => rowKeys.has(k))).toBe(true);
+    // Uniform draws on the domain leave the rows' support: most are unlike any row.
+    const fromDomain = await asked('domain');
+    expect(fromDomain.filter((k) => rowKeys.has(k)).length).toBeLessThan(fromDomain.length / 2);
+  });
+
+  it("keeps the paper's domain draws by default, to the byte", async () => {
+    const a = await aequitas.run({ dataset, model: regionModel }, small, { seed: 5 });
+    const b = await aequitas.run(
+      { dataset, model: regionModel },
+      { ...small, globalInputs: 'domain' },
+      { seed: 5 },
+    );
+    expect(reproducibleView(b)).toEqual(reproducibleView(a));
+  });
+});
