@@ -71,7 +71,7 @@ interface Assets {
 }
 
 /** The text block the article's figures are set in (points): the width of both columns, and the most height a figure may take. */
-export const FIGURE_BOX = { width: 505, height: 300 };
+export const FIGURE_BOX = { width: 505, height: 400 };
 /** Points per CSS pixel at a figure's natural size (96 px to the inch). */
 const PT_PER_PX = 0.75;
 

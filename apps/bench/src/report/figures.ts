@@ -64,7 +64,7 @@ export async function render(spec: vl.TopLevelSpec): Promise<string> {
 }
 
 /** Colour and shape for named series, the same series always in the same colour within a figure. */
-function series(field: string, names: readonly string[], title: string) {
+function series(field: string, names: readonly string[], title: string, legend?: Record<string, unknown>) {
   const domain = [...names];
   return {
     color: {
@@ -73,6 +73,7 @@ function series(field: string, names: readonly string[], title: string) {
       title,
       sort: domain,
       scale: { domain, range: PALETTE.slice(0, domain.length) },
+      ...(legend ? { legend } : {}),
     },
     shape: {
       field,
@@ -80,6 +81,7 @@ function series(field: string, names: readonly string[], title: string) {
       title,
       sort: domain,
       scale: { domain, range: SHAPES.slice(0, domain.length) },
+      ...(legend ? { legend } : {}),
     },
   };
 }
@@ -380,16 +382,18 @@ export function anytimeFigure(
     axis: { values: [1000, 10_000, 100_000], format: '~s' },
   };
   return {
-    title,
+    // A title line per clause: one long line would widen the figure past what prints at 8 pt.
+    title: { text: title.split(/(?<=:) /) },
     facet: { column: { field: 'model', type: 'nominal', title: null } },
     spec: {
-      width: 150,
+      width: 120,
       height: 150,
       layer: [
         {
           transform: [{ filter: 'datum.kind === "method"' }],
           mark: { type: 'line', point: { filled: true, size: 40 } },
-          encoding: { x, y, ...series('method', methods, 'method') },
+          // The legend under the panels, two to a row: the figure stays narrow enough to print at 8 pt.
+          encoding: { x, y, ...series('method', methods, 'method', { orient: 'bottom', columns: 2 }) },
         },
         {
           transform: [{ filter: 'datum.kind === "method"' }],

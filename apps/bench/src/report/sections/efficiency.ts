@@ -55,11 +55,15 @@ export async function efficiency(b: ReportBuilder, inputs: ReportInputs): Promis
     })),
     cells: effRows.map((e) => ({ method: e.label })),
   });
-  await b.addFigure('cost', costFigure(inputs.planOrder), costPoints(inputs), 'cost per run');
+  // The study's plans, not the tuning grid's points: one row per method keeps the figure legible.
+  const planned = inputs.planOrder.filter((label) =>
+    inputs.parts.done.some((r) => r.plan.label === label && !r.plan.tuned),
+  );
+  await b.addFigure('cost', costFigure(planned), costPoints(inputs, planned), 'cost per run');
 }
 
 /** Per method with a done run, in plan order: the median and quartiles of its seconds and queries per run. */
-function costPoints({ parts, planOrder }: ReportInputs) {
+function costPoints({ parts }: ReportInputs, planOrder: readonly string[]) {
   return planOrder
     .map((label) => {
       const rs = parts.done.filter((r) => r.plan.label === label);
