@@ -28,6 +28,9 @@ function interval(v: number | null, lo: number | null, hi: number | null, d: num
   return lo === null || hi === null ? num(v, d) : `${num(v, d)} [${num(lo, d)}, ${num(hi, d)}]`;
 }
 
+/** A scenario's label without what its level sets besides the factor: `rows=12000 (minGroupSize=200, …)` is `rows=12000`. */
+export const shortScenario = (label: string): string => label.replace(/ \([^)]*\)/g, '');
+
 /** The scenario a question's results lead with: `base` when the study has it, else its first. */
 export function headlineScenario(book: ClaimBook, w: Where): string | null {
   const measure = headlineMeasure[w.family];
@@ -162,7 +165,7 @@ function elsewhere(
       return !(r && book.overFloor(r)?.holds);
     });
     const held = scenarios.length - missing.length;
-    return `${m} in ${held} of ${scenarios.length}${missing.length ? ` (not in ${list(missing)})` : ''}`;
+    return `${m} in ${held} of ${scenarios.length}${missing.length ? ` (not in ${list(missing.map(shortScenario))})` : ''}`;
   });
   return `In the other scenarios on this model, the same test holds for ${list(parts)}.`;
 }
@@ -333,7 +336,7 @@ export function reversals(book: ClaimBook, w: Where, model: string): string {
         const here = book.versus({ ...w, scenario: headline, model }, row.method, o.method);
         const there = book.versus({ ...w, scenario: s, model }, o.method, row.method);
         if (here?.holds && there?.holds)
-          out.push(`${o.method} over ${row.method} in ${s} (${book.ref(there)})`);
+          out.push(`${o.method} over ${row.method} in ${shortScenario(s)} (${book.ref(there)})`);
       }
     }
   }
