@@ -4,6 +4,7 @@ import { ALPHA } from '../analyse/skill.js';
 import { REPLICATION_LABEL } from '../plan/cells.js';
 import { FPR, type StudySummary } from '../report/report.js';
 import type { Table } from '../report/tables.js';
+import { headlineMeasure } from '../score/measures.js';
 import { ClaimBook, rankedRecord } from './claims.js';
 import {
   abstractFindings,
@@ -143,7 +144,7 @@ function labelled(w: Where, text: string): string {
 
 /** The model the factor scenarios share (the one every scenario has), else the first. */
 function factorModelOf(book: ClaimBook, w: Where): string | null {
-  const measure = w.family === 'individual' ? 'truePerKQueries' : 'localisation';
+  const measure = headlineMeasure[w.family];
   const scenarios = book.scenarios();
   const modelsIn = (s: string) =>
     new Set(
@@ -162,7 +163,7 @@ function factorModelOf(book: ClaimBook, w: Where): string | null {
 function seedsOf(book: ClaimBook, ws: readonly Where[], scenario: string): number {
   let n = 0;
   for (const w of ws) {
-    const measure = w.family === 'individual' ? 'truePerKQueries' : 'localisation';
+    const measure = headlineMeasure[w.family];
     for (const r of book.skill({ ...w, scenario, measure })) n = Math.max(n, r.seeds);
   }
   return n;

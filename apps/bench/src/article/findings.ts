@@ -189,7 +189,7 @@ function leaderSentence(
     if (!c) continue;
     if (c.holds) wins.push(`${o.method} (${book.ref(c)})`);
     else {
-      ties.push(`${o.method} (Holm ${pTextOf(c)})`);
+      ties.push(`${o.method} (Holm ${pText(c.pHolm)})`);
       if (!closest || c.pHolm < closest.pHolm) closest = c;
     }
   }
@@ -202,15 +202,14 @@ function leaderSentence(
   if (wins.length) parts.push(`${leader.method} scored higher than ${list(wins)} by paired tests over seeds`);
   if (ties.length) {
     const others = wins.length ? `${ties.length} other plans` : `the other ${ties.length} plans`;
-    const tied = ties.length > 3 && closest ? `${others} (smallest Holm ${pTextOf(closest)})` : list(ties);
+    const tied =
+      ties.length > 3 && closest ? `${others} (smallest Holm ${pText(closest.pHolm)})` : list(ties);
     parts.push(
       `no paired test separates ${leader.method} from ${tied}, so the study names no single leader on ${measure} here`,
     );
   }
   return parts.length ? `${capitalise(parts.join('; '))}.` : '';
 }
-
-const pTextOf = (c: Claim) => pText(c.pHolm);
 
 /** The headline scenario's results for one question and family, one paragraph per model. */
 export function headlineFindings(book: ClaimBook, w: Where): string {
@@ -238,7 +237,7 @@ export function replicationFindings(book: ClaimBook, w: Where): string {
       const c = again ? book.overFloor(again) : null;
       const name = `${row.method} over its floors (${model}, ${book.cite(claim)})`;
       if (c?.holds) held.push(`${name}: ${book.ref(c)}`);
-      else failed.push(`${name}: ${c ? `Holm ${pTextOf(c)}` : 'not tested'}`);
+      else failed.push(`${name}: ${c ? `Holm ${pText(c.pHolm)}` : 'not tested'}`);
     }
   }
   const total = held.length + failed.length;
