@@ -136,6 +136,9 @@ def main():
         json.dump(reference, f, indent=1)
     print(f"{out}: {n_estimators} trees, depth <= {max_depth}, {len(nodes['nodeids'])} nodes, "
           f"training accuracy {forest.score(X, y):.4f}, classes {labels}")
+    # The model's own selection rate on these rows, to compare with an audit's group metrics.
+    predicted = forest.predict(X)
+    print(f"selection rate ({labels[1]}) on the {len(rows)} rows: {predicted.mean():.4f}")
 
 
 if __name__ == "__main__":

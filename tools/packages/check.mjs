@@ -1,7 +1,6 @@
 // `pnpm check:packages`: packs every published package as a user receives it and runs
 // `publint --strict` and `attw` (arethetypeswrong, all resolution modes: node10, node16 from CJS and
-// ESM, bundler) on each tarball. A package whose exports have no `require` condition is ESM only by
-// design (the command line); for it, CommonJS resolving to ESM is expected and not reported. It also
+// ESM, bundler) on each tarball, with no rule ignored: every package serves both ESM and CommonJS. It also
 // fails a package still carrying the text `pnpm new:method` scaffolds for its author to replace (the
 // description in package.json, the Scaffold and Placeholder notes of the README). Exits non-zero when
 // any package has a problem.
@@ -34,18 +33,10 @@ for (const name of names) {
 }
 try {
   const tarballs = packInto(work, names);
-  const esmOnly = (name) => !JSON.stringify(all.get(name).manifest.exports ?? {}).includes('"require"');
   for (const [name, tarball] of tarballs) {
     for (const [tool, args] of [
       ['publint', ['run', tarball, '--strict']],
-      [
-        'attw',
-        [
-          tarball,
-          ...['--format', 'ascii', '--no-color', '--no-emoji'],
-          ...(esmOnly(name) ? ['--ignore-rules', 'cjs-resolves-to-esm'] : []),
-        ],
-      ],
+      ['attw', [tarball, ...['--format', 'ascii', '--no-color', '--no-emoji']]],
     ]) {
       const r = spawnSync(bin(tool), args, { encoding: 'utf8' });
       if (r.status !== 0) {
@@ -54,7 +45,7 @@ try {
       }
     }
     if (!failed.some((f) => f.startsWith(`${name} `)))
-      console.log(`${name}: publint --strict and attw clean${esmOnly(name) ? ' (ESM only)' : ''}`);
+      console.log(`${name}: publint --strict and attw clean`);
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

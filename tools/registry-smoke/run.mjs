@@ -205,6 +205,7 @@ const rootReadme = join(root, 'README.md');
 const onnxReadme = join(root, 'packages/models-onnx/README.md');
 const INSTALL = '## Install';
 const LIBRARY = '### Auditing your own model';
+const FROM_CODE = '## From code';
 
 // ---------------------------------------------------------------------------------------------------
 // The small CSV: 600 applicants, recorded decisions whose rate differs by sex.
@@ -377,6 +378,17 @@ async function offlineInstalls(work, port) {
         .map(([g, v]) => `${g} ${v.rate.toFixed(4)} (${v.size})`)
         .join(', ')}`,
     );
+
+    // The CLI README's code route as CommonJS (`require('@fb/cli')`): the same report, rewritten.
+    rmSync(join(project, 'fairbench-report'), { recursive: true, force: true });
+    writeFileSync(join(project, 'from-code.cjs'), jsBlock(cliReadme, FROM_CODE));
+    const fromCode = sh('node from-code.cjs', project, env);
+    const again = JSON.parse(readFileSync(join(project, 'fairbench-report/report.json'), 'utf8'));
+    check(
+      JSON.stringify(again.groupMetrics) === JSON.stringify(report.groupMetrics),
+      "require('@fb/cli'): different group metrics from the command's",
+    );
+    log(`require('@fb/cli') and audit(...): ${fromCode.seconds.toFixed(1)} s, the command's group metrics`);
 
     // A model trained by the CLI: individual testing runs on it.
     const trained = sh(

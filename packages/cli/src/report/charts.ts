@@ -1,5 +1,4 @@
-import * as vega from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
 import type { GroupMetrics } from '../audit.js';
 
 /** A vega-lite chart: its spec (kept in the report) and the SVG rendered from it here, offline. */
@@ -10,6 +9,9 @@ export interface Chart {
 }
 
 async function render(title: string, spec: TopLevelSpec): Promise<Chart> {
+  // Loaded when a report is written, not with the library: vega's top-level await would make
+  // \`require('@fb/cli')\` fail from CommonJS.
+  const [vega, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
   const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
   try {
     return { title, spec, svg: await view.toSVG() };
