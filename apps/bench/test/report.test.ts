@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { studySummary, writeReport } from '../src/report/report.js';
 import { csv, escapeTex, LONG_ROWS, latex, type Table, texPlacement } from '../src/report/tables.js';
-import { ResultStore } from '../src/run/store.js';
+import { ResultStore, unionLength } from '../src/run/store.js';
 import { cleanTempDirs, tempDir, tinyStudy } from './helpers.js';
 import { sampleRecords } from './records.js';
 
@@ -122,9 +122,11 @@ describe('where the run’s time went', () => {
     const after = Date.now() / 1000;
     const all = new Set(records.map((r) => r.key));
     const elapsed = (await store.elapsedSeconds(all))!;
-    // The first cell started 2 s (its wall time) before it was stored; the last ended when stored.
-    expect(elapsed).toBeGreaterThanOrEqual(2 - 0.01);
-    expect(elapsed).toBeLessThanOrEqual(after - before + 2 + 0.01);
+    // The first cell started its preparation and wall seconds before it was stored (3 + 0.5 or 2 s);
+    // the cells stored after it overlap it and each other, so the union is that plus the storing.
+    const first = records[0]!.wallSeconds + 3;
+    expect(elapsed).toBeGreaterThanOrEqual(first - 0.01);
+    expect(elapsed).toBeLessThanOrEqual(after - before + first + 0.01);
     expect(await store.elapsedSeconds(new Set(['no such key']))).toBeNull();
     store.close();
 
@@ -138,5 +140,28 @@ describe('where the run’s time went', () => {
     ]);
     expect(summary.preparationSeconds).toBe(3);
     expect(summary.elapsedSeconds).toBe(elapsed);
+  });
+});
+
+describe('elapsed time of a resumed run', () => {
+  it("counts the union of the cells' intervals, not the pause between two runs", () => {
+    // Two workers overlapping in the first run (0-10 s), then a pause, and a second run (100-104 s).
+    expect(
+      unionLength([
+        [0, 6],
+        [1, 10],
+        [100, 103],
+        [102, 104],
+      ]),
+    ).toBe(14);
+    // Nested and touching intervals, in any order.
+    expect(
+      unionLength([
+        [5, 6],
+        [0, 10],
+        [10, 12],
+      ]),
+    ).toBe(12);
+    expect(unionLength([])).toBe(0);
   });
 });

@@ -82,7 +82,7 @@ function runCost(summary: StudySummary): string {
   const elapsed =
     summary.elapsedSeconds === null
       ? ''
-      : ` From the start of its first cell to the end of its last, ${fixed(summary.elapsedSeconds / 3600)} hours passed.`;
+      : ` Its cells ran for ${fixed(summary.elapsedSeconds / 3600)} hours of elapsed time (the pauses of a run stopped and resumed not counted).`;
   return `${elapsed} Building the data sets and models and fitting the shared generators took ${fixed(summary.preparationSeconds / 3600)} core-hours besides; of the method time, ${list(top)}.`;
 }
 

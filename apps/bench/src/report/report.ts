@@ -155,7 +155,7 @@ export async function writeReport(
   return path;
 }
 
-/** When the study's stored cells ran: seconds from the first cell's start to the last cell's end. */
+/** How long the study's stored cells ran: elapsed seconds while any of them ran (pauses not counted). */
 export interface RunTiming {
   elapsedSeconds: number | null;
 }

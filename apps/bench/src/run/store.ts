@@ -146,26 +146,40 @@ export class ResultStore {
   }
 
   /**
-   * Seconds from the start of the first stored cell to the end of the last (finish time minus wall
-   * time for the start), over the cells with these keys; null when none is stored. A run stopped and
-   * resumed counts its pause too.
+   * Elapsed seconds while the cells with these keys ran: the union of their intervals, each from its
+   * start (finish time minus its block preparation, method and scoring seconds) to its finish, so
+   * that the pauses of a run stopped and resumed later are not counted. Null when none is stored.
    */
   async elapsedSeconds(keys: ReadonlySet<string>): Promise<number | null> {
-    const reader = await this.db.runAndReadAll(
-      'SELECT key, epoch(finished_at) - wall_seconds, epoch(finished_at) FROM cells',
-    );
-    let first = Number.POSITIVE_INFINITY;
-    let last = Number.NEGATIVE_INFINITY;
-    for (const [key, start, end] of reader.getRows()) {
+    const reader = await this.db.runAndReadAll('SELECT key, epoch(finished_at), record FROM cells');
+    const intervals: [number, number][] = [];
+    for (const [key, end, json] of reader.getRows()) {
       if (!keys.has(String(key))) continue;
-      first = Math.min(first, Number(start));
-      last = Math.max(last, Number(end));
+      const r = JSON.parse(String(json)) as CellRecord;
+      const busy = r.wallSeconds + (r.costs?.prepareSeconds ?? 0) + (r.costs?.scoreSeconds ?? 0);
+      intervals.push([Number(end) - busy, Number(end)]);
     }
-    return Number.isFinite(first) ? last - first : null;
+    return intervals.length ? unionLength(intervals) : null;
   }
 
   close(): void {
     this.db.closeSync();
     this.instance.closeSync();
   }
+}
+
+/** Total length of the union of intervals [start, end]. */
+export function unionLength(intervals: readonly (readonly [number, number])[]): number {
+  const sorted = [...intervals].sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let from = Number.NEGATIVE_INFINITY;
+  let to = Number.NEGATIVE_INFINITY;
+  for (const [start, end] of sorted) {
+    if (start > to) {
+      if (to > from) total += to - from;
+      from = start;
+      to = end;
+    } else if (end > to) to = end;
+  }
+  return to > from ? total + (to - from) : total;
 }
