@@ -12,6 +12,7 @@ import {
   headlineFindings,
   headlineScenario,
   replicationFindings,
+  replicationTally,
   resultsTable,
   reversals,
   tunedFindings,
@@ -268,10 +269,11 @@ export function articleFacts(dir: string): { facts: Facts; tables: Table[] } {
   f.set('headline.seeds', String(seedsOf(book, ARTICLE_QUESTIONS, headline)));
   const replicated = seedsOf(book, ARTICLE_QUESTIONS, REPLICATION_LABEL);
   f.set('replication.seeds', String(replicated));
+  const tally = replicationTally(book, ARTICLE_QUESTIONS);
   f.set(
     'abstract.replication',
     replicated > 0
-      ? `, the same analysis on ${replicated} fresh seeds says which conclusions replicate,`
+      ? `; on ${replicated} fresh seeds, ${tally.held} of these ${tally.total} conclusions held by the same test (the replication names which)`
       : '',
   );
 

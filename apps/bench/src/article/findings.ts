@@ -223,11 +223,12 @@ export function headlineFindings(book: ClaimBook, w: Where): string {
  * The headline scenario's claims that hold, checked on the replication's fresh seeds: how many hold
  * there too, and which do not.
  */
-export function replicationFindings(book: ClaimBook, w: Where): string {
+/** Which of the headline scenario's conclusions (a ranked method over its floors) hold on the replication. */
+function replicationOutcome(book: ClaimBook, w: Where): { held: string[]; failed: string[] } | null {
   const scenario = headlineScenario(book, w);
-  if (scenario === null) return '';
+  if (scenario === null) return null;
   const replicated = tableRows(book, w, REPLICATION_LABEL);
-  if (replicated.length === 0) return '';
+  if (replicated.length === 0) return null;
   const held: string[] = [];
   const failed: string[] = [];
   for (const model of models(tableRows(book, w, scenario))) {
@@ -240,10 +241,30 @@ export function replicationFindings(book: ClaimBook, w: Where): string {
       else failed.push(`${name}: ${c ? `Holm ${pText(c.pHolm)}` : 'not tested'}`);
     }
   }
+  return { held, failed };
+}
+
+/** How many of the headline conclusions the replication confirms, over the questions given. */
+export function replicationTally(book: ClaimBook, ws: readonly Where[]): { held: number; total: number } {
+  let held = 0;
+  let total = 0;
+  for (const w of ws) {
+    const o = replicationOutcome(book, w);
+    if (!o) continue;
+    held += o.held.length;
+    total += o.held.length + o.failed.length;
+  }
+  return { held, total };
+}
+
+export function replicationFindings(book: ClaimBook, w: Where): string {
+  const o = replicationOutcome(book, w);
+  if (!o) return '';
+  const { held, failed } = o;
   const total = held.length + failed.length;
   if (total === 0)
     return 'no conclusion held in the headline scenario, so the replication has none to confirm.';
-  return `of the ${total} conclusions above, ${held.length} held on the replication's fresh seeds${
+  return `of the ${total} ${total === 1 ? 'conclusion' : 'conclusions'} above, ${held.length} held on the replication's fresh seeds${
     held.length ? ` (${held.join('; ')})` : ''
   }${failed.length ? `, and ${failed.length} did not (${failed.join('; ')})` : ''}.`;
 }
@@ -429,16 +450,17 @@ export function tunedFindings(book: ClaimBook, w: Where): string {
     );
     const gained = t.filter((f) => !dflt.has(f.row.method));
     const lost = [...dflt].filter((m) => !t.some((f) => f.row.method === m));
-    const where = models(tuned).length > 1 ? `On the ${model}, ` : '';
+    const where = models(tuned).length > 1 ? `on the ${model}, ` : '';
+    const n = t.length;
     out.push(
-      `${where}${t.length} ranked methods exceeded their floors at their tuned points (on the first ten seeds)${
-        t.length ? `: ${list(t.map((f) => `${f.row.method} (${book.ref(f.claim)})`))}` : ''
+      `${where}${n === 0 ? 'no ranked method' : `${n} ranked ${n === 1 ? 'method' : 'methods'}`} exceeded their floors at their tuned points (on the first ten seeds)${
+        n ? `: ${list(t.map((f) => `${f.row.method} (${book.ref(f.claim)})`))}` : ''
       }${gained.length ? `; only when tuned: ${list(gained.map((f) => f.row.method))}` : ''}${
         lost.length ? `; at the defaults but not tuned: ${list(lost)}` : ''
-      }.`,
+      }`,
     );
   }
-  return out.join(' ');
+  return out.length ? `${out.join('; ')}.` : '';
 }
 
 /**

@@ -377,7 +377,7 @@ export function anytimeFigure(
   const x = {
     field: 'at',
     type: 'quantitative',
-    title: 'model queries (log scale)',
+    title: 'queries (log)',
     scale: { type: 'log', domain: [700, 140_000] },
     axis: { values: [1000, 10_000, 100_000], format: '~s' },
   };
