@@ -1,5 +1,6 @@
 import {
   type Condition,
+  DataSupport,
   type Dataset,
   type DiscoveryResult,
   describeSubgroup,
@@ -137,91 +138,6 @@ export function shownSubgroups(
 }
 
 /** A rule the data's rows obey: attribute `from` determines attribute `to` (`education` -> `education-num`). */
-export interface Dependency {
-  readonly from: string;
-  readonly to: string;
-}
-
-/** Distinct values an attribute may have to take part in a dependency (keeps the check small). */
-const MAX_DEPENDENCY_LEVELS = 100;
-
-/**
- * What a realistic input is, learned from the audited rows: every value is one the data holds (a
- * category or number some row has; a continuous value within the rows' range), and every functional
- * dependency of the rows holds (when each value of A comes with one value of B on every row, an input
- * must pair them as the data does: education Preschool never with education-num 12).
- */
-export class Realism {
-  readonly dependencies: Dependency[] = [];
-  private readonly held: (Set<number> | null)[];
-  private readonly range: [number, number][];
-  private readonly maps: { from: number; to: number; map: Map<number, number> }[] = [];
-
-  constructor(ds: Dataset) {
-    const { n, d, x } = ds;
-    const attrs = ds.schema.attributes;
-    this.held = attrs.map(() => new Set<number>());
-    this.range = attrs.map(() => [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]);
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j < d; j++) {
-        const v = x[i * d + j]!;
-        const h = this.held[j];
-        if (h) {
-          h.add(v);
-          if (h.size > MAX_DEPENDENCY_LEVELS && attrs[j]!.kind === 'continuous') this.held[j] = null;
-        }
-        const r = this.range[j]!;
-        if (v < r[0]) r[0] = v;
-        if (v > r[1]) r[1] = v;
-      }
-    }
-    const discrete = attrs
-      .map((_, j) => j)
-      .filter((j) => {
-        const h = this.held[j];
-        return h !== null && h!.size >= 2 && h!.size <= MAX_DEPENDENCY_LEVELS;
-      });
-    for (const a of discrete) {
-      for (const b of discrete) {
-        if (a === b) continue;
-        const map = new Map<number, number>();
-        let holds = true;
-        for (let i = 0; i < n && holds; i++) {
-          const va = x[i * d + a]!;
-          const vb = x[i * d + b]!;
-          const seen = map.get(va);
-          if (seen === undefined) map.set(va, vb);
-          else if (seen !== vb) holds = false;
-        }
-        // A determining B through a single value of A is no rule worth checking.
-        if (holds && map.size >= 2) {
-          this.maps.push({ from: a, to: b, map });
-          this.dependencies.push({ from: attrs[a]!.name, to: attrs[b]!.name });
-        }
-      }
-    }
-  }
-
-  /** Whether the input (schema order) is realistic (see the class). */
-  test(row: ArrayLike<number>): boolean {
-    for (let j = 0; j < this.range.length; j++) {
-      const v = row[j]!;
-      const h = this.held[j];
-      if (h ? !h.has(v) : v < this.range[j]![0] || v > this.range[j]![1]) return false;
-    }
-    for (const { from, to, map } of this.maps) {
-      const want = map.get(row[from]!);
-      if (want !== undefined && want !== row[to]) return false;
-    }
-    return true;
-  }
-
-  /** Both inputs of a pair realistic. */
-  testPair(sample: ArrayLike<number>, counterfactual: ArrayLike<number>): boolean {
-    return this.test(sample) && this.test(counterfactual);
-  }
-}
-
 /** Per individual method: which stored pairs are on realistic inputs. */
 export interface PairRealism {
   readonly method: string;
@@ -235,15 +151,18 @@ export function pairRealism(
   ds: Dataset,
   runs: readonly MethodRun[],
 ): { rule: string; methods: PairRealism[] } {
-  const realism = new Realism(ds);
+  // Realistic: in the support of the audited rows (every value one they hold, their functional
+  // dependencies kept: education Preschool never with education-num 12).
+  const support = new DataSupport(ds);
   const methods = runs
     .filter((r) => r.result?.findings.kind === 'individual')
     .map((r) => {
       const pairs = (r.result as DiscoveryResult<'individual'>).findings.pairs;
-      const flags = pairs.map((p) => realism.testPair(p.sample, p.counterfactual));
+      const flags = pairs.map((p) => support.contains(p.sample) && support.contains(p.counterfactual));
       return { method: r.method.id, realistic: flags.filter(Boolean).length, checked: flags.length, flags };
     });
-  const deps = realism.dependencies.map((dep) => `${dep.from} -> ${dep.to}`);
+  const names = ds.schema.attributes.map((a) => a.name);
+  const deps = support.dependencies.map((dep) => `${names[dep.from]} -> ${names[dep.to]}`);
   return {
     rule: `an input is realistic when each of its values is one the audited rows hold (continuous values within their range)${deps.length ? ` and it keeps the rows' functional dependencies (${deps.join(', ')})` : ''}`,
     methods,

@@ -93,15 +93,16 @@ export const DEFAULT_METHODS: readonly AuditMethod[] = [
     title: 'AEQUITAS (Udeshi et al., ASE 2018)',
     family: 'individual',
     detector: aequitas as never,
-    // Its global phase starts from the data's rows (the paper draws the whole domain): pairs a person could have.
-    options: { globalInputs: 'rows' },
+    // Its global phase starts from the data's rows and its local walks stay within their support (the
+    // paper draws the whole domain and steps anywhere in it): pairs a person could have.
+    options: { globalInputs: 'rows', localMoves: 'support' },
     needsProba: false,
     needsNewInputs: true,
     effect: 'pairs of inputs that differ only in protected attributes and get different decisions',
     pValue:
       'none: every reported pair is re-checked against the model, so each is a fact about the model, not an estimate.',
-    sees: "individual discrimination near the data's rows: its search starts from them and walks one attribute at a time.",
+    sees: "individual discrimination near the data's rows: its search starts from them and walks one attribute at a time, to values the rows hold and keeping the rows' functional dependencies.",
     cannotSee:
-      'how often such inputs occur in practice: its walks can leave the rows behind (the report counts the pairs on realistic inputs and shows only those); group-level disparities that come through non-protected attributes.',
+      'how often such inputs occur in practice: a walk can still combine values no one row has (the report counts the pairs on realistic inputs and shows only those); group-level disparities that come through non-protected attributes.',
   },
 ];

@@ -417,7 +417,7 @@ require('node:http').createServer((req, res) => {
     setTimeout(() => {
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ probabilities: body.rows.map(() => (k === 3 ? [0.9, 0.9] : [k / 10, 1 - k / 10])) }));
-    }, k === 1 ? 900 : 300);
+    }, k === 1 ? 2300 : k === 2 ? 600 : 100);
   });
 }).listen(0, '127.0.0.1', function () { process.stdout.write(String(this.address().port)); });
 `;
@@ -430,10 +430,12 @@ describe('BlockingClassifier', () => {
     );
     const model = await loadEndpointClassifier(`http://127.0.0.1:${port}/`, schema, {
       batchSize: 4,
-      timeoutMs: 500,
+      // Wide margins: request 2 answers 1.4 s before the timeout, request 1 after it, so that a loaded
+      // machine does not change the order.
+      timeoutMs: 2000,
     });
     try {
-      expect(() => model.predictProba(Float64Array.from([0, 1]))).toThrow(/no answer within 500 ms/);
+      expect(() => model.predictProba(Float64Array.from([0, 1]))).toThrow(/no answer within 2000 ms/);
       // Request 1's late answer arrives while request 2 is awaited: request 2 gets its own.
       expect(Array.from(model.predictProba(Float64Array.from([0, 1])))).toEqual([0.2, 0.8]);
       expect(() => model.predictProba(Float64Array.from([0, 1]))).toThrow(/sum to 1.8, not 1/);

@@ -47,5 +47,6 @@ export {
   upperIncompleteGamma,
 } from './statistics.js';
 export { conditionMatcher, countMembers, maskRows, memberMask } from './subgroup.js';
+export { DataSupport, type Dependency } from './support.js';
 export { symmetricEigen } from './symmetric-eigen.js';
 export { assertValidResult, checkResult, readResult } from './validate-result.js';

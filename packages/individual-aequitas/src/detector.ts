@@ -1,4 +1,4 @@
-import { defineIndividualDetector, type IndividualDetector } from '@fb/core';
+import { DataSupport, defineIndividualDetector, type IndividualDetector } from '@fb/core';
 import pkg from '../package.json' with { type: 'json' };
 import { domainSampler, rowSampler, runGlobalPhase } from './global-phase.js';
 import { runLocalPhase } from './local-phase.js';
@@ -18,7 +18,12 @@ export const aequitas: IndividualDetector<AequitasOptions> = defineIndividualDet
     'AEQUITAS (Udeshi et al., ASE 2018): uniform random global search, then random, semi-directed or fully-directed local walks around each discriminatory input.',
   optionsSchema,
   async search({ dataset, options, ctl, checker }) {
-    const space = new SearchSpace(dataset.schema, options.perturbationUnit, options.continuousSteps);
+    const space = new SearchSpace(
+      dataset.schema,
+      options.perturbationUnit,
+      options.continuousSteps,
+      options.localMoves === 'support' && dataset.n > 0 ? new DataSupport(dataset) : null,
+    );
     const names = dataset.schema.attributes.map((a) => a.name);
 
     const globalStart = performance.now();

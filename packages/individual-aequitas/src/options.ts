@@ -11,6 +11,8 @@ export interface AequitasOptions {
   globalIterations: number;
   /** Where the global phase draws its inputs: the whole domain (the paper) or the data set's rows. */
   globalInputs: 'domain' | 'rows';
+  /** Where a local move may go: anywhere in the domain (the paper) or within the data's support. */
+  localMoves: 'domain' | 'support';
   /** Steps of the local walk started from each discriminatory global input. */
   localIterations: number;
   strategy: AequitasStrategy;
@@ -45,6 +47,13 @@ export const optionsSchema: OptionsSchema = {
       default: 'domain',
       description:
         '"domain" (the paper): the global phase draws every attribute uniformly from its domain; "rows": it draws the data set\'s rows uniformly with replacement, so that the local walks start from inputs like the people in the data (a departure from the paper for audits that report realistic pairs).',
+    },
+    localMoves: {
+      type: 'string',
+      enum: ['domain', 'support'],
+      default: 'domain',
+      description:
+        '"domain" (the paper): a local move changes one attribute by one unit anywhere in its domain; "support": it moves to the next value of that attribute the data set\'s rows hold and sets the attributes it determines on every row (education-num with education) to their values, and a move that would leave the rows\' support is not made; with globalInputs "rows", every input a walk visits is in the support (a departure from the paper for audits that report realistic pairs).',
     },
     localIterations: {
       type: 'integer',

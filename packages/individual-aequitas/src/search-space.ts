@@ -1,4 +1,12 @@
-import { type Attribute, clampToDomain, DomainSampler, domainGrid, type Rng, type Schema } from '@fb/core';
+import {
+  type Attribute,
+  clampToDomain,
+  type DataSupport,
+  DomainSampler,
+  domainGrid,
+  type Rng,
+  type Schema,
+} from '@fb/core';
 
 /**
  * The input domain as AEQUITAS walks it: uniform draws for the global phase, unit moves of single
@@ -15,7 +23,16 @@ export class SearchSpace {
   /** Length of one local move per attribute. */
   readonly unit: Float64Array;
 
-  constructor(schema: Schema, perturbationUnit: number, continuousSteps: number) {
+  /**
+   * `support`: moves go to values the data's rows hold and keep their functional dependencies (see
+   * `DataSupport.move`); without it, moves are unit steps snapped onto the domain (the paper).
+   */
+  constructor(
+    schema: Schema,
+    perturbationUnit: number,
+    continuousSteps: number,
+    private readonly support: DataSupport | null = null,
+  ) {
     const attrs = schema.attributes;
     this.attributes = attrs;
     this.d = attrs.length;
@@ -34,9 +51,13 @@ export class SearchSpace {
     this.sampler.sample(rng, out, off);
   }
 
-  /** Move attribute `j` of `row` by `direction` units, snapped onto its domain. */
+  /**
+   * Move attribute `j` of `row` by `direction` units, snapped onto its domain; within the data's
+   * support, to the next value the rows hold (unchanged when there is none).
+   */
   move(row: Float64Array, j: number, direction: -1 | 1): void {
-    row[j] = clampToDomain(this.attributes[j]!, row[j]! + direction * this.unit[j]!);
+    if (this.support) this.support.move(row, j, direction, this.unit[j]!);
+    else row[j] = clampToDomain(this.attributes[j]!, row[j]! + direction * this.unit[j]!);
   }
 
   /** Whether attribute `j` of `row` sits on a bound of its domain. */

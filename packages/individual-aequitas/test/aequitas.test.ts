@@ -1,4 +1,11 @@
-import { createDataset, type DiscoveryResult, defineSchema, OptionsError, reproducibleView } from '@fb/core';
+import {
+  createDataset,
+  DataSupport,
+  type DiscoveryResult,
+  defineSchema,
+  OptionsError,
+  reproducibleView,
+} from '@fb/core';
 import { blindModel, expectPairsInRegion, probabilityModel, regionModel, regionSchema } from '@fb/testkit';
 import { describe, expect, it } from 'vitest';
 import { aequitas } from '../src/index.js';
@@ -275,5 +282,64 @@ describe('aequitas global inputs from the rows', () => {
       { seed: 5 },
     );
     expect(reproducibleView(b)).toEqual(reproducibleView(a));
+  });
+});
+
+describe('aequitas local moves within the data’s support', () => {
+  // education (held 0, 4, 8, 12) and education-num (= education + 1) determine each other; hours
+  // takes even values 20-60; the model discriminates by sex from education 8 on.
+  const schema = defineSchema({
+    attributes: [
+      { name: 'sex', kind: 'categorical', protected: true, categories: ['f', 'm'] },
+      { name: 'education', kind: 'ordinal', protected: false, min: 0, max: 15, step: 1 },
+      { name: 'education-num', kind: 'ordinal', protected: false, min: 1, max: 16, step: 1 },
+      { name: 'hours', kind: 'ordinal', protected: false, min: 0, max: 99, step: 1 },
+    ],
+    outcome: { name: 'y', labels: ['0', '1'], favorable: 1 },
+  });
+  const rows = Array.from({ length: 400 }, (_, i) => {
+    const education = 4 * (i % 4);
+    return [(i >> 2) % 2, education, education + 1, 20 + 2 * (i % 21)];
+  });
+  const data = createDataset({ schema, x: rows.flat(), y: rows.map((_, i) => (i >> 3) % 2) });
+  const support = new DataSupport(data);
+  const asked = async (localMoves: 'support' | 'domain') => {
+    const inputs: number[][] = [];
+    const model = {
+      nFeatures: 4,
+      nClasses: 2,
+      predict: (x: Float64Array) => {
+        const out = new Int32Array(x.length / 4);
+        for (let i = 0; i < out.length; i++) {
+          const r = Array.from(x.subarray(4 * i, 4 * i + 4));
+          inputs.push(r);
+          out[i] = r[1]! >= 8 && r[0] === 1 ? 1 : 0;
+        }
+        return out;
+      },
+    };
+    const result = await aequitas.run(
+      { dataset: data, model },
+      { globalIterations: 50, localIterations: 100, globalInputs: 'rows', localMoves },
+      { seed: 2 },
+    );
+    return { inputs, result };
+  };
+
+  it('asks the model only about inputs the rows support, and its local walks still find pairs', async () => {
+    const { inputs, result } = await asked('support');
+    expect(support.dependencies.map((d) => `${d.from}->${d.to}`).sort()).toEqual(['1->2', '2->1']);
+    expect(extrasOf(result).localTested).toBeGreaterThan(0);
+    expect(extrasOf(result).localDiscriminatory).toBeGreaterThan(0);
+    expect(inputs.filter((r) => !support.contains(r))).toEqual([]);
+    for (const p of pairsOf(result)) {
+      expect(support.contains(p.sample) && support.contains(p.counterfactual)).toBe(true);
+    }
+  });
+
+  it('leaves the support with the paper’s unit moves from the same rows', async () => {
+    const { inputs } = await asked('domain');
+    // Education 9 with education-num 9, hours 41: unit moves break both rules.
+    expect(inputs.filter((r) => !support.contains(r)).length).toBeGreaterThan(inputs.length / 2);
   });
 });
