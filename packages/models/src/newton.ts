@@ -32,29 +32,47 @@ function keepingHessian(objective: TwiceDifferentiableObjective): LazyHessianObj
   };
 }
 
+/** The solver's arrays for m parameters: pass the same ones to many fits of one size to allocate once. */
+export interface NewtonWork {
+  readonly grad: Float64Array;
+  readonly gradTrial: Float64Array;
+  readonly hess: Float64Array;
+  readonly factor: Float64Array;
+  readonly step: Float64Array;
+  readonly trial: Float64Array;
+}
+
+export function newtonWork(m: number): NewtonWork {
+  return {
+    grad: new Float64Array(m),
+    gradTrial: new Float64Array(m),
+    hess: new Float64Array(m * m),
+    factor: new Float64Array(m * m),
+    step: new Float64Array(m),
+    trial: new Float64Array(m),
+  };
+}
+
 /**
  * Damped Newton–Raphson: solve H·s = -∇f by Cholesky, then halve the step until the Armijo condition
  * holds. For the logistic loss this is iteratively reweighted least squares. If H is not numerically
  * positive definite, a growing multiple of the identity is added until the factorisation succeeds.
  * `theta` is updated in place. The Hessian is asked for only at the points where a step is taken
  * (not at the last point, where the gradient has converged); a `LazyHessianObjective` computes it
- * only then.
+ * only then. `work` (arrays of the objective's size) is scratch space, fresh by default.
  */
 export function minimiseNewton(
   given: TwiceDifferentiableObjective | LazyHessianObjective,
   theta: Float64Array,
   rule: StoppingRule,
+  work: NewtonWork = newtonWork(given.size),
 ): OptimisationResult {
   const objective = 'hessian' in given ? given : keepingHessian(given);
   const m = objective.size;
-  let grad = new Float64Array(m);
-  const hess = new Float64Array(m * m);
-  // The full step is nearly always accepted, so it is evaluated with its gradient at once (into this
-  // spare, swapped in when it is accepted); halved steps need the value only.
-  let gradTrial = new Float64Array(m);
-  const factor = new Float64Array(m * m);
-  const step = new Float64Array(m);
-  const trial = new Float64Array(m);
+  const { hess, factor, step, trial } = work;
+  // The full step is nearly always accepted, so it is evaluated with its gradient at once (into the
+  // spare gradTrial, swapped in when it is accepted); halved steps need the value only.
+  let { grad, gradTrial } = work;
   let f = objective.valueAndGradient(theta, grad);
   let iterations = 0;
   while (maxAbs(grad) > rule.tol && iterations < rule.maxIter) {

@@ -1,5 +1,11 @@
 import type { Schema } from '@fb/core';
-import { NEWTON_MAX_PARAMETERS } from '@fb/models';
+import {
+  type LazyHessianObjective,
+  minimiseNewton,
+  NEWTON_MAX_PARAMETERS,
+  type NewtonWork,
+  newtonWork,
+} from '@fb/models';
 
 /**
  * The binary logistic fits of CBS, built for its resamples: the same arithmetic as `@fb/models`'
@@ -14,11 +20,10 @@ import { NEWTON_MAX_PARAMETERS } from '@fb/models';
  * finite or is negative, a zero total weight, one label only, or more parameters than Newton takes):
  * the caller then fits with `@fb/models`, which fits or throws as before.
  *
- * The solver (`minimiseNewton`, `newtonStep`, the Cholesky factorisation and solve) and the loss's
- * arithmetic repeat those of `@fb/models` (newton.ts, cholesky.ts, logistic-loss.ts) operation for
- * operation: that package does not export them, and any other order of the same operations would give
- * other bits. `test/logistic.test.ts` checks the two against each other byte for byte; a change to
- * either side must keep them equal (or `@fb/models` could export its solver for this file to import).
+ * The solver is `@fb/models`' own `minimiseNewton` (with its arrays kept from fit to fit); the loss's
+ * arithmetic repeats that of `@fb/models` (logistic-loss.ts) operation for operation on the rows'
+ * patterns, since any other order of the same operations would give other bits. `test/logistic.test.ts`
+ * checks the two against each other byte for byte; a change to either side must keep them equal.
  */
 
 /** What starts a fit, and what a fit gives: the coefficients on the encoded columns and the intercept. */
@@ -47,11 +52,8 @@ interface Encoding {
   slope: Float64Array;
 }
 
-const TOL = 1e-6;
-const MAX_ITER = 100;
-const ARMIJO = 1e-4;
-const MAX_HALVINGS = 40;
-const MAX_JITTERS = 12;
+/** `fitLogisticRegression`'s stopping rule at its defaults. */
+const STOPPING = { tol: 1e-6, maxIter: 100 };
 
 /** A design's fixed part: the rows of X (and C), encoded as far as the design alone decides. */
 export class DesignFitter {
@@ -204,7 +206,7 @@ export class DesignFitter {
       start = this.start;
     }
     loss.reset(src, y, w, encoding, l2, total, start);
-    minimiseNewton(loss, theta);
+    minimiseNewton(loss, theta, STOPPING, loss.work);
     return {
       coefficients: { coefficients: theta.slice(0, p), intercepts: theta.slice(p) },
       encoding,
@@ -346,7 +348,7 @@ export function sigmoid(t: number): number {
  * row order; the gradient per run of consecutive rows of one pattern; the Hessian from the curvatures,
  * cell by cell in row order (the one-hot pairs' cells precomputed per pattern).
  */
-class FastLoss {
+class FastLoss implements LazyHessianObjective {
   readonly size: number;
   private readonly d: number;
   private readonly b0: number;
@@ -612,133 +614,5 @@ class FastLoss {
     const s = this.invS;
     for (let c = 0; c < m * m; c++) hess[c] = hess[c]! * s;
     if (start) start.hess = hess.slice();
-  }
-}
-
-function maxAbs(v: Float64Array): number {
-  let m = 0;
-  for (let i = 0; i < v.length; i++) {
-    const a = Math.abs(v[i]!);
-    if (a > m || Number.isNaN(a)) m = a;
-  }
-  return m;
-}
-
-function dot(a: Float64Array, b: Float64Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
-}
-
-/** The Newton solver's arrays for m parameters, kept from fit to fit. */
-interface NewtonWork {
-  grad: Float64Array;
-  gradTrial: Float64Array;
-  hess: Float64Array;
-  factor: Float64Array;
-  step: Float64Array;
-  trial: Float64Array;
-}
-
-function newtonWork(m: number): NewtonWork {
-  return {
-    grad: new Float64Array(m),
-    gradTrial: new Float64Array(m),
-    hess: new Float64Array(m * m),
-    factor: new Float64Array(m * m),
-    step: new Float64Array(m),
-    trial: new Float64Array(m),
-  };
-}
-
-/** `minimiseNewton` of `@fb/models` with its stopping rule for the defaults (tol 1e-6, 100 steps). */
-function minimiseNewton(objective: FastLoss, theta: Float64Array): void {
-  const m = objective.size;
-  const { hess, factor, step, trial } = objective.work;
-  let { grad, gradTrial } = objective.work;
-  let f = objective.valueAndGradient(theta, grad);
-  let iterations = 0;
-  while (maxAbs(grad) > TOL && iterations < MAX_ITER) {
-    objective.hessian(hess);
-    if (!newtonStep(hess, grad, m, factor, step)) break;
-    const slope = dot(grad, step);
-    if (!(slope < 0)) break;
-    let alpha = 1;
-    let accepted = false;
-    let fullStep = false;
-    let fNext = f;
-    for (let h = 0; h < MAX_HALVINGS; h++) {
-      for (let i = 0; i < m; i++) trial[i] = theta[i]! + alpha * step[i]!;
-      const fTrial = h === 0 ? objective.valueAndGradient(trial, gradTrial) : objective.value(trial);
-      if (fTrial <= f + ARMIJO * alpha * slope + 8 * Number.EPSILON * Math.abs(f)) {
-        accepted = true;
-        fullStep = h === 0;
-        fNext = fTrial;
-        break;
-      }
-      alpha *= 0.5;
-    }
-    if (!accepted) break;
-    theta.set(trial);
-    iterations++;
-    if (fullStep) {
-      [grad, gradTrial] = [gradTrial, grad];
-      f = fNext;
-    } else f = objective.valueAndGradient(theta, grad);
-  }
-}
-
-function newtonStep(
-  hess: Float64Array,
-  grad: Float64Array,
-  m: number,
-  factor: Float64Array,
-  step: Float64Array,
-): boolean {
-  let scale = 0;
-  for (let i = 0; i < m; i++) scale = Math.max(scale, Math.abs(hess[i * m + i]!));
-  let jitter = 0;
-  for (let attempt = 0; attempt <= MAX_JITTERS; attempt++) {
-    factor.set(hess);
-    if (jitter > 0) for (let i = 0; i < m; i++) factor[i * m + i] = factor[i * m + i]! + jitter;
-    if (choleskyInPlace(factor, m)) {
-      for (let i = 0; i < m; i++) step[i] = -grad[i]!;
-      choleskySolveInPlace(factor, m, step);
-      return maxAbs(step) < Number.POSITIVE_INFINITY;
-    }
-    jitter = jitter === 0 ? 1e-10 * Math.max(scale, 1e-300) : jitter * 10;
-  }
-  return false;
-}
-
-function choleskyInPlace(a: Float64Array, m: number): boolean {
-  for (let j = 0; j < m; j++) {
-    const rj = j * m;
-    let diag = a[rj + j]!;
-    for (let k = 0; k < j; k++) diag -= a[rj + k]! * a[rj + k]!;
-    if (!(diag > 0) || !Number.isFinite(diag)) return false;
-    const ljj = Math.sqrt(diag);
-    a[rj + j] = ljj;
-    for (let i = j + 1; i < m; i++) {
-      const ri = i * m;
-      let s = a[ri + j]!;
-      for (let k = 0; k < j; k++) s -= a[ri + k]! * a[rj + k]!;
-      a[ri + j] = s / ljj;
-    }
-  }
-  return true;
-}
-
-function choleskySolveInPlace(l: Float64Array, m: number, b: Float64Array): void {
-  for (let i = 0; i < m; i++) {
-    const ri = i * m;
-    let s = b[i]!;
-    for (let k = 0; k < i; k++) s -= l[ri + k]! * b[k]!;
-    b[i] = s / l[ri + i]!;
-  }
-  for (let i = m - 1; i >= 0; i--) {
-    let s = b[i]!;
-    for (let k = i + 1; k < m; k++) s -= l[k * m + i]! * b[k]!;
-    b[i] = s / l[i * m + i]!;
   }
 }
