@@ -62,7 +62,12 @@ export {
 export { fitMlp, Mlp, type MlpJSON, type MlpOptions, type MlpTraining, mlpOptionsSchema } from './mlp.js';
 // The damped Newton solver, for packages that fit their own smooth losses with the same arithmetic.
 export { type LazyHessianObjective, minimiseNewton, type NewtonWork, newtonWork } from './newton.js';
-export type { OptimisationResult, SmoothObjective, StoppingRule } from './objective.js';
+export type {
+  OptimisationResult,
+  SmoothObjective,
+  StoppingRule,
+  TwiceDifferentiableObjective,
+} from './objective.js';
 export type { PlattSigmoid } from './platt.js';
 export {
   fitRandomForest,

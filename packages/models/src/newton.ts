@@ -42,6 +42,7 @@ export interface NewtonWork {
   readonly trial: Float64Array;
 }
 
+/** Fresh solver arrays for an objective of m parameters. */
 export function newtonWork(m: number): NewtonWork {
   return {
     grad: new Float64Array(m),
