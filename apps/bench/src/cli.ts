@@ -4,12 +4,12 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { expandCells } from './plan/cells.js';
 import { loadStudy, type Study } from './plan/config.js';
-import { estimateStudy, formatEstimate, sampleCells } from './plan/estimate.js';
+import { estimateStudy, formatEstimate, sampleBlocks } from './plan/estimate.js';
 import { parseOnly } from './plan/only.js';
 import { describeOutcome, runStudy } from './run/run-study.js';
 import { ResultStore } from './run/store.js';
 
-/** Run a stratified sample of the study's cells (into its own store) and print the time estimate. */
+/** Run a stratified sample of the study's blocks (into its own store) and print the time estimate. */
 async function estimate(
   study: Study,
   outDir: string,
@@ -18,7 +18,7 @@ async function estimate(
   signal: AbortSignal,
 ): Promise<void> {
   const cells = await expandCells(study);
-  const sample = sampleCells(cells, perPlan);
+  const sample = sampleBlocks(cells, perPlan);
   const keys = new Set(sample.map((c) => c.key));
   await runStudy(study, {
     outDir,
@@ -34,7 +34,7 @@ async function estimate(
     const sampled = (await store.records()).filter((r) => keys.has(r.key));
     const w = workers ?? study.workers ?? availableParallelism();
     console.log(
-      `${cells.length} cells; ${sampled.length} sampled (${perPlan} per method plan and kind of data). Load: ${loadavg()
+      `${cells.length} cells; ${sampled.length} sampled (the cells of ${perPlan} blocks per kind of data, question and model, and of one more block for a method plan and kind of data they miss). Load: ${loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')}`,
     );
@@ -56,9 +56,9 @@ const usage = `usage: fairbench-study [--study <name|file>] [--out <dir>] [--res
                   other cells are done (default 1; 0: never)
   --only          run only matching cells: method=, label=, dataset= or model= (repeatable)
   --workers       worker threads (default: the study's, else one per core)
-  --estimate      run k sampled cells of every method plan and kind of data (planted bias, no
-                  bias, real; stored like any cell) and print the study's estimated time and where
-                  it goes`;
+  --estimate      run every cell of k sampled blocks (data set, seed, question, model) of each
+                  kind of data (planted bias, no bias, real), question and model, stored like any
+                  cell, and print the study's estimated time and where it goes`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

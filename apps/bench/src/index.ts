@@ -1,7 +1,7 @@
 export { findMethod, methodRegistry } from './methods.js';
 export { builtCodeHash, type Cell, type DatasetSpec, expandCells, type Plan } from './plan/cells.js';
 export { loadStudy, type Study, studySchema, validateStudy } from './plan/config.js';
-export { estimateStudy, formatEstimate, type StudyEstimate, sampleCells } from './plan/estimate.js';
+export { estimateStudy, formatEstimate, type StudyEstimate, sampleBlocks } from './plan/estimate.js';
 export { parseOnly } from './plan/only.js';
 export { buildReport, writeReport } from './report/report.js';
 export { type PoolEvents, type PoolOptions, runPool } from './run/pool.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Cell } from '../src/plan/cells.js';
-import { dataKind, estimateStudy, formatEstimate, sampleCells } from '../src/plan/estimate.js';
+import { dataKind, estimateStudy, formatEstimate, sampleBlocks } from '../src/plan/estimate.js';
 import type { CellRecord } from '../src/run/record.js';
 
 /** Just the fields the estimator reads. */
@@ -41,17 +41,23 @@ describe('time estimate', () => {
     ...Array.from({ length: 3 }, (_, i) => cell(`b-bias-${i}`, 'B', 'planted bias', `b${i}`)),
   ];
 
-  it('samples k cells of every plan and kind of data, the same for the same seed', () => {
-    const s = sampleCells(cells, 2);
-    const count = (plan: string, kind: string) =>
-      s.filter((c) => c.plan.label === plan && dataKind(c) === kind).length;
-    expect([
-      count('A', 'planted bias'),
-      count('A', 'no bias'),
-      count('A', 'real'),
-      count('B', 'planted bias'),
-    ]).toEqual([2, 2, 2, 2]);
-    expect(sampleCells(cells, 2).map((c) => c.key)).toEqual(s.map((c) => c.key));
+  it('samples whole blocks, k per kind of data, and one more for a plan and kind none of them holds', () => {
+    const s = sampleBlocks(cells, 1);
+    const blocks = new Set(s.map((c) => c.block));
+    // Every cell of a sampled block is sampled.
+    expect(s).toEqual(cells.filter((c) => blocks.has(c.block)));
+    // One block per kind of data (planted bias: b0-b2, no bias: n0-n1, real: r0-r1), and B's cells are
+    // in blocks b0-b2, one of which is the planted-bias pick: every plan and kind is covered.
+    const kinds = (k: string) => [...blocks].filter((b) => b.startsWith(k)).length;
+    expect([kinds('b'), kinds('n'), kinds('r')]).toEqual([1, 1, 1]);
+    const covered = new Set(s.map((c) => `${c.plan.label} ${dataKind(c)}`));
+    expect([...covered].sort()).toEqual(['A no bias', 'A planted bias', 'A real', 'B planted bias']);
+    expect(sampleBlocks(cells, 1).map((c) => c.key)).toEqual(s.map((c) => c.key));
+    // A plan only some blocks hold gets a block of its own.
+    const extra = [...cells, cell('c-null-0', 'C', 'no bias', 'n9')];
+    expect(sampleBlocks(extra, 1).some((c) => c.plan.label === 'C')).toBe(true);
+    // k larger than a stratum takes all of it.
+    expect(sampleBlocks(cells, 5)).toEqual(cells);
   });
 
   it('extrapolates each kind of data by its own mean (hand-computed)', () => {

@@ -16,24 +16,39 @@ export function dataKind(c: { dataset: { kind: 'synthetic' | 'real'; null?: bool
 const stratumOf = (c: Pick<Cell, 'dataset' | 'plan'>) => `${c.plan.label}\u0000${dataKind(c)}`;
 
 /**
- * A stratified sample of a study's cells for a time estimate: up to `perStratum` cells of every method
- * plan and kind of data (planted bias, no bias, real), drawn uniformly from its cells with the seeded
- * generator (the same seed, the same sample).
+ * A sample of a study's blocks (data set, seed, question, model) for a time estimate, with all their
+ * cells: up to `perStratum` blocks of every kind of data, question and model, drawn uniformly with the
+ * seeded generator (the same seed, the same sample), then one more block for each method plan and kind
+ * of data none of them holds. Whole blocks, because a cell's time depends on its block's neighbours: a
+ * worker builds a block once and its cells share warm models, fits and compiled code, so cells drawn
+ * one per block each pay what a study run pays once per block (twice the default study's time, measured).
  */
-export function sampleCells(cells: readonly Cell[], perStratum: number, seed = 0): Cell[] {
-  const byStratum = new Map<string, Cell[]>();
+export function sampleBlocks(cells: readonly Cell[], perStratum: number, seed = 0): Cell[] {
+  const blocks = new Map<string, Cell[]>();
   for (const c of cells) {
-    const key = stratumOf(c);
-    const list = byStratum.get(key) ?? [];
+    const list = blocks.get(c.block) ?? [];
     list.push(c);
-    byStratum.set(key, list);
+    blocks.set(c.block, list);
+  }
+  const strata = new Map<string, string[]>();
+  for (const [block, [first]] of blocks) {
+    const key = `${dataKind(first!)}\u0000${first!.question}\u0000${first!.model?.label}`;
+    const list = strata.get(key) ?? [];
+    list.push(block);
+    strata.set(key, list);
   }
   const rng = createRng(`estimate:${seed}`);
   const picked = new Set<string>();
-  for (const [key, list] of byStratum) {
-    for (const c of rng.fork(key).sample(list, Math.min(perStratum, list.length))) picked.add(c.key);
+  for (const [key, list] of strata) {
+    for (const b of rng.fork(key).sample(list, Math.min(perStratum, list.length))) picked.add(b);
   }
-  return cells.filter((c) => picked.has(c.key));
+  const covered = new Set(cells.filter((c) => picked.has(c.block)).map(stratumOf));
+  for (const c of cells) {
+    if (covered.has(stratumOf(c))) continue;
+    picked.add(c.block);
+    for (const d of blocks.get(c.block)!) covered.add(stratumOf(d));
+  }
+  return cells.filter((c) => picked.has(c.block));
 }
 
 export interface PlanEstimate {
