@@ -101,7 +101,8 @@ export class DataSupport {
     const h = this.held[j];
     let next: number;
     if (h) {
-      const k = direction > 0 ? upperBound(h, v) : lowerBound(h, v) - 1;
+      const at = lowerBound(h, v);
+      const k = direction > 0 ? (at < h.length && h[at] === v ? at + 1 : at) : at - 1;
       if (k < 0 || k >= h.length) return false;
       next = h[k]!;
     } else {
@@ -127,18 +128,6 @@ function lowerBound(a: Float64Array, v: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (a[mid]! < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** First index whose value is > v. */
-function upperBound(a: Float64Array, v: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]! <= v) lo = mid + 1;
     else hi = mid;
   }
   return lo;
