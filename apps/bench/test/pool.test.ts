@@ -1,5 +1,8 @@
+import * as synth from '@fb/synth';
 import { describe, expect, it } from 'vitest';
-import { AffinityQueue } from '../src/run/pool.js';
+import { expandCells } from '../src/plan/cells.js';
+import { AffinityQueue, dataAffinity } from '../src/run/pool.js';
+import { tinyStudy } from './helpers.js';
 
 const cells = (spec: Record<string, number>) =>
   Object.entries(spec).flatMap(([data, n]) =>
@@ -41,5 +44,35 @@ describe('AffinityQueue', () => {
         expect(ids).toEqual([...ids].sort());
       }
     }
+  });
+});
+
+describe('dataAffinity', () => {
+  it('puts the cells whose rows are the same in one queue: every bias level and the no-bias twin of a seed', async () => {
+    const study = tinyStudy({
+      questions: ['model', 'data'],
+      synthetic: {
+        generator: 'planted-pair',
+        base: { rows: 300 },
+        factors: { bias: [-3, -1], granularity: [1, 2] },
+        unbiased: { bias: 0 },
+      },
+    });
+    const cells = await expandCells(study);
+    const queues = new Map<string, Set<string>>();
+    for (const c of cells) {
+      const key = dataAffinity(c);
+      if (!queues.has(key)) queues.set(key, new Set());
+      queues.get(key)!.add(`${c.dataset.label} / ${c.seed}`);
+    }
+    // 3 seeds x 2 granularities; each queue holds both bias levels and the twin of one seed.
+    expect(queues.size).toBe(6);
+    for (const labels of queues.values()) expect(labels.size).toBe(3);
+    // The generator agrees: the bias levels and the twin draw the same rows on a seed.
+    const rows = (bias: number, seed: number) =>
+      Array.from(synth.generatePlantedPair({ rows: 300, bias, granularity: 1 }, seed).dataset.x);
+    expect(rows(-1, 2)).toEqual(rows(-3, 2));
+    expect(rows(0, 2)).toEqual(rows(-3, 2));
+    expect(rows(-3, 3)).not.toEqual(rows(-3, 2));
   });
 });

@@ -103,6 +103,25 @@ export function contentHash(value: unknown): string {
   return createHash('sha256').update(canonical(value)).digest('hex').slice(0, 32);
 }
 
+export type SyntheticSpec = Extract<DatasetSpec, { kind: 'synthetic' }>;
+
+/** The same scenario without planted bias (the no-bias twin: same rows, same subgroups). */
+export function withoutBias(spec: SyntheticSpec): SyntheticSpec {
+  const none = spec.generator === 'planted-pair' ? { bias: 0 } : { minBias: 0, maxBias: 0 };
+  return { ...spec, options: { ...spec.options, ...none }, null: true };
+}
+
+/**
+ * What a data set's rows depend on, as a content hash with its seed: a synthetic scenario's generator
+ * and options without the bias (the bias sets labels only, so a scenario, its other bias levels and its
+ * no-bias twin draw the same rows on a seed), a real data set's name.
+ */
+export function rowsKey(spec: DatasetSpec, seed: number): string {
+  if (spec.kind === 'real') return contentHash([spec.name, seed]);
+  const unbiased = withoutBias(spec);
+  return contentHash([unbiased.generator, unbiased.options, seed]);
+}
+
 const require = createRequire(import.meta.url);
 const benchPackage = JSON.parse(readFileSync(appPath('package.json'), 'utf8')) as {
   dependencies: Record<string, string>;

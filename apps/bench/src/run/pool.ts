@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { type Cell, contentHash } from '../plan/cells.js';
+import { type Cell, contentHash, rowsKey } from '../plan/cells.js';
 import type { FromWorker, ToWorker } from '../worker.js';
 import { type CellRecord, failedRecord } from './record.js';
 import type { CellProgress } from './run-cell.js';
@@ -89,12 +89,13 @@ export class AffinityQueue<C> {
 }
 
 /**
- * The audited data set of a cell: the cells that share its rows (and every fit made on them). Every
- * question of a data set and seed audits the same rows (the split depends on the seed and share
- * only), so LIMI's generator, fitted on the rows alone, serves all of them from one worker.
+ * The audited rows of a cell: the cells that share them (and every fit made on them). Every question
+ * of a data set and seed audits the same rows (the split depends on the seed and share only), and so
+ * do the scenario's other bias levels and its no-bias twin (the bias sets labels only), so LIMI's
+ * generator, fitted on the rows alone, serves all of them from one worker.
  */
 export function dataAffinity(cell: Cell): string {
-  return contentHash([cell.dataset, cell.seed, cell.auditShare]);
+  return contentHash([rowsKey(cell.dataset, cell.seed), cell.auditShare]);
 }
 
 /**

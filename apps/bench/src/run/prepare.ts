@@ -14,11 +14,9 @@ import { type ModelTruth, modelTruth, type TruthView, truthView } from '@fb/eval
 import * as models from '@fb/models';
 import * as synth from '@fb/synth';
 import { appPath } from '../paths.js';
-import { type BlockSpec, blockInputs, contentHash, type DatasetSpec } from '../plan/cells.js';
+import { type BlockSpec, blockInputs, contentHash, type SyntheticSpec, withoutBias } from '../plan/cells.js';
 import type { ModelSpec } from '../plan/config.js';
 import { PromiseCache } from './promise-cache.js';
-
-type SyntheticSpec = Extract<DatasetSpec, { kind: 'synthetic' }>;
 
 /** The planted truth a run is scored against, on the audited rows. */
 export interface ScoringTruth {
@@ -53,12 +51,6 @@ export interface Prepared {
    * real data. Built on first use and kept.
    */
   twinModel(): Promise<Classifier | null>;
-}
-
-/** The same scenario without planted bias (the no-bias twin: same rows, same subgroups). */
-function withoutBias(spec: SyntheticSpec): SyntheticSpec {
-  const none = spec.generator === 'planted-pair' ? { bias: 0 } : { minBias: 0, maxBias: 0 };
-  return { ...spec, options: { ...spec.options, ...none }, null: true };
 }
 
 /**
