@@ -6,6 +6,7 @@ import { expandCells } from './plan/cells.js';
 import { loadStudy, type Study } from './plan/config.js';
 import { estimateStudy, formatEstimate, sampleBlocks } from './plan/estimate.js';
 import { parseOnly } from './plan/only.js';
+import { dataFitKey } from './run/prefit.js';
 import { describeOutcome, runStudy } from './run/run-study.js';
 import { ResultStore } from './run/store.js';
 
@@ -38,7 +39,7 @@ async function estimate(
         .map((l) => l.toFixed(1))
         .join(' ')}`,
     );
-    console.log(formatEstimate(estimateStudy(cells, sampled), w));
+    console.log(formatEstimate(estimateStudy(cells, sampled, dataFitKey), w));
   } finally {
     store.close();
   }

@@ -82,6 +82,32 @@ describe('time estimate', () => {
     expect(e.preparationSeconds).toBeCloseTo(7 * 2, 10);
     expect(e.totalSeconds).toBeCloseTo(122 + 15 + 14, 10);
   });
+
+  it('counts each data-only fit once for the cells that share it, apart from the block builds', () => {
+    const byKey = new Map(cells.map((c) => [c.key, c]));
+    const withFit = (r: CellRecord, fitSeconds: number) => ({
+      ...r,
+      costs: { ...r.costs!, fitSeconds },
+    });
+    const sampled = [
+      // Built its block in 1 s and made a fit of 9 s (10 s of preparation).
+      withFit(record(byKey.get('a-bias-0')!, 10, 0, 10), 9),
+      // Made a fit of 11 s in a block already built.
+      withFit(record(byKey.get('a-null-0')!, 1, 0, 11), 11),
+      record(byKey.get('a-null-1')!, 3, 0, 3), // built its block in 3 s
+      record(byKey.get('b-bias-0')!, 5),
+    ];
+    // Plan A's cells need a fit per block letter (b, n, r: the rows they share): 3 fits.
+    const e = estimateStudy(cells, sampled, (c) => (c.plan.label === 'A' ? c.block[0]! : null));
+    expect(e.fits).toBe(3);
+    expect(e.fitSeconds).toBeCloseTo(10, 10);
+    expect(e.prepareSeconds).toBeCloseTo(2, 10);
+    // 7 blocks x 2 s + 3 fits x 10 s.
+    expect(e.preparationSeconds).toBeCloseTo(14 + 30, 10);
+    expect(formatEstimate(e, 2)).toContain(
+      '7 blocks x 2.00 s per worker that builds one + 3 data-only fits x 10.00 s',
+    );
+  });
 });
 
 describe('the printed estimate', () => {

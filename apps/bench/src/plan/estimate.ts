@@ -68,6 +68,9 @@ export interface StudyEstimate {
   blocks: number;
   /** Mean seconds to build a block, from sampled cells that built theirs. */
   prepareSeconds: number;
+  /** Data-only fits (LIMI's generator), each made once for the cells that share it, and their mean seconds. */
+  fits: number;
+  fitSeconds: number;
   /** Core-seconds: methods and scoring, block preparation, and their sum with a 95% margin. */
   methodSeconds: number;
   preparationSeconds: number;
@@ -80,10 +83,15 @@ const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max
 
 /**
  * Extrapolate a study's cost from its sampled cells: per plan, cells x mean (method + scoring)
- * seconds (a stratified estimate with its standard error), plus every block's preparation once.
- * Overrun cells count with the seconds they were given.
+ * seconds (a stratified estimate with its standard error), plus every block's preparation once and
+ * every data-only fit once (`fitKey`: the key of the fit a cell needs, shared by the cells on the same
+ * rows, or null). Overrun cells count with the seconds they were given.
  */
-export function estimateStudy(cells: readonly Cell[], sampled: readonly CellRecord[]): StudyEstimate {
+export function estimateStudy(
+  cells: readonly Cell[],
+  sampled: readonly CellRecord[],
+  fitKey: (cell: Cell) => string | null = () => null,
+): StudyEstimate {
   const plans: PlanEstimate[] = [];
   let variance = 0;
   const labels = [...new Set(cells.map((c) => c.plan.label))];
@@ -119,16 +127,22 @@ export function estimateStudy(cells: readonly Cell[], sampled: readonly CellReco
     variance += planVariance;
   }
   const blocks = new Set(cells.map((c) => c.block)).size;
-  const builds = sampled.map((r) => r.costs?.prepareSeconds ?? 0).filter((s) => s > 0.05);
+  const fitOf = (r: CellRecord) => r.costs?.fitSeconds ?? 0;
+  const builds = sampled.map((r) => (r.costs?.prepareSeconds ?? 0) - fitOf(r)).filter((s) => s > 0.05);
   const prepareSeconds = builds.length ? mean(builds) : 0;
-  // A worker keeps to one audited data set until it is done (pool.ts), so each block is built once (a
-  // few of the last ones twice, when a free worker shares a data set rather than idle).
-  const preparationSeconds = blocks * prepareSeconds;
+  const fitTimes = sampled.map(fitOf).filter((s) => s > 0.05);
+  const fitSeconds = fitTimes.length ? mean(fitTimes) : 0;
+  const fits = new Set(cells.map(fitKey).filter((k) => k !== null)).size;
+  // A worker keeps to one audited data set until it is done (pool.ts), so each block is built once and
+  // each fit made once (a few of the last ones twice, when a free worker shares a data set rather than idle).
+  const preparationSeconds = blocks * prepareSeconds + fits * fitSeconds;
   const methodSeconds = plans.reduce((a, p) => a + (Number.isFinite(p.totalSeconds) ? p.totalSeconds : 0), 0);
   return {
     plans,
     blocks,
     prepareSeconds,
+    fits,
+    fitSeconds,
     methodSeconds,
     preparationSeconds,
     totalSeconds: methodSeconds + preparationSeconds,
@@ -152,7 +166,7 @@ export function formatEstimate(e: StudyEstimate, workers: number): string {
     );
   }
   lines.push(
-    `block preparation: ${e.blocks} blocks x ${e.prepareSeconds.toFixed(2)} s per worker that builds one = ${hours(e.preparationSeconds)} (${((100 * e.preparationSeconds) / e.totalSeconds).toFixed(0)}%)`,
+    `preparation: ${e.blocks} blocks x ${e.prepareSeconds.toFixed(2)} s per worker that builds one${e.fits ? ` + ${e.fits} data-only fits x ${e.fitSeconds.toFixed(2)} s` : ''} = ${hours(e.preparationSeconds)} (${((100 * e.preparationSeconds) / e.totalSeconds).toFixed(0)}%)`,
     `total: ${hours(e.totalSeconds)} of core time (95% margin of the method part ± ${hours(e.marginSeconds)}); on ${workers} workers about ${hours(e.totalSeconds / workers)} of wall time; on N machines of ${workers} cores about ${hours(e.totalSeconds / workers)} / N`,
   );
   if (e.failedSampled > 0) lines.push(`${e.failedSampled} sampled cells failed (counted with their time)`);

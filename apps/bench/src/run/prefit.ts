@@ -8,6 +8,7 @@ import {
   limiWith,
 } from '@fb/individual-limi';
 import { findMethod } from '../methods.js';
+import { type Cell, contentHash, rowsKey } from '../plan/cells.js';
 import { PromiseCache } from './promise-cache.js';
 
 /**
@@ -32,4 +33,14 @@ export async function methodForCell(
   const key = JSON.stringify([generatorDataKey(dataset), generatorOptions(options), seed]);
   const fitted = await fits.get(key, () => fitLimiGenerator(dataset, options, seed));
   return limiWith(fitted) as unknown as Detector<object>;
+}
+
+/**
+ * The data-only fit a cell needs, as a key equal for every cell that shares it (its rows and the fit's
+ * options), or null: what a time estimate counts once per key, as a study run makes each fit once.
+ */
+export function dataFitKey(cell: Pick<Cell, 'plan' | 'dataset' | 'seed' | 'auditShare'>): string | null {
+  const { method, options } = cell.plan;
+  if (method !== 'limi' || limiOptions(options).generator === 'pca') return null;
+  return contentHash([rowsKey(cell.dataset, cell.seed), cell.auditShare, generatorOptions(options)]);
 }

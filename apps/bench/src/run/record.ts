@@ -29,8 +29,10 @@ export interface CellRecord {
   /**
    * Where the cell's time went besides the method: building the block's rows and model (0 when this
    * worker had them cached) and scoring the findings. Absent in records of older versions.
+   * `fitSeconds`, part of `prepareSeconds`: a data-only fit this cell made (LIMI's generator), which
+   * every cell on the same rows then shares (absent in older records).
    */
-  costs?: { prepareSeconds: number; scoreSeconds: number };
+  costs?: { prepareSeconds: number; scoreSeconds: number; fitSeconds?: number };
   /** Scored against the planted truth of its own data set (synthetic data only). */
   score: AuditScore | null;
   /**

@@ -144,8 +144,10 @@ async function runMethod(
   t0: number,
   onProgress?: (p: Progress) => void,
 ): Promise<CellRecord> {
+  const tFit = performance.now();
   const detector = await methodForCell(cell.plan.method, options, prep.dataset, cell.seed);
   const prepareSeconds = (performance.now() - t0) / 1000;
+  const fitSeconds = (performance.now() - tFit) / 1000;
   const clock = new QueryClock(prep.model);
   clock.start();
   const result = await detector.run({ dataset: prep.dataset, model: clock.model }, options, {
@@ -177,7 +179,7 @@ async function runMethod(
     metrics: result.metrics,
     stopReason: result.run.stopReason,
     wallSeconds: result.run.wallSeconds,
-    costs: { prepareSeconds, scoreSeconds },
+    costs: { prepareSeconds, scoreSeconds, fitSeconds },
     score: own,
     chance,
     floors,

@@ -1,0 +1,11 @@
+import * as synth from '@fb/synth';
+import { subsetRows } from '@fb/core';
+import { fitLimiGenerator } from '@fb/individual-limi';
+const auditSplit=(n)=>({audit:Int32Array.from({length:Math.round(n/2)},(_,i)=>2*i)});
+const g = synth.generate({ attributes: 10, pairs: 3, minGroupSize: 100, maxGroupSize: 500, backgroundShare: 0.6, disjointSubgroups: true, ensembleSize: 0, membership: 'population', rows: 6000, minBias: 0.75, maxBias: 1.5, minAleatoric: 0.05, maxAleatoric: 0.3, seed: Number(process.argv[2] ?? 1), threads: 1 });
+const s = auditSplit(g.dataset.n, 1, 0.5);
+const audit = subsetRows(g.dataset, s.audit);
+console.log(audit.n, audit.d);
+const t = performance.now();
+const f = await fitLimiGenerator(audit, {}, 1);
+console.log('fit s', ((performance.now() - t) / 1000).toFixed(2), f.trainingSeconds, JSON.stringify(f.tvae ?? {}).slice(0, 300));
