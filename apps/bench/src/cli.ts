@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { existsSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,6 +11,16 @@ import { dataFitKey } from './run/prefit.js';
 import { describeOutcome, runStudy } from './run/run-study.js';
 import { ResultStore } from './run/store.js';
 
+/** How many of these cells the store at `path` holds. */
+async function countKept(path: string, keys: ReadonlySet<string>): Promise<number> {
+  const store = await ResultStore.open(path);
+  try {
+    return (await store.records()).filter((r) => keys.has(r.key)).length;
+  } finally {
+    store.close();
+  }
+}
+
 /** Run a stratified sample of the study's blocks (into its own store) and print the time estimate. */
 async function estimate(
   study: Study,
@@ -17,12 +28,17 @@ async function estimate(
   perPlan: number,
   workers: number | undefined,
   signal: AbortSignal,
+  fresh: boolean,
 ): Promise<void> {
   const cells = await expandCells(study);
   const sample = sampleBlocks(cells, perPlan);
   const keys = new Set(sample.map((c) => c.key));
+  const storePath = join(outDir, 'cells.duckdb');
+  // Sampled cells the store already holds are read, not run: an estimate made after its study is no test of it.
+  const before = !fresh && existsSync(storePath) ? await countKept(storePath, keys) : 0;
   await runStudy(study, {
     outDir,
+    fresh,
     select: (matching) => matching.filter((c) => keys.has(c.key)),
     ...(workers !== undefined ? { workers } : {}),
     // A sampled cell's time is its one run's.
@@ -30,7 +46,7 @@ async function estimate(
     report: false,
     signal,
   });
-  const store = await ResultStore.open(join(outDir, 'cells.duckdb'));
+  const store = await ResultStore.open(storePath);
   try {
     const sampled = (await store.records()).filter((r) => keys.has(r.key));
     const w = workers ?? study.workers ?? availableParallelism();
@@ -39,7 +55,14 @@ async function estimate(
         .map((l) => l.toFixed(1))
         .join(' ')}`,
     );
-    console.log(formatEstimate(estimateStudy(cells, sampled, dataFitKey), w));
+    const e = estimateStudy(cells, sampled, dataFitKey);
+    console.log(formatEstimate(e, w));
+    // Kept beside the study's results, for the time targets of `pnpm bench:perf` to compare with a run.
+    const { plans: _plans, ...totals } = e;
+    writeFileSync(
+      join(outDir, 'estimate.json'),
+      `${JSON.stringify({ study: study.name, perStratum: perPlan, cells: cells.length, sampled: sampled.length, ranByEstimate: sampled.length - before, workers: w, load: loadavg(), at: new Date().toISOString(), ...totals }, null, 2)}\n`,
+    );
   } finally {
     store.close();
   }
@@ -59,7 +82,9 @@ const usage = `usage: fairbench-study [--study <name|file>] [--out <dir>] [--res
   --workers       worker threads (default: the study's, else one per core)
   --estimate      run every cell of k sampled blocks (data set, seed, question, model) of each
                   kind of data (planted bias, no bias, real), question and model, stored like any
-                  cell, and print the study's estimated time and where it goes`;
+                  cell, and print the study's estimated time and where it goes (kept in
+                  <out>/estimate.json); with --fresh, on an emptied store, so that no cell of an
+                  earlier run is read instead of timed`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -101,7 +126,7 @@ async function main(): Promise<void> {
     if (!(Number.isInteger(perPlan) && perPlan > 0)) {
       throw new Error(`--estimate must be a positive integer, got ${values.estimate}`);
     }
-    await estimate(study, outDir, perPlan, workers, controller.signal);
+    await estimate(study, outDir, perPlan, workers, controller.signal, values.fresh!);
     return;
   }
   const outcome = await runStudy(study, {

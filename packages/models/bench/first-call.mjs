@@ -1,6 +1,6 @@
 // First calls against later ones, in a fresh process for one kind of model (run by bench/perf.mjs, a
-// few times per kind; prints one JSON object): the 100-tree forest or a depth-10 tree fitted three
-// times on Adult, the first model's predict on the 100,000 benchmark rows three times, then the second
+// few times per kind; prints one JSON object): the 100-tree forest, a depth-10 tree or a logistic
+// regression fitted three times on Adult, the first model's predict on the 100,000 benchmark rows three times, then the second
 // model's first predict (what a later model pays once the process is warm). Not a test.
 // Each call also reports the page faults it took (all threads of the process), and the process measures
 // what a page fault costs on this machine by writing to fresh memory: a first call touches working
@@ -15,7 +15,7 @@
 // queries. Made before the fits and left unread through them, the first predict's walk took about
 // 1.7 ms longer in a third of processes, which reading half of the rows beforehand removed (see the
 // README, "What a first call pays for").
-// Usage: node [--expose-gc] bench/first-call.mjs <dataDir> forest|forest-1|tree
+// Usage: node [--expose-gc] bench/first-call.mjs <dataDir> forest|forest-1|tree|logistic
 import { resourceUsage } from 'node:process';
 import { loadAdult } from '@fb/datasets';
 import { fit, setPredictionThreads } from '../dist/index.js';
@@ -23,8 +23,13 @@ import { benchRows } from './rows.mjs';
 
 const [dataDir, kind] = process.argv.slice(2);
 const forest = { model: 'random-forest', nEstimators: 100, seed: 0 };
-const options = { forest, 'forest-1': forest, tree: { model: 'decision-tree', maxDepth: 10 } }[kind];
-if (!options) throw new Error(`usage: first-call.mjs <dataDir> forest|forest-1|tree (got ${kind})`);
+const options = {
+  forest,
+  'forest-1': forest,
+  tree: { model: 'decision-tree', maxDepth: 10 },
+  logistic: { model: 'logistic-regression' },
+}[kind];
+if (!options) throw new Error(`usage: first-call.mjs <dataDir> forest|forest-1|tree|logistic (got ${kind})`);
 if (kind === 'forest-1') setPredictionThreads(1);
 
 /** Microseconds per page fault: one byte written per 4 KB page of a fresh 16 MB buffer (median of 3). */
