@@ -1,7 +1,7 @@
 import { DataError, type Rng } from '@fb/core';
 import type { FeatureBinner } from './binning.js';
 import { TREE_WASM } from './wasm/tree-wasm.js';
-import { layout, WASM_PAGE, wasmApi } from './wasm-api.js';
+import { layout, WASM_PAGE, type WasmMemory, wasmApi } from './wasm-api.js';
 
 export type Criterion = 'gini' | 'entropy';
 
@@ -112,6 +112,17 @@ export interface TreeKernels {
 
 let treeModule: object | undefined;
 
+/**
+ * The kernels' instance over a memory of its own. A builder made with another builder's `kernels` (one
+ * builder at a time) reuses them: the exported functions of a new instance are called through V8's
+ * generic JavaScript-to-WebAssembly wrapper until each has been called often enough, which a single
+ * tree's fit on a few thousand rows spends a good part of its time in.
+ */
+export interface TreeKernelInstance {
+  readonly k: TreeKernels;
+  readonly memory: WasmMemory;
+}
+
 /** The kernels' compiled module (once per process and thread). */
 function kernelModule(): object {
   if (!wasmApi) {
@@ -137,6 +148,8 @@ export class TreeBuilder {
   private readonly d: number;
   private readonly K: number;
   private readonly k: TreeKernels;
+  /** The kernels and memory, for the next builder to reuse once this one is done (see `TreeKernelInstance`). */
+  readonly kernels: TreeKernelInstance;
   private readonly binsAt: number;
   private readonly yAt: number;
   // The weights of the tree being grown, per training row.
@@ -182,7 +195,7 @@ export class TreeBuilder {
   // The depth of the deepest node of the tree being grown.
   private deepest = 0;
 
-  constructor(data: BinnedData) {
+  constructor(data: BinnedData, reuse?: TreeKernelInstance) {
     this.data = data;
     const d = data.binner.nFeatures;
     const K = data.nClasses;
@@ -214,10 +227,21 @@ export class TreeBuilder {
           `${MAX_MEMORY} WebAssembly can address: fit on fewer rows`,
       );
     }
-    const module = kernelModule();
-    const memory = new wasmApi!.Memory({ initial: Math.ceil(end / WASM_PAGE) });
-    this.k = new wasmApi!.Instance(module, { env: { memory } }).exports as TreeKernels;
-    const buffer = memory.buffer;
+    const pages = Math.ceil(end / WASM_PAGE);
+    if (reuse) {
+      const { memory } = reuse;
+      const held = memory.buffer.byteLength / WASM_PAGE;
+      if (held < pages) memory.grow(pages - held);
+      // Zeroed as a new memory is: the histograms must start empty, wherever this table lays them out.
+      new Uint8Array(memory.buffer, 0, end).fill(0);
+      this.kernels = reuse;
+    } else {
+      const memory = new wasmApi!.Memory({ initial: pages });
+      const k = new wasmApi!.Instance(kernelModule(), { env: { memory } }).exports as TreeKernels;
+      this.kernels = { k, memory };
+    }
+    this.k = this.kernels.k;
+    const buffer = this.kernels.memory.buffer;
     new Uint8Array(buffer, this.binsAt, data.bins.length).set(data.bins);
     new Int32Array(buffer, this.yAt, n).set(data.y);
     this.rowWeight = new Float64Array(buffer, this.rwAt, n);
