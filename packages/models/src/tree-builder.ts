@@ -112,15 +112,28 @@ export interface TreeKernels {
 
 let treeModule: object | undefined;
 
+/** Per node of the tree being grown (see `TreeArrays`); the grown tree gets copies. */
+interface NodeArrays {
+  readonly feature: Int32Array;
+  readonly threshold: Float64Array;
+  readonly left: Int32Array;
+  readonly value: Float64Array;
+  readonly samples: Int32Array;
+  readonly weight: Float64Array;
+  readonly impurity: Float64Array;
+}
+
 /**
- * The kernels' instance over a memory of its own. A builder made with another builder's `kernels` (one
- * builder at a time) reuses them: the exported functions of a new instance are called through V8's
- * generic JavaScript-to-WebAssembly wrapper until each has been called often enough, which a single
- * tree's fit on a few thousand rows spends a good part of its time in.
+ * What a builder leaves for the next one to take over (one builder at a time): the kernels' instance
+ * over its memory, and the node arrays. Many small fits in a row otherwise pay for a new instance each,
+ * whose exported functions V8 calls through its generic JavaScript-to-WebAssembly wrapper until each
+ * has been called often enough (a good part of a single tree's fit on a few thousand rows), and for
+ * node arrays sized for twice the rows.
  */
-export interface TreeKernelInstance {
+export interface TreeWork {
   readonly k: TreeKernels;
   readonly memory: WasmMemory;
+  readonly nodes: NodeArrays;
 }
 
 /** The kernels' compiled module (once per process and thread). */
@@ -148,8 +161,7 @@ export class TreeBuilder {
   private readonly d: number;
   private readonly K: number;
   private readonly k: TreeKernels;
-  /** The kernels and memory, for the next builder to reuse once this one is done (see `TreeKernelInstance`). */
-  readonly kernels: TreeKernelInstance;
+  private readonly memory: WasmMemory;
   private readonly binsAt: number;
   private readonly yAt: number;
   // The weights of the tree being grown, per training row.
@@ -181,13 +193,13 @@ export class TreeBuilder {
   private readonly order: Int32Array;
   private readonly bestLeft: Float64Array;
   private cap = 0;
-  private feature = new Int32Array(0);
-  private threshold = new Float64Array(0);
-  private left = new Int32Array(0);
-  private value = new Float64Array(0);
-  private samples = new Int32Array(0);
-  private weight = new Float64Array(0);
-  private impurity = new Float64Array(0);
+  private feature: Int32Array = new Int32Array(0);
+  private threshold: Float64Array = new Float64Array(0);
+  private left: Int32Array = new Int32Array(0);
+  private value: Float64Array = new Float64Array(0);
+  private samples: Int32Array = new Int32Array(0);
+  private weight: Float64Array = new Float64Array(0);
+  private impurity: Float64Array = new Float64Array(0);
   // The best split found by the last bestSplit call.
   private splitFeature = -1;
   private splitBin = -1;
@@ -195,7 +207,7 @@ export class TreeBuilder {
   // The depth of the deepest node of the tree being grown.
   private deepest = 0;
 
-  constructor(data: BinnedData, reuse?: TreeKernelInstance) {
+  constructor(data: BinnedData, reuse?: TreeWork) {
     this.data = data;
     const d = data.binner.nFeatures;
     const K = data.nClasses;
@@ -229,19 +241,27 @@ export class TreeBuilder {
     }
     const pages = Math.ceil(end / WASM_PAGE);
     if (reuse) {
-      const { memory } = reuse;
+      const { memory, nodes } = reuse;
       const held = memory.buffer.byteLength / WASM_PAGE;
       if (held < pages) memory.grow(pages - held);
       // Zeroed as a new memory is: the histograms must start empty, wherever this table lays them out.
       new Uint8Array(memory.buffer, 0, end).fill(0);
-      this.kernels = reuse;
+      this.memory = memory;
+      this.k = reuse.k;
+      // Every node's entries are written before they are read (`reserve` checks the sizes).
+      this.feature = nodes.feature;
+      this.threshold = nodes.threshold;
+      this.left = nodes.left;
+      this.value = nodes.value;
+      this.samples = nodes.samples;
+      this.weight = nodes.weight;
+      this.impurity = nodes.impurity;
+      this.cap = nodes.feature.length;
     } else {
-      const memory = new wasmApi!.Memory({ initial: pages });
-      const k = new wasmApi!.Instance(kernelModule(), { env: { memory } }).exports as TreeKernels;
-      this.kernels = { k, memory };
+      this.memory = new wasmApi!.Memory({ initial: pages });
+      this.k = new wasmApi!.Instance(kernelModule(), { env: { memory: this.memory } }).exports as TreeKernels;
     }
-    this.k = this.kernels.k;
-    const buffer = this.kernels.memory.buffer;
+    const buffer = this.memory.buffer;
     new Uint8Array(buffer, this.binsAt, data.bins.length).set(data.bins);
     new Int32Array(buffer, this.yAt, n).set(data.y);
     this.rowWeight = new Float64Array(buffer, this.rwAt, n);
@@ -356,8 +376,18 @@ export class TreeBuilder {
     };
   }
 
+  /** The kernels, memory and node arrays, for the next builder once this one is done (see `TreeWork`). */
+  get work(): TreeWork {
+    const { feature, threshold, left, value, samples, weight, impurity } = this;
+    return {
+      k: this.k,
+      memory: this.memory,
+      nodes: { feature, threshold, left, value, samples, weight, impurity },
+    };
+  }
+
   private reserve(size: number): void {
-    if (size <= this.cap) return;
+    if (size <= this.cap && size * this.K <= this.value.length) return;
     this.cap = size;
     this.feature = new Int32Array(size);
     this.threshold = new Float64Array(size);
