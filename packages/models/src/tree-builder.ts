@@ -72,6 +72,21 @@ export interface TreeKernels {
     hc: number,
     hw: number,
   ): void;
+  addRowsAll(
+    bins: number,
+    n: number,
+    d: number,
+    idx: number,
+    yv: number,
+    wv: number,
+    start: number,
+    end: number,
+    K: number,
+    hc: number,
+    hw: number,
+    hcStride: number,
+    hwStride: number,
+  ): void;
   occupied(hc: number, nb: number, touched: number): number;
   sparse(
     bins: number,
@@ -176,6 +191,10 @@ export class TreeBuilder {
   private readonly hcAt: number;
   private readonly touchedAt: number;
   private readonly hw: Float64Array;
+  // Every feature's histogram, laid out as the one above at `maxBins` bins each (see `bestSplit`).
+  private readonly hcAllAt: number;
+  private readonly hwAllAt: number;
+  private readonly maxBins: number;
   private readonly hc: Int32Array;
   private readonly touched: Int32Array;
   // The running left class weights, then (from K) those of the best split of the feature scanned.
@@ -227,6 +246,9 @@ export class TreeBuilder {
     this.hcAt = take(maxBins, 4);
     this.touchedAt = take(maxBins, 4);
     this.hwAt = take(maxBins * K, 8);
+    this.hcAllAt = take(d * maxBins, 4);
+    this.hwAllAt = take(d * maxBins * K, 8);
+    this.maxBins = maxBins;
     this.cumAt = take(2 * K, 8);
     this.parentAt = take(K, 8);
     this.clsAt = take(K + 1, 8);
@@ -431,6 +453,29 @@ export class TreeBuilder {
     let visited = 0;
     let bestFeature = -1;
     this.splitFeature = -1;
+    // When every feature is examined and every histogram is dense, the node's rows are added to all the
+    // histograms in one pass (the same sums, each row read once), then scanned in the same order.
+    const hcStride = this.maxBins * 4;
+    const hwStride = this.maxBins * K * 8;
+    const all = gini && params.maxFeatures >= d && count >= this.maxBins;
+    if (all) {
+      const { binsAt, hcAllAt, hwAllAt } = this;
+      kernels.addRowsAll(
+        binsAt,
+        n,
+        d,
+        idxAt,
+        yvAt,
+        wvAt,
+        start,
+        end,
+        K,
+        hcAllAt,
+        hwAllAt,
+        hcStride,
+        hwStride,
+      );
+    }
     for (let t = 0; t < d && visited < params.maxFeatures; t++) {
       const pick = rng.int(t, d - 1);
       const f = order[pick]!;
@@ -438,15 +483,18 @@ export class TreeBuilder {
       order[t] = f;
       const nb = binner.nBins[f]!;
       const col = this.binsAt + f * n;
+      const hc = all ? this.hcAllAt + f * hcStride : hcAt;
+      const hw = all ? this.hwAllAt + f * hwStride : hwAt;
       // Sparse mode (fewer rows than bins): remember the touched bins and scan only those, in order.
-      const occupied =
-        count < nb
+      const occupied = all
+        ? kernels.occupied(hc, nb, touchedAt)
+        : count < nb
           ? kernels.sparse(col, idxAt, yvAt, wvAt, start, end, K, hcAt, hwAt, touchedAt)
           : this.denseHistogram(col, start, end, nb);
       if (occupied > 1) {
         visited++;
         const s = gini
-          ? kernels.scanGini(touchedAt, occupied, hcAt, hwAt, K, parentAt, W, count, minLeaf, cumAt, bestAt)
+          ? kernels.scanGini(touchedAt, occupied, hc, hw, K, parentAt, W, count, minLeaf, cumAt, bestAt)
           : scanEntropy(touched, occupied, this.hc, this.hw, K, parent, W, count, minLeaf, cum, this.best);
         if (s >= 0) {
           bestFeature = f;
@@ -457,7 +505,7 @@ export class TreeBuilder {
           for (let k = 0; k < K; k++) this.bestLeft[k] = cum[K + k]!;
         }
       }
-      kernels.clear(touchedAt, occupied, K, hcAt, hwAt);
+      kernels.clear(touchedAt, occupied, K, hc, hw);
     }
     return bestFeature;
   }
