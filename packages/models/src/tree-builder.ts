@@ -162,6 +162,9 @@ function kernelModule(): object {
   return treeModule;
 }
 
+// Most memory the histograms of every feature at once may take (wider data searches feature by feature).
+const ALL_HISTOGRAMS_BYTES = 4 * 2 ** 20;
+
 // Largest memory a tree builder takes: WebAssembly addresses 32 bits (the last page is left unused).
 const MAX_MEMORY = 2 ** 32 - WASM_PAGE;
 
@@ -191,9 +194,11 @@ export class TreeBuilder {
   private readonly hcAt: number;
   private readonly touchedAt: number;
   private readonly hw: Float64Array;
-  // Every feature's histogram, laid out as the one above at `maxBins` bins each (see `bestSplit`).
+  // Every feature's histogram, laid out as the one above at `maxBins` bins each (see `bestSplit`), when
+  // they take at most ALL_HISTOGRAMS_BYTES (0 and false otherwise).
   private readonly hcAllAt: number;
   private readonly hwAllAt: number;
+  private readonly allHistograms: boolean;
   private readonly maxBins: number;
   private readonly hc: Int32Array;
   private readonly touched: Int32Array;
@@ -246,8 +251,9 @@ export class TreeBuilder {
     this.hcAt = take(maxBins, 4);
     this.touchedAt = take(maxBins, 4);
     this.hwAt = take(maxBins * K, 8);
-    this.hcAllAt = take(d * maxBins, 4);
-    this.hwAllAt = take(d * maxBins * K, 8);
+    this.allHistograms = d * maxBins * (4 + 8 * K) <= ALL_HISTOGRAMS_BYTES;
+    this.hcAllAt = this.allHistograms ? take(d * maxBins, 4) : 0;
+    this.hwAllAt = this.allHistograms ? take(d * maxBins * K, 8) : 0;
     this.maxBins = maxBins;
     this.cumAt = take(2 * K, 8);
     this.parentAt = take(K, 8);
@@ -457,7 +463,7 @@ export class TreeBuilder {
     // histograms in one pass (the same sums, each row read once), then scanned in the same order.
     const hcStride = this.maxBins * 4;
     const hwStride = this.maxBins * K * 8;
-    const all = gini && params.maxFeatures >= d && count >= this.maxBins;
+    const all = this.allHistograms && gini && params.maxFeatures >= d && count >= this.maxBins;
     if (all) {
       const { binsAt, hcAllAt, hwAllAt } = this;
       kernels.addRowsAll(
