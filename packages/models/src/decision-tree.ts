@@ -11,7 +11,7 @@ import {
 } from '@fb/core';
 import { batchRows, batchShape, notFiniteError } from './batch.js';
 import { assertFinite, decodeFloat64, decodeInt32, encodeArray, readStored, storedError } from './codec.js';
-import { type TreeArrays, TreeBuilder } from './tree-builder.js';
+import { type TreeArrays, TreeBuilder, type TreeWork } from './tree-builder.js';
 import {
   describeOptions,
   growParams,
@@ -427,6 +427,13 @@ export function treeFromJSON(json: unknown, schema: Schema): TreeArrays {
 }
 
 /**
+ * The last fit's work, for the next (fits are synchronous: one at a time on a thread; see `TreeWork`).
+ * Not kept past this size, so that one large fit does not hold its memory.
+ */
+let spareWork: TreeWork | undefined;
+const SPARE_WORK_BYTES = 64 * 2 ** 20;
+
+/**
  * Fit a CART classification tree on pre-binned features (see `FeatureBinner`). `sampleWeight` holds one
  * non-negative weight per row. Deterministic for a given `seed` (it orders the candidate features).
  */
@@ -438,7 +445,14 @@ export function fitDecisionTree(
   const opts = resolveOptions<DecisionTreeOptions>(decisionTreeOptionsSchema, options);
   const { ds, data, rowWeight } = prepareTreeData(dataset, opts, sampleWeight);
   const params = growParams(opts, ds.d);
-  const tree = new TreeBuilder(data).grow(rowWeight, params, Rng.create(opts.seed).fork('decision-tree'));
+  const builder = new TreeBuilder(data, spareWork);
+  // Taken: a fit that throws leaves none to the next.
+  spareWork = undefined;
+  const tree = builder.grow(rowWeight, params, Rng.create(opts.seed).fork('decision-tree'));
+  const work = builder.work;
+  let bytes = work.memory.buffer.byteLength;
+  for (const a of Object.values(work.nodes)) bytes += a.byteLength;
+  if (bytes <= SPARE_WORK_BYTES) spareWork = work;
   if (!walkPrepared) prepareWalk();
   return new DecisionTree(ds.schema, opts, tree);
 }

@@ -1,7 +1,7 @@
 import { DataError, type Rng } from '@fb/core';
 import type { FeatureBinner } from './binning.js';
 import { TREE_WASM } from './wasm/tree-wasm.js';
-import { layout, WASM_PAGE, wasmApi } from './wasm-api.js';
+import { layout, WASM_PAGE, type WasmMemory, wasmApi } from './wasm-api.js';
 
 export type Criterion = 'gini' | 'entropy';
 
@@ -72,6 +72,21 @@ export interface TreeKernels {
     hc: number,
     hw: number,
   ): void;
+  addRowsAll(
+    bins: number,
+    n: number,
+    d: number,
+    idx: number,
+    yv: number,
+    wv: number,
+    start: number,
+    end: number,
+    K: number,
+    hc: number,
+    hw: number,
+    hcStride: number,
+    hwStride: number,
+  ): void;
   occupied(hc: number, nb: number, touched: number): number;
   sparse(
     bins: number,
@@ -112,6 +127,30 @@ export interface TreeKernels {
 
 let treeModule: object | undefined;
 
+/** Per node of the tree being grown (see `TreeArrays`); the grown tree gets copies. */
+interface NodeArrays {
+  readonly feature: Int32Array;
+  readonly threshold: Float64Array;
+  readonly left: Int32Array;
+  readonly value: Float64Array;
+  readonly samples: Int32Array;
+  readonly weight: Float64Array;
+  readonly impurity: Float64Array;
+}
+
+/**
+ * What a builder leaves for the next one to take over (one builder at a time): the kernels' instance
+ * over its memory, and the node arrays. Many small fits in a row otherwise pay for a new instance each,
+ * whose exported functions V8 calls through its generic JavaScript-to-WebAssembly wrapper until each
+ * has been called often enough (a good part of a single tree's fit on a few thousand rows), and for
+ * node arrays sized for twice the rows.
+ */
+export interface TreeWork {
+  readonly k: TreeKernels;
+  readonly memory: WasmMemory;
+  readonly nodes: NodeArrays;
+}
+
 /** The kernels' compiled module (once per process and thread). */
 function kernelModule(): object {
   if (!wasmApi) {
@@ -122,6 +161,9 @@ function kernelModule(): object {
   treeModule ??= new wasmApi.Module(Buffer.from(TREE_WASM, 'base64'));
   return treeModule;
 }
+
+// Most memory the histograms of every feature at once may take (wider data searches feature by feature).
+const ALL_HISTOGRAMS_BYTES = 4 * 2 ** 20;
 
 // Largest memory a tree builder takes: WebAssembly addresses 32 bits (the last page is left unused).
 const MAX_MEMORY = 2 ** 32 - WASM_PAGE;
@@ -137,6 +179,7 @@ export class TreeBuilder {
   private readonly d: number;
   private readonly K: number;
   private readonly k: TreeKernels;
+  private readonly memory: WasmMemory;
   private readonly binsAt: number;
   private readonly yAt: number;
   // The weights of the tree being grown, per training row.
@@ -151,6 +194,12 @@ export class TreeBuilder {
   private readonly hcAt: number;
   private readonly touchedAt: number;
   private readonly hw: Float64Array;
+  // Every feature's histogram, laid out as the one above at `maxBins` bins each (see `bestSplit`), when
+  // they take at most ALL_HISTOGRAMS_BYTES (0 and false otherwise).
+  private readonly hcAllAt: number;
+  private readonly hwAllAt: number;
+  private readonly allHistograms: boolean;
+  private readonly maxBins: number;
   private readonly hc: Int32Array;
   private readonly touched: Int32Array;
   // The running left class weights, then (from K) those of the best split of the feature scanned.
@@ -168,13 +217,13 @@ export class TreeBuilder {
   private readonly order: Int32Array;
   private readonly bestLeft: Float64Array;
   private cap = 0;
-  private feature = new Int32Array(0);
-  private threshold = new Float64Array(0);
-  private left = new Int32Array(0);
-  private value = new Float64Array(0);
-  private samples = new Int32Array(0);
-  private weight = new Float64Array(0);
-  private impurity = new Float64Array(0);
+  private feature: Int32Array = new Int32Array(0);
+  private threshold: Float64Array = new Float64Array(0);
+  private left: Int32Array = new Int32Array(0);
+  private value: Float64Array = new Float64Array(0);
+  private samples: Int32Array = new Int32Array(0);
+  private weight: Float64Array = new Float64Array(0);
+  private impurity: Float64Array = new Float64Array(0);
   // The best split found by the last bestSplit call.
   private splitFeature = -1;
   private splitBin = -1;
@@ -182,7 +231,7 @@ export class TreeBuilder {
   // The depth of the deepest node of the tree being grown.
   private deepest = 0;
 
-  constructor(data: BinnedData) {
+  constructor(data: BinnedData, reuse?: TreeWork) {
     this.data = data;
     const d = data.binner.nFeatures;
     const K = data.nClasses;
@@ -202,6 +251,10 @@ export class TreeBuilder {
     this.hcAt = take(maxBins, 4);
     this.touchedAt = take(maxBins, 4);
     this.hwAt = take(maxBins * K, 8);
+    this.allHistograms = d * maxBins * (4 + 8 * K) <= ALL_HISTOGRAMS_BYTES;
+    this.hcAllAt = this.allHistograms ? take(d * maxBins, 4) : 0;
+    this.hwAllAt = this.allHistograms ? take(d * maxBins * K, 8) : 0;
+    this.maxBins = maxBins;
     this.cumAt = take(2 * K, 8);
     this.parentAt = take(K, 8);
     this.clsAt = take(K + 1, 8);
@@ -214,10 +267,29 @@ export class TreeBuilder {
           `${MAX_MEMORY} WebAssembly can address: fit on fewer rows`,
       );
     }
-    const module = kernelModule();
-    const memory = new wasmApi!.Memory({ initial: Math.ceil(end / WASM_PAGE) });
-    this.k = new wasmApi!.Instance(module, { env: { memory } }).exports as TreeKernels;
-    const buffer = memory.buffer;
+    const pages = Math.ceil(end / WASM_PAGE);
+    if (reuse) {
+      const { memory, nodes } = reuse;
+      const held = memory.buffer.byteLength / WASM_PAGE;
+      if (held < pages) memory.grow(pages - held);
+      // Zeroed as a new memory is: the histograms must start empty, wherever this table lays them out.
+      new Uint8Array(memory.buffer, 0, end).fill(0);
+      this.memory = memory;
+      this.k = reuse.k;
+      // Every node's entries are written before they are read (`reserve` checks the sizes).
+      this.feature = nodes.feature;
+      this.threshold = nodes.threshold;
+      this.left = nodes.left;
+      this.value = nodes.value;
+      this.samples = nodes.samples;
+      this.weight = nodes.weight;
+      this.impurity = nodes.impurity;
+      this.cap = nodes.feature.length;
+    } else {
+      this.memory = new wasmApi!.Memory({ initial: pages });
+      this.k = new wasmApi!.Instance(kernelModule(), { env: { memory: this.memory } }).exports as TreeKernels;
+    }
+    const buffer = this.memory.buffer;
     new Uint8Array(buffer, this.binsAt, data.bins.length).set(data.bins);
     new Int32Array(buffer, this.yAt, n).set(data.y);
     this.rowWeight = new Float64Array(buffer, this.rwAt, n);
@@ -332,8 +404,18 @@ export class TreeBuilder {
     };
   }
 
+  /** The kernels, memory and node arrays, for the next builder once this one is done (see `TreeWork`). */
+  get work(): TreeWork {
+    const { feature, threshold, left, value, samples, weight, impurity } = this;
+    return {
+      k: this.k,
+      memory: this.memory,
+      nodes: { feature, threshold, left, value, samples, weight, impurity },
+    };
+  }
+
   private reserve(size: number): void {
-    if (size <= this.cap) return;
+    if (size <= this.cap && size * this.K <= this.value.length) return;
     this.cap = size;
     this.feature = new Int32Array(size);
     this.threshold = new Float64Array(size);
@@ -377,6 +459,29 @@ export class TreeBuilder {
     let visited = 0;
     let bestFeature = -1;
     this.splitFeature = -1;
+    // When every feature is examined and every histogram is dense, the node's rows are added to all the
+    // histograms in one pass (the same sums, each row read once), then scanned in the same order.
+    const hcStride = this.maxBins * 4;
+    const hwStride = this.maxBins * K * 8;
+    const all = this.allHistograms && gini && params.maxFeatures >= d && count >= this.maxBins;
+    if (all) {
+      const { binsAt, hcAllAt, hwAllAt } = this;
+      kernels.addRowsAll(
+        binsAt,
+        n,
+        d,
+        idxAt,
+        yvAt,
+        wvAt,
+        start,
+        end,
+        K,
+        hcAllAt,
+        hwAllAt,
+        hcStride,
+        hwStride,
+      );
+    }
     for (let t = 0; t < d && visited < params.maxFeatures; t++) {
       const pick = rng.int(t, d - 1);
       const f = order[pick]!;
@@ -384,15 +489,18 @@ export class TreeBuilder {
       order[t] = f;
       const nb = binner.nBins[f]!;
       const col = this.binsAt + f * n;
+      const hc = all ? this.hcAllAt + f * hcStride : hcAt;
+      const hw = all ? this.hwAllAt + f * hwStride : hwAt;
       // Sparse mode (fewer rows than bins): remember the touched bins and scan only those, in order.
-      const occupied =
-        count < nb
+      const occupied = all
+        ? kernels.occupied(hc, nb, touchedAt)
+        : count < nb
           ? kernels.sparse(col, idxAt, yvAt, wvAt, start, end, K, hcAt, hwAt, touchedAt)
           : this.denseHistogram(col, start, end, nb);
       if (occupied > 1) {
         visited++;
         const s = gini
-          ? kernels.scanGini(touchedAt, occupied, hcAt, hwAt, K, parentAt, W, count, minLeaf, cumAt, bestAt)
+          ? kernels.scanGini(touchedAt, occupied, hc, hw, K, parentAt, W, count, minLeaf, cumAt, bestAt)
           : scanEntropy(touched, occupied, this.hc, this.hw, K, parent, W, count, minLeaf, cum, this.best);
         if (s >= 0) {
           bestFeature = f;
@@ -403,7 +511,7 @@ export class TreeBuilder {
           for (let k = 0; k < K; k++) this.bestLeft[k] = cum[K + k]!;
         }
       }
-      kernels.clear(touchedAt, occupied, K, hcAt, hwAt);
+      kernels.clear(touchedAt, occupied, K, hc, hw);
     }
     return bestFeature;
   }

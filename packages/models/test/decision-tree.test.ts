@@ -299,6 +299,16 @@ describe('serialisation and determinism', () => {
     expect(JSON.stringify(a.toJSON().tree)).not.toBe(JSON.stringify(c.toJSON().tree));
   });
 
+  it('a fit does not depend on the fits before it, larger, three-class or failed ones', () => {
+    const small = mixedData(300, 'tree-reuse');
+    const first = JSON.stringify(fitDecisionTree(small, { seed: 5 }));
+    fitDecisionTree(threeClassData(3000, 'tree-reuse'), { criterion: 'entropy', seed: 6 });
+    expect(JSON.stringify(fitDecisionTree(small, { seed: 5 }))).toBe(first);
+    const oneClass = createDataset({ schema: oneD, x: [1, 2, 3], y: [1, 1, 1] });
+    expect(() => fitDecisionTree(oneClass)).toThrow(DataError);
+    expect(JSON.stringify(fitDecisionTree(small, { seed: 5 }))).toBe(first);
+  });
+
   it('rejects damaged JSON with InteropError', () => {
     const tree = fitDecisionTree(mixedData(200, 'tree-bad-json'), { maxDepth: 2 });
     const json = tree.toJSON();

@@ -62,6 +62,42 @@
       (local.set $i (i32.add (local.get $i) (i32.const 1)))
       (br $row))))
 
+  ;; Add rows start..end-1 to the histograms of all d features at once (dense mode): feature f's column
+  ;; of bin codes at bins + f * n, its histogram at hc + f * hcStride and hw + f * hwStride (bytes). Each
+  ;; row's index, class and weight are read once; every bin and class gets the same additions in the same
+  ;; order as addRows gives it feature by feature.
+  (func (export "addRowsAll")
+    (param $bins i32) (param $n i32) (param $d i32) (param $idx i32) (param $yv i32) (param $wv i32)
+    (param $start i32) (param $end i32) (param $K i32) (param $hc i32) (param $hw i32)
+    (param $hcStride i32) (param $hwStride i32)
+    (local $i i32) (local $f i32) (local $col i32) (local $h i32) (local $g i32) (local $w f64)
+    (local $b i32) (local $p i32)
+    (local.set $i (local.get $start))
+    (block $done (loop $row
+      (br_if $done (i32.ge_s (local.get $i) (local.get $end)))
+      (local.set $col (i32.add (local.get $bins)
+        (i32.load (i32.add (local.get $idx) (i32.shl (local.get $i) (i32.const 2))))))
+      (local.set $h (local.get $hc))
+      (local.set $g (i32.add (local.get $hw) (i32.shl
+        (i32.load (i32.add (local.get $yv) (i32.shl (local.get $i) (i32.const 2))))
+        (i32.const 3))))
+      (local.set $w (f64.load (i32.add (local.get $wv) (i32.shl (local.get $i) (i32.const 3)))))
+      (local.set $f (i32.const 0))
+      (block $features (loop $feature
+        (br_if $features (i32.ge_s (local.get $f) (local.get $d)))
+        (local.set $b (i32.load8_u (local.get $col)))
+        (local.set $p (i32.add (local.get $h) (i32.shl (local.get $b) (i32.const 2))))
+        (i32.store (local.get $p) (i32.add (i32.load (local.get $p)) (i32.const 1)))
+        (local.set $p (i32.add (local.get $g) (i32.shl (i32.mul (local.get $b) (local.get $K)) (i32.const 3))))
+        (f64.store (local.get $p) (f64.add (f64.load (local.get $p)) (local.get $w)))
+        (local.set $col (i32.add (local.get $col) (local.get $n)))
+        (local.set $h (i32.add (local.get $h) (local.get $hcStride)))
+        (local.set $g (i32.add (local.get $g) (local.get $hwStride)))
+        (local.set $f (i32.add (local.get $f) (i32.const 1)))
+        (br $feature)))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $row))))
+
   ;; The bins below nb holding rows, in increasing order, into touched; returns how many.
   (func (export "occupied") (param $hc i32) (param $nb i32) (param $touched i32) (result i32)
     (local $b i32) (local $occ i32)
