@@ -422,7 +422,9 @@ export function generate(options: Partial<SynthOptions> = {}): SynthResult {
   const truthFns = truthFunctions(schema, model, index, tau);
   // The epistemic annotations, when first read (see epistemic.ts).
   const epistemic = lazy(() => {
-    const members = o.ensembleSize > 0 ? ensemble(copula, model, o, rng.fork('ensemble')) : [];
+    if (o.ensembleSize === 0)
+      return { sigma: new Float64Array(n), means: new Float64Array(subgroups.length) };
+    const members = ensemble(copula, model, o, rng.fork('ensemble'));
     const sigma = epistemicSigmas(schema, members, x, n);
     return { sigma, means: epistemicMeans(sigma, subgroups, pop.subgroupRows) };
   });
