@@ -13,7 +13,10 @@ export class Rng {
   private s1: number;
   private s2: number;
   private s3: number;
-  private spare: number | null = null;
+  // The polar method's second normal: a number field and a flag, not `number | null`, whose stores
+  // would box every spare (a heap allocation per pair of draws).
+  private spare = 0;
+  private hasSpare = false;
   /** The seed and fork path this stream was made from, e.g. `42/aequitas/global`. */
   readonly path: string;
 
@@ -103,10 +106,9 @@ export class Rng {
   /** Normal draw (Marsaglia polar method). */
   normal(mean = 0, sd = 1): number {
     if (!(sd >= 0)) throw new RngError(`normal needs sd >= 0, got ${sd}`);
-    if (this.spare !== null) {
-      const z = this.spare;
-      this.spare = null;
-      return mean + sd * z;
+    if (this.hasSpare) {
+      this.hasSpare = false;
+      return mean + sd * this.spare;
     }
     let u: number;
     let v: number;
@@ -118,6 +120,7 @@ export class Rng {
     } while (s >= 1 || s === 0);
     const f = Math.sqrt((-2 * Math.log(s)) / s);
     this.spare = v * f;
+    this.hasSpare = true;
     return mean + sd * u * f;
   }
 

@@ -295,8 +295,20 @@ export class BiasIndex {
       }
       cell[f] = offset + outcome * this.words;
     }
+    const W = this.words;
     let nLive = 0;
-    for (let w = 0; w < this.words; w++) {
+    if (filters.length * W <= this.wordFilters.length * 4) {
+      // Few filters: each filter's bitset ANDed whole, word after word (a filter that constrains none
+      // of a word's subgroups has every bit of that word set), no branch per word.
+      bits.set(all);
+      for (let f = 0; f < filters.length; f++) {
+        const at = cell[f]!;
+        for (let w = 0; w < W; w++) bits[w]! &= masks[at + w]!;
+      }
+      for (let w = 0; w < W; w++) if (bits[w] !== 0) live[nLive++] = w;
+      return nLive;
+    }
+    for (let w = 0; w < W; w++) {
       let m = all[w]!;
       for (let t = wordStart[w]!; t < wordStart[w + 1]! && m !== 0; t++)
         m &= masks[cell[wordFilters[t]!]! + w]!;

@@ -313,11 +313,34 @@ export function sampleLatent(
   return z;
 }
 
-/** Map latent rows to attribute values, in place. */
+/** Discrete marginals of at most this many cells find a value's cell by a linear scan. */
+const SCAN_CELLS = 8;
+
+/** Map latent rows to attribute values, in place (the values of `valueOfLatent`). */
 export function latentToValues(copula: GaussianCopula, z: Float64Array): Float64Array {
   const d = copula.marginals.length;
+  // Per attribute: the cells' upper bounds and values when few (null: `valueOfLatent`).
+  const upper: (Float64Array | null)[] = [];
+  const cellValue: (Float64Array | null)[] = [];
+  for (const m of copula.marginals) {
+    const few = m.kind === 'discrete' && m.upper.length <= SCAN_CELLS;
+    upper.push(few ? m.upper : null);
+    cellValue.push(few ? Float64Array.from(m.order, (k) => m.values[k]!) : null);
+  }
   for (let i = 0; i < z.length; i += d) {
-    for (let j = 0; j < d; j++) z[i + j] = valueOfLatent(copula.marginals[j]!, z[i + j]!);
+    for (let j = 0; j < d; j++) {
+      const up = upper[j];
+      if (!up) {
+        z[i + j] = valueOfLatent(copula.marginals[j]!, z[i + j]!);
+        continue;
+      }
+      // The first cell whose upper bound exceeds v, else the last (as the binary search finds it).
+      const v = z[i + j]!;
+      const last = up.length - 1;
+      let c = 0;
+      while (c < last && !(v < up[c]!)) c++;
+      z[i + j] = cellValue[j]![c]!;
+    }
   }
   return z;
 }

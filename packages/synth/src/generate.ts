@@ -15,13 +15,13 @@ import {
 import { threadCount } from '@fb/core/threads';
 import { BiasIndex } from './bias-index.js';
 import { type GaussianCopula, sampleCopula } from './copula.js';
+import { ensemble, epistemicSigmas, lazy } from './epistemic.js';
 import { subgroupKey } from './keys.js';
 import { sigmoid } from './normal.js';
 import { type SynthOptions, synthOptionsSchema } from './options.js';
 import {
   baseLogits,
   declaredOutcome,
-  fitEnsemble,
   fitOutcome,
   type OutcomeModel,
   randomOutcome,
@@ -70,6 +70,7 @@ export interface SubgroupTruth {
   /** Mean noise-free probability and favourable-label rate of its rows. */
   meanProbability: number;
   favourableRate: number;
+  /** Mean epistemic sigma of its rows (computed on first read, as `GroundTruth.epistemicSigma`). */
   meanEpistemicSigma: number;
 }
 
@@ -122,7 +123,10 @@ export interface GroundTruth {
   subgroupOf: Int32Array;
   /** Per row: the injected bias β(x) (logit). */
   bias: Float64Array;
-  /** Per row: sd of the ensemble members' probabilities (out-of-sample), 0 without ensemble. */
+  /**
+   * Per row: sd of the ensemble members' probabilities (out-of-sample), 0 without ensemble. Computed
+   * (the ensemble fitted and evaluated) on first read, on the calling thread; never in shared memory.
+   */
   epistemicSigma: Float64Array;
   /** Per row: sd of its aleatoric logit noise, and the noise drawn. */
   aleatoricSigma: Float64Array;
@@ -284,7 +288,7 @@ function populate(
     to,
     background,
   );
-  return { x: to.x, outcomes: to.outcomes, owner, n, sums, backgroundSums };
+  return { x: to.x, outcomes: to.outcomes, owner, n, sums, backgroundSums, position };
 }
 
 /**
@@ -323,10 +327,11 @@ function populateFromRows(
       sums[at]!++;
       sums[at + 1]! += clean[i]!;
       sums[at + 2]! += outcomes.y[i]!;
-      sums[at + 3]! += outcomes.epistemicSigma[i]!;
     }
   });
-  return { x, outcomes, owner, n, sums, noisyLabels: rowSums[4]! };
+  // Each subgroup's rows, in the order its epistemic sigma is summed (see `epistemicMeans`).
+  const subgroupRows = (t: number) => population.members(subgroups[t]!.constraints);
+  return { x, outcomes, owner, n, sums, noisyLabels: rowSums[3]!, subgroupRows };
 }
 
 /** Background candidates drawn at a time. */
@@ -350,20 +355,6 @@ function outputSchema(copula: GaussianCopula, source: Dataset | null): Schema {
     outcome = { name: so.name, labels, favorable: 1 };
   }
   return defineSchema({ attributes: copula.schema.attributes, outcome });
-}
-
-/** The members of the epistemic ensemble (see `fitEnsemble`). */
-function ensemble(copula: GaussianCopula, model: OutcomeModel, o: SynthOptions, erng: Rng): OutcomeModel[] {
-  const training = sampleCopula(copula, o.ensembleTrainingRows, erng.fork('data'));
-  return fitEnsemble(
-    copula,
-    model,
-    training,
-    o.ensembleTrainingRows,
-    o.ensembleSize,
-    o.ridge,
-    erng.fork('fit'),
-  );
 }
 
 function outcomeModel(copula: GaussianCopula, o: SynthOptions, rng: Rng): OutcomeModel {
@@ -410,13 +401,12 @@ export function generate(options: Partial<SynthOptions> = {}): SynthResult {
   if (!population) checkTableSize(subgroups.length, d, o);
   const index = new BiasIndex(copula, subgroups, o.maxProtectedCombinations);
 
-  // Phase 4's models first: each block of rows draws its outcomes as soon as it is sampled.
+  // Phase 4's model first: each block of rows draws its outcomes as soon as it is sampled.
   const model = outcomeModel(copula, o, rng);
-  const members = o.ensembleSize > 0 ? ensemble(copula, model, o, rng.fork('ensemble')) : [];
   const tau = logit(o.threshold);
   const setup: OutcomeSetup = {
     schema,
-    models: [model, ...members],
+    model,
     tau,
     threshold: o.threshold,
     bernoulli: o.labels === 'bernoulli',
@@ -430,7 +420,15 @@ export function generate(options: Partial<SynthOptions> = {}): SynthResult {
 
   const dataset = createDataset({ schema, x, y: outcomes.y, name: `synth(seed=${o.seed})` });
   const truthFns = truthFunctions(schema, model, index, tau);
-  const subgroupTruth = summarise(schema, copula, pairs, subgroups, pop.sums);
+  // The epistemic annotations, when first read (see epistemic.ts).
+  const epistemic = lazy(() => {
+    if (o.ensembleSize === 0)
+      return { sigma: new Float64Array(n), means: new Float64Array(subgroups.length) };
+    const members = ensemble(copula, model, o, rng.fork('ensemble'));
+    const sigma = epistemicSigmas(schema, members, x, n);
+    return { sigma, means: epistemicMeans(sigma, subgroups, pop.subgroupRows) };
+  });
+  const subgroupTruth = summarise(schema, copula, pairs, subgroups, pop.sums, (id) => epistemic().means[id]!);
   return {
     dataset,
     copula,
@@ -439,7 +437,9 @@ export function generate(options: Partial<SynthOptions> = {}): SynthResult {
       ...subgroupTruth,
       subgroupOf,
       bias: outcomes.bias,
-      epistemicSigma: outcomes.epistemicSigma,
+      get epistemicSigma() {
+        return epistemic().sigma;
+      },
       aleatoricSigma: outcomes.aleatoricSigma,
       aleatoricNoise: outcomes.aleatoricNoise,
       probability: outcomes.probability,
@@ -473,9 +473,42 @@ function populateQuota(
     rng.fork('shuffle').shuffle(perm);
   }
   const pop = populate(copula, subgroups, index, setup, o, perm);
-  let noisyLabels = pop.backgroundSums[4]!;
-  for (let t = 0; t < subgroups.length; t++) noisyLabels += pop.sums[t * BLOCK_SUMS + 4]!;
-  return { ...pop, noisyLabels };
+  let noisyLabels = pop.backgroundSums[3]!;
+  for (let t = 0; t < subgroups.length; t++) noisyLabels += pop.sums[t * BLOCK_SUMS + 3]!;
+  // Subgroup t's rows in the order drawn (at their shuffled places).
+  const firstRow = new Int32Array(subgroups.length + 1);
+  subgroups.forEach((g, t) => {
+    firstRow[t + 1] = firstRow[t]! + g.size;
+  });
+  const subgroupRows = (t: number) => {
+    const rows = new Int32Array(subgroups[t]!.size);
+    for (let i = 0; i < rows.length; i++) {
+      const r = firstRow[t]! + i;
+      rows[i] = pop.position ? pop.position[r]! : r;
+    }
+    return rows;
+  };
+  return { ...pop, noisyLabels, subgroupRows };
+}
+
+/**
+ * Mean epistemic sigma per subgroup id over `subgroupRows(t)`, the rows of subgroups[t] (summed in that
+ * order, as the outcomes' sums are: the rows drawn for it, or in population membership those meeting
+ * its conditions, ascending).
+ */
+function epistemicMeans(
+  sigma: Float64Array,
+  subgroups: readonly SubgroupDef[],
+  subgroupRows: (t: number) => Int32Array,
+): Float64Array {
+  const means = new Float64Array(subgroups.length);
+  subgroups.forEach((g, t) => {
+    const rows = subgroupRows(t);
+    let sum = 0;
+    for (let i = 0; i < rows.length; i++) sum += sigma[rows[i]!]!;
+    means[g.id] = sum / (rows.length || 1);
+  });
+  return means;
 }
 
 function truthFunctions(schema: Schema, model: OutcomeModel, index: BiasIndex, tau: number) {
@@ -517,18 +550,17 @@ function summarise(
   pairs: readonly PairDef[],
   defs: readonly SubgroupDef[],
   sums: Float64Array,
+  meanEpistemic: (id: number) => number,
 ): { pairs: PairTruth[]; subgroups: SubgroupTruth[] } {
-  // Per subgroup id: its rows, Σ σ(η + β), Σ y and Σ epistemic sigma (the sums of its block).
+  // Per subgroup id: its rows, Σ σ(η + β) and Σ y (the sums of its block).
   const G = defs.length;
   const size = new Float64Array(G);
   const prob = new Float64Array(G);
   const fav = new Float64Array(G);
-  const epi = new Float64Array(G);
   defs.forEach((g, t) => {
     size[g.id] = sums[t * BLOCK_SUMS]!;
     prob[g.id] = sums[t * BLOCK_SUMS + 1]!;
     fav[g.id] = sums[t * BLOCK_SUMS + 2]!;
-    epi[g.id] = sums[t * BLOCK_SUMS + 3]!;
   });
   const sub = (g: SubgroupDef): SubgroupTruth => {
     const k = size[g.id]! || 1;
@@ -546,7 +578,9 @@ function summarise(
       size: size[g.id]!,
       meanProbability: prob[g.id]! / k,
       favourableRate: fav[g.id]! / k,
-      meanEpistemicSigma: epi[g.id]! / k,
+      get meanEpistemicSigma() {
+        return meanEpistemic(g.id);
+      },
     };
   };
   const subgroups: SubgroupTruth[] = [];

@@ -143,6 +143,10 @@ function design(schema: Schema, bl: Block[], width: number, x: Float64Array, row
 /**
  * Ridge logistic regression by Newton's method (IRLS): minimises the negative log-likelihood plus
  * ridge/2 ||w||² (intercept unpenalised). Returns [w..., intercept].
+ *
+ * The design is mostly zeros (one-hot blocks), so each row's nonzero entries are listed once and the
+ * gradient and Hessian sums run over them alone. A zero entry adds an exact ±0 to a sum that is never
+ * -0, so the result is bit for bit that of the dense sums, in a fraction of the time.
  */
 export function fitLogistic(
   xs: Float64Array,
@@ -152,27 +156,46 @@ export function fitLogistic(
   ridge: number,
 ): Float64Array {
   const p = width + 1;
+  // Nonzero entries per row (the intercept's 1 last), in column order: CSR.
+  const rowStart = new Int32Array(n + 1);
+  let nnz = 0;
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < width; k++) if (xs[i * width + k] !== 0) nnz++;
+    rowStart[i + 1] = ++nnz;
+  }
+  const col = new Int32Array(nnz);
+  const val = new Float64Array(nnz);
+  for (let i = 0, t = 0; i < n; i++) {
+    for (let k = 0; k < width; k++) {
+      const v = xs[i * width + k]!;
+      if (v === 0) continue;
+      col[t] = k;
+      val[t++] = v;
+    }
+    col[t] = width;
+    val[t++] = 1;
+  }
   const beta = new Float64Array(p);
   const h = new Float64Array(p * p);
   const g = new Float64Array(p);
-  const row = new Float64Array(p);
   for (let it = 0; it < 30; it++) {
     h.fill(0);
     g.fill(0);
     for (let i = 0; i < n; i++) {
-      row.set(xs.subarray(i * width, (i + 1) * width));
-      row[width] = 1;
+      const start = rowStart[i]!;
+      const end = rowStart[i + 1]!;
       let z = 0;
-      for (let k = 0; k < p; k++) z += row[k]! * beta[k]!;
+      for (let t = start; t < end; t++) z += val[t]! * beta[col[t]!]!;
       const mu = sigmoid(z);
       const wgt = Math.max(mu * (1 - mu), 1e-10);
       const res = ys[i]! - mu;
-      for (let a = 0; a < p; a++) {
-        const ra = row[a]!;
-        if (ra === 0) continue;
+      for (let t = start; t < end; t++) {
+        const a = col[t]!;
+        const ra = val[t]!;
         g[a]! += ra * res;
         const wa = wgt * ra;
-        for (let b = 0; b <= a; b++) h[a * p + b]! += wa * row[b]!;
+        const at = a * p;
+        for (let s = start; s <= t; s++) h[at + col[s]!]! += wa * val[s]!;
       }
     }
     for (let a = 0; a < p; a++) {

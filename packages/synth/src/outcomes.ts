@@ -1,18 +1,17 @@
 /**
- * Phase 4 on a block of rows: the outcome model's logits, the injected bias, aleatoric noise, labels,
- * counterfactuals and epistemic sigma. Blocks are one subgroup's rows or the background rows, each with
+ * Phase 4 on a block of rows: the outcome model's logits, the injected bias, aleatoric noise, labels and
+ * counterfactuals (the epistemic sigma is computed apart, when read: see epistemic.ts). Blocks are one subgroup's rows or the background rows, each with
  * a random stream of its own, so that blocks can run on any thread in any order with the same result.
  */
 import type { Rng, Schema } from '@fb/core';
 import type { BiasIndex, BiasScan } from './bias-index.js';
 import { sigmoid } from './normal.js';
-import { logitsOf, type OutcomeModel } from './outcome-model.js';
+import { baseLogits, type OutcomeModel } from './outcome-model.js';
 
 /** What every block needs to draw its outcomes. */
 export interface OutcomeSetup {
   readonly schema: Schema;
-  /** The outcome model first, then the ensemble members. */
-  readonly models: readonly OutcomeModel[];
+  readonly model: OutcomeModel;
   /** Logit of the noise-free decision threshold. */
   readonly tau: number;
   readonly threshold: number;
@@ -25,7 +24,6 @@ export interface OutcomeSetup {
 /** Per-row results of phase 4 (row-aligned with the rows). */
 export interface OutcomeArrays {
   readonly bias: Float64Array;
-  readonly epistemicSigma: Float64Array;
   readonly aleatoricSigma: Float64Array;
   readonly aleatoricNoise: Float64Array;
   readonly probability: Float64Array;
@@ -34,8 +32,8 @@ export interface OutcomeArrays {
   readonly counterfactualLabel: Int32Array;
 }
 
-/** Per-block sums written by `drawOutcomes`: rows, Σ σ(η + β), Σ y, Σ epistemic sigma, noisy labels. */
-export const BLOCK_SUMS = 5;
+/** Per-block sums written by `drawOutcomes`: rows, Σ σ(η + β), Σ y, noisy labels. */
+export const BLOCK_SUMS = 4;
 
 /** Per-row arrays of n rows, in shared memory when `shared` (for helper threads to write). */
 export function outcomeArrays(n: number, shared: boolean): OutcomeArrays {
@@ -43,7 +41,6 @@ export function outcomeArrays(n: number, shared: boolean): OutcomeArrays {
   const i32 = () => new Int32Array(shared ? new SharedArrayBuffer(4 * n) : new ArrayBuffer(4 * n));
   return {
     bias: f64(),
-    epistemicSigma: f64(),
     aleatoricSigma: f64(),
     aleatoricNoise: f64(),
     probability: f64(),
@@ -94,17 +91,15 @@ export function drawOutcomes(
   at: number,
   clean?: Float64Array,
 ): void {
-  const { schema, models, tau, threshold, bernoulli } = setup;
+  const { schema, model, tau, threshold, bernoulli } = setup;
   const d = schema.attributes.length;
   const n = hi - lo;
   const rows = x.subarray(lo * d, hi * d);
-  const [eta, ...memberLogits] = logitsOf(schema, models, rows, n) as [Float64Array, ...Float64Array[]];
+  const eta = baseLogits(schema, model, rows, n);
   const scan = index.scan(rows, n);
-  const k = memberLogits.length;
   const label = (p: number, u: number) => (bernoulli ? (u < p ? 1 : 0) : p >= threshold ? 1 : 0);
   let meanSum = 0;
   let favourable = 0;
-  let epistemicSum = 0;
   let noisy = 0;
   for (let i = 0; i < n; i++) {
     const row = lo + i;
@@ -127,27 +122,11 @@ export function drawOutcomes(
     out.counterfactualLabel[row] = label(pc, u);
     if (y !== label(noiseFree, u)) noisy++;
     if (clean) clean[row] = noiseFree;
-    // Epistemic sigma: the sd of the members' probabilities (unbiased).
-    let epistemic = 0;
-    if (k > 0) {
-      let sum = 0;
-      let sq = 0;
-      for (let m = 0; m < k; m++) {
-        const q = sigmoid(memberLogits[m]![i]!);
-        sum += q;
-        sq += q * q;
-      }
-      const mean = sum / k;
-      epistemic = Math.sqrt(Math.max(sq / k - mean * mean, 0) * (k / Math.max(k - 1, 1)));
-    }
-    out.epistemicSigma[row] = epistemic;
     meanSum += noiseFree;
     favourable += y;
-    epistemicSum += epistemic;
   }
   sums[at] = n;
   sums[at + 1] = meanSum;
   sums[at + 2] = favourable;
-  sums[at + 3] = epistemicSum;
-  sums[at + 4] = noisy;
+  sums[at + 3] = noisy;
 }

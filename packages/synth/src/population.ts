@@ -4,8 +4,9 @@
  * subgroups (phase 2's rejection rules) and lists them for the truth's per-subgroup sums.
  */
 
-import type { Rng } from '@fb/core';
+import { cardinality, type Rng } from '@fb/core';
 import { type GaussianCopula, sampleCopula } from './copula.js';
+import { domainIndex } from './marginal.js';
 import type { SynthOptions } from './options.js';
 import { streamOf } from './sampling-threads.js';
 import { type Constraint, satisfies } from './subgroups.js';
@@ -52,7 +53,7 @@ export class PopulationRows {
   private readonly codes: (Int32Array | undefined)[];
 
   constructor(
-    copula: GaussianCopula,
+    private readonly copula: GaussianCopula,
     readonly x: Float64Array,
   ) {
     this.d = copula.marginals.length;
@@ -66,10 +67,26 @@ export class PopulationRows {
     if (!codes) {
       const { n, d, x } = this;
       codes = new Int32Array(n).fill(-1);
+      const { options } = choice;
+      // A discrete attribute's options are single values (lo = hi, inclusive): a row's option is
+      // found from its domain index, and confirmed by `satisfies` (any other row takes the scan).
+      const attr = this.copula.schema.attributes[j]!;
+      const byValue = options.every((c) => c.discrete && c.kLo === c.kHi && c.lo === c.hi && c.maxInclusive)
+        ? new Int32Array(cardinality(attr)).fill(-1)
+        : null;
+      if (byValue) for (let k = options.length - 1; k >= 0; k--) byValue[options[k]!.kLo] = k;
       for (let i = 0; i < n; i++) {
         const v = x[i * d + j]!;
-        for (let k = 0; k < choice.options.length; k++) {
-          if (satisfies(choice.options[k]!, v)) {
+        if (byValue) {
+          const k = domainIndex(attr, v);
+          const o = k >= 0 ? byValue[k]! : -1;
+          if (o >= 0 && satisfies(options[o]!, v)) {
+            codes[i] = o;
+            continue;
+          }
+        }
+        for (let k = 0; k < options.length; k++) {
+          if (satisfies(options[k]!, v)) {
             codes[i] = k;
             break;
           }
@@ -80,16 +97,27 @@ export class PopulationRows {
     return codes;
   }
 
-  /** Visit the rows meeting every constraint, ascending; returns their number. */
-  private walk(cs: readonly Constraint[], visit: ((row: number) => void) | null): number {
+  /**
+   * The rows meeting every constraint, ascending, into `out` when given; returns their number. The
+   * constraints' fields are gathered into typed arrays first (the test is `satisfies`'s).
+   */
+  private walk(cs: readonly Constraint[], out: Int32Array | null): number {
     const { n, d, x } = this;
+    const m = cs.length;
+    const at = Int32Array.from(cs, (c) => c.attr);
+    const lo = Float64Array.from(cs, (c) => c.lo);
+    const hi = Float64Array.from(cs, (c) => c.hi);
+    const inclusive = Uint8Array.from(cs, (c) => (c.maxInclusive ? 1 : 0));
     let count = 0;
-    for (let i = 0; i < n; i++) {
-      let ok = true;
-      for (let t = 0; t < cs.length && ok; t++) ok = satisfies(cs[t]!, x[i * d + cs[t]!.attr]!);
-      if (!ok) continue;
+    for (let i = 0, off = 0; i < n; i++, off += d) {
+      let t = 0;
+      for (; t < m; t++) {
+        const v = x[off + at[t]!]!;
+        if (!(v >= lo[t]! && (inclusive[t] ? v <= hi[t]! : v < hi[t]!))) break;
+      }
+      if (t < m) continue;
+      if (out) out[count] = i;
       count++;
-      visit?.(i);
     }
     return count;
   }
@@ -101,12 +129,8 @@ export class PopulationRows {
 
   /** The rows meeting every constraint, ascending. */
   members(cs: readonly Constraint[]): Int32Array {
-    const out = new Int32Array(this.count(cs));
-    let k = 0;
-    this.walk(cs, (i) => {
-      out[k++] = i;
-    });
-    return out;
+    const rows = new Int32Array(this.n);
+    return rows.slice(0, this.walk(cs, rows));
   }
 }
 

@@ -81,7 +81,6 @@ export function placeRows(block: RowBlock, size: number, first: number, d: numbe
     const p = position ? position[first + i]! : first + i;
     for (let j = 0; j < d; j++) x[p * d + j] = block.x[i * d + j]!;
     outcomes.bias[p] = from.bias[i]!;
-    outcomes.epistemicSigma[p] = from.epistemicSigma[i]!;
     outcomes.aleatoricSigma[p] = from.aleatoricSigma[i]!;
     outcomes.aleatoricNoise[p] = from.aleatoricNoise[i]!;
     outcomes.probability[p] = from.probability[i]!;

@@ -57,7 +57,7 @@ const tasks: SamplingTask[] = subgroups.map((g, t) => {
 });
 const setup = {
   schema,
-  models: [randomOutcome(copula, 1, 0, createRng(3))],
+  model: randomOutcome(copula, 1, 0, createRng(3)),
   tau: 0,
   threshold: 0.5,
   bernoulli: true,
