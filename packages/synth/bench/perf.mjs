@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRng } from '@fb/core';
+import { reportTarget } from '../../../tools/perf-targets/report.mjs';
 import { fitCopula, generate, sampleCopula } from '../dist/index.js';
 
 const mb = (b) => (b / 2 ** 20).toFixed(0);
@@ -176,6 +177,29 @@ else {
     `  ratio generate / tight numpy (median over rounds, range): ${x(ratios.tightAuto)} at ${r.dataset.n.toLocaleString('en')} rows with threads auto, ` +
       `${x(ratios.tightOne)} on one thread; ${x(ratios.tightSmall)} at ${warm.dataset.n.toLocaleString('en')} rows, ${x(ratios.tightSmallNoEnsemble)} with ensembleSize 0`,
   );
+}
+const load = loadavg()[0].toFixed(1);
+for (const [target, values, limit] of [
+  [
+    `generate at ${r.dataset.n.toLocaleString('en')} x ${r.dataset.d} (threads auto) / tight numpy copula`,
+    ratios.tightAuto,
+    2,
+  ],
+  [
+    `generate at ${warm.dataset.n.toLocaleString('en')} rows (defaults) / tight numpy copula`,
+    ratios.tightSmall,
+    3,
+  ],
+]) {
+  reportTarget({
+    target,
+    reference: `at most ${limit}x`,
+    measured: tightSkipped
+      ? `no numpy reference (${tightSkipped})`
+      : `${x(values)}, median of ${ROUNDS} rounds (load ${load})`,
+    holds: tightSkipped ? null : median(values) <= limit,
+    command: 'pnpm --filter @fb/synth bench',
+  });
 }
 console.log(
   `load average ${loadavg()
