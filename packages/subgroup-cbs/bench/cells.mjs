@@ -4,7 +4,8 @@
 // `pnpm bench` (bench/sequential.mjs) runs it for seed 1 and the two scan types of the study's
 // questions (`benchCells`).
 // seeds: comma list (default 1); scanTypes: comma list (default all four); reference: the built
-// `dist/index.js` of another CBS version to time as well (for example the package before a change);
+// `dist/index.js` of another CBS version to time as well (for example the package before a change,
+// copied with the builds of @fb/subset-scan and @fb/models it imports, so that it runs on them);
 // bias: `base` (default, minBias 0.75, maxBias 1.5) or `strong` (the study's large bias level, 1.5 to 3).
 //
 // Data: `generate` of @fb/synth with the article study's base scenario (apps/bench/studies/article.yaml:
@@ -108,6 +109,8 @@ export async function benchCells(seeds, scanTypes, reference = null) {
     const { audit, fitted } = await cellsOf(seed);
     for (const scanType of scanTypes) {
       const runs = { reference: [], uncached: [], cached: [] };
+      // Each version's fit cache starts empty for the scan type, as this one's does below.
+      reference?.cbsFitCache?.clear();
       if (reference)
         for (const [, model] of fitted)
           runs.reference.push(await timed(reference.cbs, audit, model, scanType, seed));
