@@ -52,6 +52,16 @@ interface Encoding {
   slope: Float64Array;
 }
 
+/**
+ * A fit: its coefficients and encoding, and, for a fit on every row whose last evaluation was at its
+ * final coefficients, every row's probability from that evaluation (the bits `probabilities` gives).
+ */
+interface DesignFit {
+  coefficients: LogitCoefficients;
+  encoding: Encoding;
+  everyRow: Float64Array | null;
+}
+
 /** `fitLogisticRegression`'s stopping rule at its defaults. */
 const STOPPING = { tol: 1e-6, maxIter: 100 };
 
@@ -166,7 +176,7 @@ export class DesignFitter {
     l2: number,
     warm: LogitCoefficients | undefined,
     whole = false,
-  ): { coefficients: LogitCoefficients; encoding: Encoding } | null {
+  ): DesignFit | null {
     if (!this.usable) return null;
     const rows = src.length;
     let total = rows;
@@ -210,14 +220,13 @@ export class DesignFitter {
     return {
       coefficients: { coefficients: theta.slice(0, p), intercepts: theta.slice(p) },
       encoding,
+      everyRow: whole && w === null && rows === this.n ? loss.everyRowAt(theta) : null,
     };
   }
 
   /** P(label 1) of the rows `rows` (null: every row) under a fit, as `predictProba` computes it. */
-  probabilities(
-    fit: { coefficients: LogitCoefficients; encoding: Encoding },
-    rows: Int32Array | null,
-  ): Float64Array {
+  probabilities(fit: DesignFit, rows: Int32Array | null): Float64Array {
+    if (rows === null && fit.everyRow !== null) return fit.everyRow;
     const { coefficients, intercepts } = fit.coefficients;
     const count = rows === null ? this.n : rows.length;
     const out = new Float64Array(count);
@@ -380,6 +389,9 @@ class FastLoss implements LazyHessianObjective {
   private readonly unitColumns: Int32Array;
   /** The solver's work space. */
   readonly work: NewtonWork;
+  /** The point of the last evaluation with a gradient (whose probabilities `prob` holds), if any. */
+  private readonly probAt: Float64Array;
+  private probValid = false;
   /** The fit's label-free first point (null: none), and the evaluations and Hessians so far. */
   private start: StartPoint | null = null;
   private evaluations = 0;
@@ -410,6 +422,7 @@ class FastLoss implements LazyHessianObjective {
     this.resid = new Float64Array(0);
     this.curvature = new Float64Array(0);
     this.work = newtonWork(this.size);
+    this.probAt = new Float64Array(this.size);
   }
 
   /** Set up the loss of one fit: its live rows (positive weight) in order, their patterns and runs. */
@@ -425,6 +438,7 @@ class FastLoss implements LazyHessianObjective {
     const shape = this.design.shape;
     const { d } = this;
     this.start = start;
+    this.probValid = false;
     this.evaluations = 0;
     this.hessians = 0;
     this.l2 = l2;
@@ -500,6 +514,10 @@ class FastLoss implements LazyHessianObjective {
         start.terms = { eta: eta.slice(0, P), log1pExpo: log1pExpo.slice(0, P), prob: prob.slice(0, P) };
       }
     }
+    if (grad) {
+      this.probAt.set(theta);
+      this.probValid = true;
+    }
     const { pattern, w, y, resid, curvature, live } = this;
     let loss = 0;
     let g0 = 0;
@@ -524,12 +542,18 @@ class FastLoss implements LazyHessianObjective {
       for (let k = 0, r0 = 0; k < runs; k++) {
         const r1 = runEnd[k]!;
         const base = pattern[r0]! * d;
-        for (let j = 0; j < d; j++) {
-          const col = patIndex[base + j]!;
-          const v = patValue[base + j]!;
-          let g = grad[col]!;
-          for (let r = r0; r < r1; r++) g += resid[r]! * v;
-          grad[col] = g;
+        if (r1 === r0 + 1) {
+          // A run of one row (the most common): its residual once per column.
+          const res = resid[r0]!;
+          for (let j = 0; j < d; j++) grad[patIndex[base + j]!]! += res * patValue[base + j]!;
+        } else {
+          for (let j = 0; j < d; j++) {
+            const col = patIndex[base + j]!;
+            const v = patValue[base + j]!;
+            let g = grad[col]!;
+            for (let r = r0; r < r1; r++) g += resid[r]! * v;
+            grad[col] = g;
+          }
         }
         r0 = r1;
       }
@@ -542,6 +566,21 @@ class FastLoss implements LazyHessianObjective {
 
   value(theta: Float64Array): number {
     return this.evaluate(theta, null);
+  }
+
+  /**
+   * For a fit on every row in order (each row live, so its local patterns are the design's), every
+   * row's P(label 1) at `theta` when the last evaluation with a gradient was there: the same
+   * operations as `DesignFitter.probabilities` (the linear score, then the logistic of it by the
+   * exponential of −|t|), so the same bits. Null otherwise.
+   */
+  everyRowAt(theta: Float64Array): Float64Array | null {
+    if (!this.probValid) return null;
+    for (let c = 0; c < theta.length; c++) if (!Object.is(theta[c], this.probAt[c])) return null;
+    const { pattern, prob, live } = this;
+    const out = new Float64Array(live);
+    for (let r = 0; r < live; r++) out[r] = prob[pattern[r]!]!;
+    return out;
   }
 
   valueAndGradient(theta: Float64Array, grad: Float64Array): number {
@@ -580,7 +619,19 @@ class FastLoss implements LazyHessianObjective {
           hess[cell] = v;
         }
       }
-      if (G > 0) {
+      if (G > 0 && r1 === r0 + 1) {
+        const at = pattern[r0]! * d;
+        const hr = h[r0]!;
+        for (let q = 0; q < G; q += 2) {
+          const a = at + generalPairs[q]!;
+          const c = at + generalPairs[q + 1]!;
+          hess[patIndex[a]! * m + patIndex[c]!]! += hr * patValue[a]! * patValue[c]!;
+        }
+        for (let g = 0; g < mixed; g++) {
+          const j = at + general[g]!;
+          hess[row + patIndex[j]!]! += hr * patValue[j]!;
+        }
+      } else if (G > 0) {
         const at = pattern[r0]! * d;
         for (let q = 0; q < G; q += 2) {
           const a = at + generalPairs[q]!;
