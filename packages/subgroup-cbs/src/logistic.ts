@@ -543,9 +543,17 @@ class FastLoss implements LazyHessianObjective {
         const r1 = runEnd[k]!;
         const base = pattern[r0]! * d;
         if (r1 === r0 + 1) {
-          // A run of one row (the most common): its residual once per column.
+          // Runs of one and two rows (see `hessian`): their terms without an inner loop.
           const res = resid[r0]!;
           for (let j = 0; j < d; j++) grad[patIndex[base + j]!]! += res * patValue[base + j]!;
+        } else if (r1 === r0 + 2) {
+          const res0 = resid[r0]!;
+          const res1 = resid[r0 + 1]!;
+          for (let j = 0; j < d; j++) {
+            const col = patIndex[base + j]!;
+            const v = patValue[base + j]!;
+            grad[col] = grad[col]! + res0 * v + res1 * v;
+          }
         } else {
           for (let j = 0; j < d; j++) {
             const col = patIndex[base + j]!;
@@ -603,25 +611,16 @@ class FastLoss implements LazyHessianObjective {
     const mixed = general.length;
     let hb = 0;
     // One pass over the runs: each cell receives its terms in row order (cells are independent).
+    // Runs of one row (most rows of an unweighted fit) and of two (the two copies of a row of the
+    // weighted event model) add their terms without an inner loop, in the same order.
     for (let k = 0, r0 = 0; k < runs; k++) {
       const r1 = runEnd[k]!;
       const base = global[pattern[r0]!]! * T;
+      const at = pattern[r0]! * d;
       if (r1 === r0 + 1) {
         const hr = h[r0]!;
         hb += hr;
         for (let t = base; t < base + T; t++) hess[unitCells[t]!]! += hr;
-      } else {
-        for (let r = r0; r < r1; r++) hb += h[r]!;
-        for (let t = base; t < base + T; t++) {
-          const cell = unitCells[t]!;
-          let v = hess[cell]!;
-          for (let r = r0; r < r1; r++) v += h[r]!;
-          hess[cell] = v;
-        }
-      }
-      if (G > 0 && r1 === r0 + 1) {
-        const at = pattern[r0]! * d;
-        const hr = h[r0]!;
         for (let q = 0; q < G; q += 2) {
           const a = at + generalPairs[q]!;
           const c = at + generalPairs[q + 1]!;
@@ -631,8 +630,37 @@ class FastLoss implements LazyHessianObjective {
           const j = at + general[g]!;
           hess[row + patIndex[j]!]! += hr * patValue[j]!;
         }
-      } else if (G > 0) {
-        const at = pattern[r0]! * d;
+      } else if (r1 === r0 + 2) {
+        const h0 = h[r0]!;
+        const h1 = h[r0 + 1]!;
+        hb += h0;
+        hb += h1;
+        for (let t = base; t < base + T; t++) {
+          const cell = unitCells[t]!;
+          hess[cell] = hess[cell]! + h0 + h1;
+        }
+        for (let q = 0; q < G; q += 2) {
+          const a = at + generalPairs[q]!;
+          const c = at + generalPairs[q + 1]!;
+          const cell = patIndex[a]! * m + patIndex[c]!;
+          const va = patValue[a]!;
+          const vc = patValue[c]!;
+          hess[cell] = hess[cell]! + h0 * va * vc + h1 * va * vc;
+        }
+        for (let g = 0; g < mixed; g++) {
+          const j = at + general[g]!;
+          const cell = row + patIndex[j]!;
+          const vj = patValue[j]!;
+          hess[cell] = hess[cell]! + h0 * vj + h1 * vj;
+        }
+      } else {
+        for (let r = r0; r < r1; r++) hb += h[r]!;
+        for (let t = base; t < base + T; t++) {
+          const cell = unitCells[t]!;
+          let v = hess[cell]!;
+          for (let r = r0; r < r1; r++) v += h[r]!;
+          hess[cell] = v;
+        }
         for (let q = 0; q < G; q += 2) {
           const a = at + generalPairs[q]!;
           const c = at + generalPairs[q + 1]!;
