@@ -97,6 +97,8 @@ export class DesignFitter {
   private loss?: FastLoss;
   private start: StartPoint | null = null;
   private byPattern?: Float64Array;
+  /** The encoding of every row with weight 1: the same for every such fit (its moments use no label). */
+  private wholeEncoding?: Encoding;
 
   constructor(schema: Schema, x: Float64Array, width: number) {
     const d = width;
@@ -197,7 +199,8 @@ export class DesignFitter {
       else w0 += wr;
     }
     if (!(w0 > 0 && w1 > 0)) return null;
-    const encoding = this.moments(src, w);
+    const everyRow = whole && w === null && rows === this.n;
+    const encoding = everyRow ? (this.wholeEncoding ??= this.moments(src, w)) : this.moments(src, w);
     const { p } = this;
     const theta = new Float64Array(p + 1);
     theta[p] = Math.log(w1 / w0);
@@ -220,7 +223,7 @@ export class DesignFitter {
     return {
       coefficients: { coefficients: theta.slice(0, p), intercepts: theta.slice(p) },
       encoding,
-      everyRow: whole && w === null && rows === this.n ? loss.everyRowAt(theta) : null,
+      everyRow: everyRow ? loss.everyRowAt(theta) : null,
     };
   }
 
@@ -389,6 +392,8 @@ class FastLoss implements LazyHessianObjective {
   private readonly unitColumns: Int32Array;
   /** The solver's work space. */
   readonly work: NewtonWork;
+  /** The encoding of the fit on every row whose pattern columns and values `patIndex`/`patValue` hold. */
+  private filledFor: Encoding | null = null;
   /** The point of the last evaluation with a gradient (whose probabilities `prob` holds), if any. */
   private readonly probAt: Float64Array;
   private probValid = false;
@@ -480,6 +485,11 @@ class FastLoss implements LazyHessianObjective {
     this.live = l;
     this.runs = runs;
     this.patterns = P;
+    // Fits on every row with weight 1 number the patterns alike and share one encoding: the
+    // patterns' columns and values filled for the last of them still hold.
+    const everyRow = w === null && l === shape.patternOf.length;
+    if (everyRow && this.filledFor === encoding) return;
+    this.filledFor = everyRow ? encoding : null;
     const { patIndex, patValue } = this;
     const { mean, slope } = encoding;
     for (let q = 0; q < P; q++) {
