@@ -1,13 +1,16 @@
 // CBS's time per cell on the article study's base scenario, with and without the fit cache, side by
 // side in one run (not a test). After `pnpm build` of this package, @fb/synth and @fb/models:
-//   node bench/cells.mjs [seeds] [scanTypes] [reference]
+//   node bench/cells.mjs [seeds] [scanTypes] [reference] [bias]
 // `pnpm bench` (bench/sequential.mjs) runs it for seed 1 and the two scan types of the study's
 // questions (`benchCells`).
 // seeds: comma list (default 1); scanTypes: comma list (default all four); reference: the built
-// `dist/index.js` of another CBS version to time as well (for example the package before a change).
+// `dist/index.js` of another CBS version to time as well (for example the package before a change,
+// copied with the builds of @fb/subset-scan and @fb/models it imports, so that it runs on them);
+// bias: `base` (default, minBias 0.75, maxBias 1.5) or `strong` (the study's large bias level, 1.5 to 3).
 //
 // Data: `generate` of @fb/synth with the article study's base scenario (apps/bench/studies/article.yaml:
-// 3 planted pairs, 10 attributes, about 2,000 rows), half of the rows to train logistic regression,
+// 3 planted pairs, 10 attributes, 6,000 rows with planted subgroups of 100-500 rows, population
+// membership), half of the rows to train logistic regression,
 // random forest (50 trees, 5 rows a leaf) and an MLP, the other half audited. For each scan type the
 // three models are audited in turn (the cells of one data set and seed), with CBS's defaults (every
 // class of every protected attribute, both directions, the default resamples, sequential stopping),
@@ -31,14 +34,18 @@ const base = {
   maxBias: 1.5,
   minAleatoric: 0.05,
   maxAleatoric: 0.3,
-  minGroupSize: 260,
-  maxGroupSize: 280,
+  minGroupSize: 100,
+  maxGroupSize: 500,
+  membership: 'population',
+  rows: 6000,
   attributes: 10,
   threads: 1,
 };
+const biasLevels = { base: {}, strong: { minBias: 1.5, maxBias: 3 } };
+let bias = biasLevels.base;
 
 async function cellsOf(seed) {
-  const { dataset } = synth.generate({ ...base, seed });
+  const { dataset } = synth.generate({ ...base, ...bias, seed });
   const half = Math.floor(dataset.n / 2);
   const train = subsetRows(
     dataset,
@@ -102,6 +109,8 @@ export async function benchCells(seeds, scanTypes, reference = null) {
     const { audit, fitted } = await cellsOf(seed);
     for (const scanType of scanTypes) {
       const runs = { reference: [], uncached: [], cached: [] };
+      // Each version's fit cache starts empty for the scan type, as this one's does below.
+      reference?.cbsFitCache?.clear();
       if (reference)
         for (const [, model] of fitted)
           runs.reference.push(await timed(reference.cbs, audit, model, scanType, seed));
@@ -160,5 +169,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     'separation-recommendations,separation-predictions,sufficiency-recommendations,sufficiency-predictions'
   ).split(',');
   const reference = process.argv[4] ? await import(process.argv[4]) : null;
+  const level = process.argv[5] ?? 'base';
+  if (!(level in biasLevels)) throw new Error(`bias: base or strong, got ${level}`);
+  bias = biasLevels[level];
+  console.log(`bias level: ${level}`);
   await benchCells(seeds, scanTypes, reference);
 }

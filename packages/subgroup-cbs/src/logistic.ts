@@ -52,6 +52,16 @@ interface Encoding {
   slope: Float64Array;
 }
 
+/**
+ * A fit: its coefficients and encoding, and, for a fit on every row whose last evaluation was at its
+ * final coefficients, every row's probability from that evaluation (the bits `probabilities` gives).
+ */
+interface DesignFit {
+  coefficients: LogitCoefficients;
+  encoding: Encoding;
+  everyRow: Float64Array | null;
+}
+
 /** `fitLogisticRegression`'s stopping rule at its defaults. */
 const STOPPING = { tol: 1e-6, maxIter: 100 };
 
@@ -87,6 +97,8 @@ export class DesignFitter {
   private loss?: FastLoss;
   private start: StartPoint | null = null;
   private byPattern?: Float64Array;
+  /** The encoding of every row with weight 1: the same for every such fit (its moments use no label). */
+  private wholeEncoding?: Encoding;
 
   constructor(schema: Schema, x: Float64Array, width: number) {
     const d = width;
@@ -166,7 +178,7 @@ export class DesignFitter {
     l2: number,
     warm: LogitCoefficients | undefined,
     whole = false,
-  ): { coefficients: LogitCoefficients; encoding: Encoding } | null {
+  ): DesignFit | null {
     if (!this.usable) return null;
     const rows = src.length;
     let total = rows;
@@ -187,7 +199,8 @@ export class DesignFitter {
       else w0 += wr;
     }
     if (!(w0 > 0 && w1 > 0)) return null;
-    const encoding = this.moments(src, w);
+    const everyRow = whole && w === null && rows === this.n;
+    const encoding = everyRow ? (this.wholeEncoding ??= this.moments(src, w)) : this.moments(src, w);
     const { p } = this;
     const theta = new Float64Array(p + 1);
     theta[p] = Math.log(w1 / w0);
@@ -210,14 +223,13 @@ export class DesignFitter {
     return {
       coefficients: { coefficients: theta.slice(0, p), intercepts: theta.slice(p) },
       encoding,
+      everyRow: everyRow ? loss.everyRowAt(theta) : null,
     };
   }
 
   /** P(label 1) of the rows `rows` (null: every row) under a fit, as `predictProba` computes it. */
-  probabilities(
-    fit: { coefficients: LogitCoefficients; encoding: Encoding },
-    rows: Int32Array | null,
-  ): Float64Array {
+  probabilities(fit: DesignFit, rows: Int32Array | null): Float64Array {
+    if (rows === null && fit.everyRow !== null) return fit.everyRow;
     const { coefficients, intercepts } = fit.coefficients;
     const count = rows === null ? this.n : rows.length;
     const out = new Float64Array(count);
@@ -380,6 +392,11 @@ class FastLoss implements LazyHessianObjective {
   private readonly unitColumns: Int32Array;
   /** The solver's work space. */
   readonly work: NewtonWork;
+  /** The encoding of the fit on every row whose pattern columns and values `patIndex`/`patValue` hold. */
+  private filledFor: Encoding | null = null;
+  /** The point of the last evaluation with a gradient (whose probabilities `prob` holds), if any. */
+  private readonly probAt: Float64Array;
+  private probValid = false;
   /** The fit's label-free first point (null: none), and the evaluations and Hessians so far. */
   private start: StartPoint | null = null;
   private evaluations = 0;
@@ -410,6 +427,7 @@ class FastLoss implements LazyHessianObjective {
     this.resid = new Float64Array(0);
     this.curvature = new Float64Array(0);
     this.work = newtonWork(this.size);
+    this.probAt = new Float64Array(this.size);
   }
 
   /** Set up the loss of one fit: its live rows (positive weight) in order, their patterns and runs. */
@@ -425,6 +443,7 @@ class FastLoss implements LazyHessianObjective {
     const shape = this.design.shape;
     const { d } = this;
     this.start = start;
+    this.probValid = false;
     this.evaluations = 0;
     this.hessians = 0;
     this.l2 = l2;
@@ -466,6 +485,11 @@ class FastLoss implements LazyHessianObjective {
     this.live = l;
     this.runs = runs;
     this.patterns = P;
+    // Fits on every row with weight 1 number the patterns alike and share one encoding: the
+    // patterns' columns and values filled for the last of them still hold.
+    const everyRow = w === null && l === shape.patternOf.length;
+    if (everyRow && this.filledFor === encoding) return;
+    this.filledFor = everyRow ? encoding : null;
     const { patIndex, patValue } = this;
     const { mean, slope } = encoding;
     for (let q = 0; q < P; q++) {
@@ -500,6 +524,10 @@ class FastLoss implements LazyHessianObjective {
         start.terms = { eta: eta.slice(0, P), log1pExpo: log1pExpo.slice(0, P), prob: prob.slice(0, P) };
       }
     }
+    if (grad) {
+      this.probAt.set(theta);
+      this.probValid = true;
+    }
     const { pattern, w, y, resid, curvature, live } = this;
     let loss = 0;
     let g0 = 0;
@@ -524,12 +552,26 @@ class FastLoss implements LazyHessianObjective {
       for (let k = 0, r0 = 0; k < runs; k++) {
         const r1 = runEnd[k]!;
         const base = pattern[r0]! * d;
-        for (let j = 0; j < d; j++) {
-          const col = patIndex[base + j]!;
-          const v = patValue[base + j]!;
-          let g = grad[col]!;
-          for (let r = r0; r < r1; r++) g += resid[r]! * v;
-          grad[col] = g;
+        if (r1 === r0 + 1) {
+          // Runs of one and two rows (see `hessian`): their terms without an inner loop.
+          const res = resid[r0]!;
+          for (let j = 0; j < d; j++) grad[patIndex[base + j]!]! += res * patValue[base + j]!;
+        } else if (r1 === r0 + 2) {
+          const res0 = resid[r0]!;
+          const res1 = resid[r0 + 1]!;
+          for (let j = 0; j < d; j++) {
+            const col = patIndex[base + j]!;
+            const v = patValue[base + j]!;
+            grad[col] = grad[col]! + res0 * v + res1 * v;
+          }
+        } else {
+          for (let j = 0; j < d; j++) {
+            const col = patIndex[base + j]!;
+            const v = patValue[base + j]!;
+            let g = grad[col]!;
+            for (let r = r0; r < r1; r++) g += resid[r]! * v;
+            grad[col] = g;
+          }
         }
         r0 = r1;
       }
@@ -542,6 +584,21 @@ class FastLoss implements LazyHessianObjective {
 
   value(theta: Float64Array): number {
     return this.evaluate(theta, null);
+  }
+
+  /**
+   * For a fit on every row in order (each row live, so its local patterns are the design's), every
+   * row's P(label 1) at `theta` when the last evaluation with a gradient was there: the same
+   * operations as `DesignFitter.probabilities` (the linear score, then the logistic of it by the
+   * exponential of −|t|), so the same bits. Null otherwise.
+   */
+  everyRowAt(theta: Float64Array): Float64Array | null {
+    if (!this.probValid) return null;
+    for (let c = 0; c < theta.length; c++) if (!Object.is(theta[c], this.probAt[c])) return null;
+    const { pattern, prob, live } = this;
+    const out = new Float64Array(live);
+    for (let r = 0; r < live; r++) out[r] = prob[pattern[r]!]!;
+    return out;
   }
 
   valueAndGradient(theta: Float64Array, grad: Float64Array): number {
@@ -564,13 +621,48 @@ class FastLoss implements LazyHessianObjective {
     const mixed = general.length;
     let hb = 0;
     // One pass over the runs: each cell receives its terms in row order (cells are independent).
+    // Runs of one row (most rows of an unweighted fit) and of two (the two copies of a row of the
+    // weighted event model) add their terms without an inner loop, in the same order.
     for (let k = 0, r0 = 0; k < runs; k++) {
       const r1 = runEnd[k]!;
       const base = global[pattern[r0]!]! * T;
+      const at = pattern[r0]! * d;
       if (r1 === r0 + 1) {
         const hr = h[r0]!;
         hb += hr;
         for (let t = base; t < base + T; t++) hess[unitCells[t]!]! += hr;
+        for (let q = 0; q < G; q += 2) {
+          const a = at + generalPairs[q]!;
+          const c = at + generalPairs[q + 1]!;
+          hess[patIndex[a]! * m + patIndex[c]!]! += hr * patValue[a]! * patValue[c]!;
+        }
+        for (let g = 0; g < mixed; g++) {
+          const j = at + general[g]!;
+          hess[row + patIndex[j]!]! += hr * patValue[j]!;
+        }
+      } else if (r1 === r0 + 2) {
+        const h0 = h[r0]!;
+        const h1 = h[r0 + 1]!;
+        hb += h0;
+        hb += h1;
+        for (let t = base; t < base + T; t++) {
+          const cell = unitCells[t]!;
+          hess[cell] = hess[cell]! + h0 + h1;
+        }
+        for (let q = 0; q < G; q += 2) {
+          const a = at + generalPairs[q]!;
+          const c = at + generalPairs[q + 1]!;
+          const cell = patIndex[a]! * m + patIndex[c]!;
+          const va = patValue[a]!;
+          const vc = patValue[c]!;
+          hess[cell] = hess[cell]! + h0 * va * vc + h1 * va * vc;
+        }
+        for (let g = 0; g < mixed; g++) {
+          const j = at + general[g]!;
+          const cell = row + patIndex[j]!;
+          const vj = patValue[j]!;
+          hess[cell] = hess[cell]! + h0 * vj + h1 * vj;
+        }
       } else {
         for (let r = r0; r < r1; r++) hb += h[r]!;
         for (let t = base; t < base + T; t++) {
@@ -579,9 +671,6 @@ class FastLoss implements LazyHessianObjective {
           for (let r = r0; r < r1; r++) v += h[r]!;
           hess[cell] = v;
         }
-      }
-      if (G > 0) {
-        const at = pattern[r0]! * d;
         for (let q = 0; q < G; q += 2) {
           const a = at + generalPairs[q]!;
           const c = at + generalPairs[q + 1]!;

@@ -89,6 +89,9 @@ function compare(c: FitCase): LogisticRegression {
   expect(bytes(fit!.coefficients.coefficients)).toEqual(bytes(expected.model.coefficients));
   expect(bytes(fit!.coefficients.intercepts)).toEqual(bytes(expected.model.intercepts));
   expect(bytes(fitter.probabilities(fit!, probe))).toEqual(bytes(expected.proba));
+  // Every row in order: a whole fit's probabilities come from its last evaluation, the same bytes.
+  if (probe.length === fitter.n && probe.every((r, i) => r === i))
+    expect(bytes(fitter.probabilities(fit!, null))).toEqual(bytes(expected.proba));
   return expected.model;
 }
 

@@ -211,10 +211,12 @@ class BernoulliKernel implements Kernel {
     let f = 0;
     let d1 = 0;
     let d2 = 0;
+    // At t = 0 every 1 + p(q − 1) is exactly 1, whose logarithm is 0: F(0) = 0 needs no logarithms.
+    const logs = needF && t !== 0;
     for (let j = 0; j < this.chosenCount; j++) {
       const v = this.chosen[j]!;
       const end = offsets[v + 1]!;
-      if (needF) {
+      if (logs) {
         for (let i = offsets[v]!; i < end; i++) {
           const p = grouped[i]!;
           const a = 1 + p * qm1;

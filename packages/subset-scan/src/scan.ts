@@ -32,6 +32,13 @@ export interface ScanResult extends SubsetScore {
   complete: boolean;
 }
 
+/** A solved step: its choice of values for the attribute and its unpenalised-elsewhere score. */
+interface SolvedStep {
+  all: boolean;
+  values: Int32Array;
+  score: number;
+}
+
 /** A random starting subset keeps an attribute's constraint only if this many records remain. */
 export const MIN_START_RECORDS = 10;
 
@@ -94,6 +101,18 @@ export class SubsetScan {
   private readonly kernel: Kernel;
   private readonly step: AttributeStep;
   private readonly methods: StepMethod[];
+  /**
+   * Per attribute, the number of its current constraint among the distinct ones it has had (0:
+   * unconstrained), and those constraints by their mask.
+   */
+  private readonly constraintIds: Int32Array;
+  private readonly constraintIndex: Map<string, number>[];
+  /**
+   * The steps solved so far, by attribute and the other attributes' constraints. A step depends on
+   * nothing else (its records are those matching every other constraint), so a step met again, as
+   * the restarts often do near the same optimum, is not solved again.
+   */
+  private readonly steps = new Map<string, SolvedStep>();
   private iteration = 0;
   private interrupted = false;
   private bestScore = Number.NEGATIVE_INFINITY;
@@ -127,6 +146,8 @@ export class SubsetScan {
     this.kernel = createKernel(this.grouping, this.prepared, maxArity);
     this.step = new AttributeStep(this.grouping, this.kernel, config.direction, config.penalty, maxArity);
     this.methods = stepMethods(config, this.kernel, this.nAttr);
+    this.constraintIds = new Int32Array(this.nAttr);
+    this.constraintIndex = data.arity.map(() => new Map<string, number>());
   }
 
   get iterationsRun(): number {
@@ -181,6 +202,7 @@ export class SubsetScan {
     const m = this.nAttr;
     for (const a of this.allowed) a.fill(1);
     this.allowedCount.fill(0);
+    this.constraintIds.fill(0);
     this.violations.fill(0);
     this.pending = null;
     if (this.iteration > 0) this.randomStart(rng);
@@ -289,6 +311,7 @@ export class SubsetScan {
     if (next === null) allowed.fill(1);
     else allowed.set(next);
     this.allowedCount[m] = next === null ? 0 : count;
+    this.constraintIds[m] = next === null ? 0 : this.constraintId(m, allowed);
     // A step that keeps the attribute's values (the last sweep of every ascent) changes no count.
     let changed = false;
     for (let v = 0; v < allowed.length && !changed; v++) changed = before[v] !== allowed[v];
@@ -377,14 +400,36 @@ export class SubsetScan {
     return fitDirection(this.kernel, this.config.direction).f - this.otherPenalty(-1);
   }
 
+  /** The number of attribute m's constraint `mask` among the distinct ones it has had (from 1). */
+  private constraintId(m: number, mask: Uint8Array): number {
+    const index = this.constraintIndex[m]!;
+    let key = '';
+    for (let v = 0; v < mask.length; v += 4096)
+      key += String.fromCharCode(...mask.subarray(v, Math.min(mask.length, v + 4096)));
+    let id = index.get(key);
+    if (id === undefined) {
+      id = index.size + 1;
+      index.set(key, id);
+    }
+    return id;
+  }
+
   /** One coordinate-ascent step on attribute m; returns the new subset's penalised score. */
   private scanAttribute(m: number): number {
-    this.gather(m);
-    const choice = this.step.solve(this.methods[m]!);
+    let key = `${m}`;
+    for (let a = 0; a < this.nAttr; a++) key += a === m ? '|' : `|${this.constraintIds[a]}`;
+    let solved = this.steps.get(key);
+    if (solved === undefined) {
+      this.gather(m);
+      const choice = this.step.solve(this.methods[m]!);
+      solved = { all: choice.all, values: choice.values.slice(0, choice.count), score: choice.score };
+      this.steps.set(key, solved);
+    }
     const mask = new Uint8Array(this.data.arity[m]!);
-    for (let j = 0; j < choice.count; j++) mask[choice.values[j]!] = 1;
-    this.constrain(m, choice.all ? null : mask, choice.count);
-    return choice.score - this.otherPenalty(m);
+    for (let j = 0; j < solved.values.length; j++) mask[solved.values[j]!] = 1;
+    // A pending constraint change skipped with the gather is applied by `constrain`.
+    this.constrain(m, solved.all ? null : mask, solved.values.length);
+    return solved.score - this.otherPenalty(m);
   }
 }
 

@@ -27,7 +27,10 @@ export class AttributeStep {
   private readonly present: Int32Array;
   private readonly lo: Float64Array;
   private readonly hi: Float64Array;
+  /** Per value, its own fit (F, t and F″ at its maximum). */
   private readonly own: Float64Array;
+  private readonly ownT: Float64Array;
+  private readonly ownCurvature: Float64Array;
   private readonly union: Int32Array;
   private readonly order: Int32Array;
   private readonly priorities: Float64Array;
@@ -45,6 +48,8 @@ export class AttributeStep {
     this.lo = new Float64Array(maxArity);
     this.hi = new Float64Array(maxArity);
     this.own = new Float64Array(maxArity);
+    this.ownT = new Float64Array(maxArity);
+    this.ownCurvature = new Float64Array(maxArity);
     this.union = new Int32Array(maxArity);
     this.order = new Int32Array(maxArity);
     this.priorities = new Float64Array(maxArity);
@@ -92,24 +97,44 @@ export class AttributeStep {
    * values contributing positively is constant, and conditional on t the best set is exactly that set.
    */
   private intervals(nPresent: number): void {
-    const { k, lo, hi, own, present, single, penalty } = this;
-    const ends: number[] = [];
+    const { k, lo, hi, own, ownT, ownCurvature, present, single, penalty } = this;
+    // First each value's own fit: a value scoring at most one penalty has no interval.
     let nPositive = 0;
+    let total = 0;
     for (let j = 0; j < nPresent; j++) {
       const v = present[j]!;
       single[0] = v;
       k.select(single, 1);
       const fit = fitDirection(k, this.direction);
-      const iv = positiveInterval(k, penalty, fit, this.direction);
-      if (iv === null) continue;
+      if (!(fit.f > penalty)) continue;
       own[v] = fit.f;
+      ownT[v] = fit.t;
+      ownCurvature[v] = fit.curvature;
       present[nPositive++] = v;
+      total += fit.f - penalty;
+    }
+    // A union is offered only when the sum of its values' (own − penalty) beats the best; every term
+    // is positive and rounding is monotone, so no union's sum exceeds the sum over all positive
+    // values: when that does not beat the best, no union is offered and the intervals (the root
+    // searches, most of a step's work) are not needed.
+    if (nPositive === 0 || total <= this.best.score) return;
+    const ends = new Float64Array(2 * nPositive);
+    for (let j = 0; j < nPositive; j++) {
+      const v = present[j]!;
+      single[0] = v;
+      k.select(single, 1);
+      const iv = positiveInterval(
+        k,
+        penalty,
+        { t: ownT[v]!, f: own[v]!, curvature: ownCurvature[v]! },
+        this.direction,
+      )!;
       lo[v] = iv.lo;
       hi[v] = iv.hi;
-      ends.push(iv.lo, iv.hi);
+      ends[2 * j] = iv.lo;
+      ends[2 * j + 1] = iv.hi;
     }
-    if (nPositive === 0) return;
-    const sorted = Float64Array.from(ends).sort();
+    const sorted = ends.sort();
     let previous = -1;
     for (let e = 0; e + 1 < sorted.length; e++) {
       if (!(sorted[e + 1]! > sorted[e]!)) continue;

@@ -135,7 +135,7 @@ describe('scan optimum against brute force over every subgroup', () => {
   const arity = [3, 3, 4];
   for (const score of SCORES) {
     for (const direction of DIRECTIONS) {
-      for (const penalty of [0, 0.5]) {
+      for (const penalty of [0, 0.5, 1.5]) {
         it(`${score}, ${direction}, penalty ${penalty}`, () => {
           const shift = direction === 'positive' ? 0.9 : -0.9;
           const data = smallData(
