@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expandCells, scenarioGrid } from '../src/plan/cells.js';
 import { loadStudy, validateStudy } from '../src/plan/config.js';
-import { cleanTempDirs, tempDir, tinyStudy } from './helpers.js';
+import { cleanTempDirs, crossedSynthetic, tempDir, tinyStudy } from './helpers.js';
 
 afterEach(cleanTempDirs);
 
@@ -104,13 +104,7 @@ describe('study config schema', () => {
 describe('cells', () => {
   it('expands data sets x seeds x questions x models x plans with one key each, stable across expansions', async () => {
     const study = tinyStudy({
-      questions: ['model', 'data'],
-      synthetic: {
-        generator: 'planted-pair',
-        base: { rows: 300 },
-        factors: { bias: [-3, -1], granularity: [1, 2] },
-        unbiased: { bias: 0 },
-      },
+      ...crossedSynthetic,
       methods: [
         { label: 'A', method: 'aequitas' },
         { label: 'S', method: 'mdss-bias-scan', vary: { numIters: [1, 2, 3] } },

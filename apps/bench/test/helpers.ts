@@ -45,3 +45,17 @@ export function tinyStudy(overrides: Record<string, unknown> = {}) {
     ...overrides,
   });
 }
+
+/**
+ * Planted-pair scenarios crossed over two bias levels and two granularities, with their no-bias twins
+ * (one per granularity: the bias does not shape the rows), asked the model and data questions.
+ */
+export const crossedSynthetic = {
+  questions: ['model', 'data'],
+  synthetic: {
+    generator: 'planted-pair',
+    base: { rows: 300 },
+    factors: { bias: [-3, -1], granularity: [1, 2] },
+    unbiased: { bias: 0 },
+  },
+};

@@ -2,7 +2,7 @@ import * as synth from '@fb/synth';
 import { describe, expect, it } from 'vitest';
 import { expandCells } from '../src/plan/cells.js';
 import { AffinityQueue, dataAffinity } from '../src/run/pool.js';
-import { tinyStudy } from './helpers.js';
+import { crossedSynthetic, tinyStudy } from './helpers.js';
 
 const cells = (spec: Record<string, number>) =>
   Object.entries(spec).flatMap(([data, n]) =>
@@ -49,15 +49,7 @@ describe('AffinityQueue', () => {
 
 describe('dataAffinity', () => {
   it('puts the cells whose rows are the same in one queue: every bias level and the no-bias twin of a seed', async () => {
-    const study = tinyStudy({
-      questions: ['model', 'data'],
-      synthetic: {
-        generator: 'planted-pair',
-        base: { rows: 300 },
-        factors: { bias: [-3, -1], granularity: [1, 2] },
-        unbiased: { bias: 0 },
-      },
-    });
+    const study = tinyStudy(crossedSynthetic);
     const cells = await expandCells(study);
     const queues = new Map<string, Set<string>>();
     for (const c of cells) {
