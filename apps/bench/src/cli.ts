@@ -51,7 +51,7 @@ async function estimate(
     const sampled = (await store.records()).filter((r) => keys.has(r.key));
     const w = workers ?? study.workers ?? availableParallelism();
     console.log(
-      `${cells.length} cells; ${sampled.length} sampled (the cells of ${perPlan} blocks per kind of data, question and model, and of one more block for a method plan and kind of data they miss). Load: ${loadavg()
+      `${cells.length} cells; ${sampled.length} sampled (the cells of ${perPlan} blocks per kind and size of data, question and model, and of one more block for a method plan and kind and size of data they miss). Load: ${loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')}`,
     );
@@ -81,7 +81,8 @@ const usage = `usage: fairbench-study [--study <name|file>] [--out <dir>] [--res
   --only          run only matching cells: method=, label=, dataset= or model= (repeatable)
   --workers       worker threads (default: the study's, else one per core)
   --estimate      run every cell of k sampled blocks (data set, seed, question, model) of each
-                  kind of data (planted bias, no bias, real), question and model, stored like any
+                  kind of data (planted bias, no bias, real), size of data (a real data set, or
+                  the rows and group sizes generated), question and model, stored like any
                   cell, and print the study's estimated time and where it goes (kept in
                   <out>/estimate.json); with --fresh, on an emptied store, so that no cell of an
                   earlier run is read instead of timed`;

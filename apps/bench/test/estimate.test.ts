@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Cell } from '../src/plan/cells.js';
-import { dataKind, estimateStudy, formatEstimate, sampleBlocks } from '../src/plan/estimate.js';
+import { dataKind, dataSize, estimateStudy, formatEstimate, sampleBlocks } from '../src/plan/estimate.js';
 import type { CellRecord } from '../src/run/record.js';
 
 /** Just the fields the estimator reads. */
-function cell(key: string, plan: string, kind: 'planted bias' | 'no bias' | 'real', block: string): Cell {
+function cell(
+  key: string,
+  plan: string,
+  kind: 'planted bias' | 'no bias' | 'real',
+  block: string,
+  options: Record<string, unknown> = {},
+): Cell {
   const dataset =
     kind === 'real'
       ? { kind: 'real' as const, label: 'adult', name: 'adult' as const }
@@ -12,7 +18,7 @@ function cell(key: string, plan: string, kind: 'planted bias' | 'no bias' | 'rea
           kind: 'synthetic' as const,
           label: kind,
           generator: 'generate' as const,
-          options: {},
+          options,
           factors: {},
           null: kind === 'no bias',
           twinOf: [],
@@ -107,6 +113,37 @@ describe('time estimate', () => {
     expect(formatEstimate(e, 2)).toContain(
       '7 blocks x 2.00 s per worker that builds one + 3 data-only fits x 10.00 s',
     );
+  });
+});
+
+describe('time estimate by size of data', () => {
+  // Plan A on planted-bias data of two sizes: 6 small cells (blocks s0-s5) and 2 large (l0-l1).
+  const small = { minGroupSize: 100, maxGroupSize: 200 };
+  const large = { minGroupSize: 6600, maxGroupSize: 6700 };
+  const cells: Cell[] = [
+    ...Array.from({ length: 6 }, (_, i) => cell(`s${i}`, 'A', 'planted bias', `s${i}`, small)),
+    ...Array.from({ length: 2 }, (_, i) => cell(`l${i}`, 'A', 'planted bias', `l${i}`, large)),
+  ];
+
+  it('names a size by the real data set or the generated rows and group sizes', () => {
+    expect(dataSize(cells[0]!)).toBe('[null,100,200]');
+    expect(dataSize(cell('r', 'A', 'real', 'r'))).toBe('adult');
+    expect(dataSize(cell('x', 'A', 'no bias', 'x', { rows: 6000, minGroupSize: 100 }))).toBe('[6000,100,null]');
+  });
+
+  it('samples k blocks of each size', () => {
+    const blocks = new Set(sampleBlocks(cells, 1).map((c) => c.block));
+    expect([...blocks].filter((b) => b.startsWith('s'))).toHaveLength(1);
+    expect([...blocks].filter((b) => b.startsWith('l'))).toHaveLength(1);
+  });
+
+  it('extrapolates each size by its own mean (hand-computed)', () => {
+    const byKey = new Map(cells.map((c) => [c.key, c]));
+    const sampled = [record(byKey.get('s0')!, 2), record(byKey.get('s1')!, 4), record(byKey.get('l0')!, 100)];
+    // 6 x 3 + 2 x 100 = 218 s; pooling the sizes would give 8 x 35.33 = 282.7 s.
+    expect(estimateStudy(cells, sampled).plans[0]!.totalSeconds).toBeCloseTo(218, 10);
+    // A size without a sample takes the mean of the same kind of data: 6 x 3 + 2 x 3 = 24 s.
+    expect(estimateStudy(cells, sampled.slice(0, 2)).plans[0]!.totalSeconds).toBeCloseTo(24, 10);
   });
 });
 

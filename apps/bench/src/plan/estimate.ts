@@ -13,13 +13,28 @@ export function dataKind(c: { dataset: { kind: 'synthetic' | 'real'; null?: bool
   return c.dataset.null === true ? 'no bias' : 'planted bias';
 }
 
-const stratumOf = (c: Pick<Cell, 'dataset' | 'plan'>) => `${c.plan.label}\u0000${dataKind(c)}`;
+/**
+ * The size of the data a cell audits, as the study states it: a real data set's name, or the options
+ * that set a generated data set's rows. Most methods' cost grows with the rows, so a study whose
+ * scenarios differ in size is sampled and extrapolated size by size.
+ */
+export function dataSize(c: Pick<Cell, 'dataset'>): string {
+  const d = c.dataset;
+  if (d.kind === 'real') return d.name;
+  const o = d.options;
+  return JSON.stringify([o['rows'] ?? null, o['minGroupSize'] ?? null, o['maxGroupSize'] ?? null]);
+}
+
+/** A cell's kind and size of data: the estimate's unit of extrapolation within a plan. */
+const dataStratum = (c: Pick<Cell, 'dataset'>) => `${dataKind(c)}\u0000${dataSize(c)}`;
+
+const stratumOf = (c: Pick<Cell, 'dataset' | 'plan'>) => `${c.plan.label}\u0000${dataStratum(c)}`;
 
 /**
  * A sample of a study's blocks (data set, seed, question, model) for a time estimate, with all their
- * cells: up to `perStratum` blocks of every kind of data, question and model, drawn uniformly with the
- * seeded generator (the same seed, the same sample), then one more block for each method plan and kind
- * of data none of them holds. Whole blocks, because a cell's time depends on its block's neighbours: a
+ * cells: up to `perStratum` blocks of every kind and size of data, question and model, drawn uniformly
+ * with the seeded generator (the same seed, the same sample), then one more block for each method plan
+ * and kind and size of data none of them holds. Whole blocks, because a cell's time depends on its block's neighbours: a
  * worker builds a block once and its cells share warm models, fits and compiled code, so cells drawn
  * one per block each pay what a study run pays once per block (twice the default study's time, measured).
  */
@@ -32,7 +47,7 @@ export function sampleBlocks(cells: readonly Cell[], perStratum: number, seed = 
   }
   const strata = new Map<string, string[]>();
   for (const [block, [first]] of blocks) {
-    const key = `${dataKind(first!)}\u0000${first!.question}\u0000${first!.model?.label}`;
+    const key = `${dataStratum(first!)}\u0000${first!.question}\u0000${first!.model?.label}`;
     const list = strata.get(key) ?? [];
     list.push(block);
     strata.set(key, list);
@@ -95,6 +110,7 @@ export function estimateStudy(
   const plans: PlanEstimate[] = [];
   let variance = 0;
   const labels = [...new Set(cells.map((c) => c.plan.label))];
+  const cellOf = new Map(cells.map((c) => [c.key, c]));
   const secondsOf = (r: CellRecord) => r.wallSeconds + (r.costs?.scoreSeconds ?? 0);
   for (const plan of labels) {
     const ofPlan = cells.filter((c) => c.plan.label === plan);
@@ -102,13 +118,19 @@ export function estimateStudy(
     let total = 0;
     let planVariance = 0;
     let n = 0;
-    // Per kind of data (a stratum): its cells x its sampled mean; a kind without a sample takes the
-    // plan's mean over the other kinds.
+    // Per kind and size of data (a stratum): its cells x its sampled mean; a stratum without a sample
+    // takes the plan's mean over the same kind of data, else over all its samples.
     const all = timed.map(secondsOf);
-    for (const kind of new Set(ofPlan.map(dataKind))) {
-      const count = ofPlan.filter((c) => dataKind(c) === kind).length;
-      const times = timed.filter((r) => dataKind(r) === kind).map(secondsOf);
-      const use = times.length > 0 ? times : all;
+    const strataOf = (r: CellRecord) => {
+      const c = cellOf.get(r.key);
+      return c ? dataStratum(c) : null;
+    };
+    for (const stratum of new Set(ofPlan.map(dataStratum))) {
+      const count = ofPlan.filter((c) => dataStratum(c) === stratum).length;
+      const times = timed.filter((r) => strataOf(r) === stratum).map(secondsOf);
+      const kind = stratum.slice(0, stratum.indexOf('\u0000'));
+      const sameKind = timed.filter((r) => dataKind(r) === kind).map(secondsOf);
+      const use = times.length > 0 ? times : sameKind.length > 0 ? sameKind : all;
       const m = mean(use);
       const sd = use.length > 1 ? Math.sqrt(use.reduce((a, t) => a + (t - m) ** 2, 0) / (use.length - 1)) : m;
       const se = use.length > 0 ? sd / Math.sqrt(use.length) : Number.NaN;
