@@ -2,13 +2,14 @@
 // `publint --strict` and `attw` (arethetypeswrong, all resolution modes: node10, node16 from CJS and
 // ESM, bundler) on each tarball, with no rule ignored: every package serves both ESM and CommonJS. It also
 // fails a package still carrying the text `pnpm new:method` scaffolds for its author to replace (the
-// description in package.json, the Scaffold and Placeholder notes of the README). Exits non-zero when
-// any package has a problem.
+// description in package.json, the Scaffold and Placeholder notes of the README), and a package whose
+// src/version.ts differs from its package.json (versions.mjs). Exits non-zero when any package has a problem.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packInto, publishedPackages, root, workspacePackages } from './pack.mjs';
+import { checkVersions } from './versions.mjs';
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const names = only.length ? only : publishedPackages();
@@ -17,6 +18,11 @@ const bin = (name) => join(root, 'node_modules/.bin', name);
 const failed = [];
 // The scaffold's own markers (tools/create-method/templates): none may reach a published package.
 const SCAFFOLD_TEXT = [/^Placeholder description/, /^> \*\*(Scaffold\.|Placeholder:)\*\*/m];
+// Every src/version.ts equal to its package.json's version, and no source bundling its manifest.
+for (const problem of checkVersions()) {
+  failed.push(problem);
+  console.log(problem);
+}
 const all = workspacePackages();
 for (const name of names) {
   const { dir, manifest } = all.get(name);

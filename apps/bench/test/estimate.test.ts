@@ -128,7 +128,9 @@ describe('time estimate by size of data', () => {
   it('names a size by the real data set or the generated rows and group sizes', () => {
     expect(dataSize(cells[0]!)).toBe('[null,100,200]');
     expect(dataSize(cell('r', 'A', 'real', 'r'))).toBe('adult');
-    expect(dataSize(cell('x', 'A', 'no bias', 'x', { rows: 6000, minGroupSize: 100 }))).toBe('[6000,100,null]');
+    expect(dataSize(cell('x', 'A', 'no bias', 'x', { rows: 6000, minGroupSize: 100 }))).toBe(
+      '[6000,100,null]',
+    );
   });
 
   it('samples k blocks of each size', () => {

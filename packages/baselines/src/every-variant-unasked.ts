@@ -15,6 +15,7 @@ import {
   resultRunInfo,
   valueLabel,
 } from '@fb/core';
+import { VERSION } from './version.js';
 
 /** The detector takes no options: the budget bounds it (`maxPairs` pairs kept, `maxTested` rows). */
 export type EveryVariantUnaskedOptions = Record<string, never>;
@@ -106,7 +107,7 @@ async function listVariants(dataset: ReturnType<typeof checkDataset>, ctl: RunCo
 
 const meta = {
   id: 'every-variant-unasked',
-  version: '0.1.0',
+  version: VERSION,
   access: 'data-only',
   description:
     'Floor: every other joint protected assignment of every audited row, reported as a pair without asking the model.',

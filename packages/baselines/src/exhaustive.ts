@@ -1,4 +1,5 @@
 import { CheckStatus, defineIndividualDetector, type IndividualSearch } from '@fb/core';
+import { VERSION } from './version.js';
 
 export interface ExhaustiveOptions {
   /** Rows checked per model call. */
@@ -48,7 +49,7 @@ async function checkEveryRow({ dataset, options, ctl, checker }: IndividualSearc
 
 export const exhaustiveCounterfactual = defineIndividualDetector<ExhaustiveOptions>({
   id: 'exhaustive-counterfactual',
-  version: '0.1.0',
+  version: VERSION,
   access: 'black-box',
   description:
     'Baseline: the counterfactual check of every data row (every combination of protected values), in data order or a seeded random order.',

@@ -1,5 +1,6 @@
 import { defineSubgroupDetector, protectedIndices, RowIndex, type SubgroupScan } from '@fb/core';
 import { binsOption, blindFinding, observedLevels } from './blind.js';
+import { VERSION } from './version.js';
 
 export interface LargestCellsOptions {
   /** Cells reported (the largest). */
@@ -48,7 +49,7 @@ async function largestCells({ dataset, options, ctl }: SubgroupScan<LargestCells
 
 export const largestProtectedCells = defineSubgroupDetector<LargestCellsOptions>({
   id: 'largest-protected-cells',
-  version: '0.1.0',
+  version: VERSION,
   access: 'data-only',
   requiresModel: false,
   description:

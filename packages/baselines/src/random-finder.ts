@@ -8,6 +8,7 @@ import {
   type SubgroupScan,
 } from '@fb/core';
 import { blindFinding } from './blind.js';
+import { VERSION } from './version.js';
 
 export interface RandomFinderOptions {
   /** Subgroups reported. */
@@ -53,7 +54,7 @@ async function drawSubgroups({ dataset, options, ctl }: SubgroupScan<RandomFinde
 
 export const randomFinder = defineSubgroupDetector<RandomFinderOptions>({
   id: 'random-finder',
-  version: '0.1.0',
+  version: VERSION,
   access: 'black-box',
   requiresModel: false,
   description:

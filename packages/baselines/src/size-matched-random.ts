@@ -7,6 +7,7 @@ import {
   type SubgroupScan,
 } from '@fb/core';
 import { binsOption, blindFinding, observedLevels } from './blind.js';
+import { VERSION } from './version.js';
 
 export interface SizeMatchedRandomOptions {
   /** Target member counts, one finding each, in this order (e.g. a method's top-k findings' sizes). */
@@ -81,7 +82,7 @@ async function drawMatched({ dataset, options, ctl }: SubgroupScan<SizeMatchedRa
 
 export const sizeMatchedRandom = defineSubgroupDetector<SizeMatchedRandomOptions>({
   id: 'size-matched-random',
-  version: '0.1.0',
+  version: VERSION,
   access: 'data-only',
   requiresModel: false,
   description:

@@ -8,6 +8,7 @@ import {
   OptionsError,
   type Schema,
 } from '@fb/core';
+import { VERSION } from './version.js';
 
 export interface UniformDomainOptions {
   /** Inputs drawn and checked per model call. */
@@ -77,7 +78,7 @@ async function drawUniform({ dataset, options, ctl, checker }: IndividualSearch<
 
 export const uniformDomain = defineIndividualDetector<UniformDomainOptions>({
   id: 'uniform-domain',
-  version: '0.1.0',
+  version: VERSION,
   access: 'black-box',
   description:
     'Floor: inputs drawn uniformly from the schema’s domain, each checked with every protected variant, until the budget.',

@@ -9,6 +9,7 @@ import {
   type SubgroupScan,
   studentTUpperTail,
 } from '@fb/core';
+import { VERSION } from './version.js';
 
 export interface ValueDisparityOptions {
   /** Smallest subgroup tested. */
@@ -195,7 +196,7 @@ async function scanValues(scan: SubgroupScan<ValueDisparityOptions>) {
 
 export const valueDisparity = defineSubgroupDetector<ValueDisparityOptions>({
   id: 'value-disparity',
-  version: '0.1.0',
+  version: VERSION,
   access: 'black-box',
   requiresModel: false,
   description:

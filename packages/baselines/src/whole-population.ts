@@ -1,5 +1,6 @@
 import { defineSubgroupDetector, type SubgroupScan } from '@fb/core';
 import { blindFinding } from './blind.js';
+import { VERSION } from './version.js';
 
 /** The detector takes no options. */
 export type WholePopulationOptions = Record<string, never>;
@@ -17,7 +18,7 @@ async function everyRow({ dataset, ctl }: SubgroupScan<WholePopulationOptions>) 
 
 export const wholePopulation = defineSubgroupDetector<WholePopulationOptions>({
   id: 'whole-population',
-  version: '0.1.0',
+  version: VERSION,
   access: 'data-only',
   requiresModel: false,
   description: 'Floor: one finding covering every row (the empty conjunction); blind to labels and model.',

@@ -5,13 +5,13 @@ import {
   ModelError,
   ProtectedVariants,
 } from '@fb/core';
-import pkg from '../package.json' with { type: 'json' };
 import { runGlobalPhase } from './global-phase.js';
 import { TwinGradients } from './gradients.js';
 import { runLocalPhase } from './local-phase.js';
 import { type AdfOptions, optionsSchema } from './options.js';
 import { SearchSpace } from './search-space.js';
 import { clusterSeeds, eidigSeeds } from './seeds.js';
+import { VERSION } from './version.js';
 
 /**
  * ADF (Zhang et al., "White-box Fairness Testing through Adversarial Sampling", ICSE 2020): seeds
@@ -22,7 +22,7 @@ import { clusterSeeds, eidigSeeds } from './seeds.js';
  */
 export const adf: IndividualDetector<AdfOptions> = defineIndividualDetector<AdfOptions>({
   id: 'adf',
-  version: pkg.version,
+  version: VERSION,
   access: 'white-box',
   description:
     'ADF (Zhang et al., ICSE 2020): gradient-guided global search from clustered data seeds towards the decision boundary, then a local walk that perturbs low-gradient attributes; EIDIG refinement optional.',

@@ -1,10 +1,10 @@
 import { DataSupport, defineIndividualDetector, type IndividualDetector } from '@fb/core';
-import pkg from '../package.json' with { type: 'json' };
 import { domainSampler, rowSampler, runGlobalPhase } from './global-phase.js';
 import { runLocalPhase } from './local-phase.js';
 import { LocalStepper } from './local-step.js';
 import { type AequitasOptions, optionsSchema } from './options.js';
 import { SearchSpace } from './search-space.js';
+import { VERSION } from './version.js';
 
 /**
  * AEQUITAS (Udeshi, Arora, Chattopadhyay, ASE 2018): a global phase of uniform random inputs, then a
@@ -12,7 +12,7 @@ import { SearchSpace } from './search-space.js';
  */
 export const aequitas: IndividualDetector<AequitasOptions> = defineIndividualDetector<AequitasOptions>({
   id: 'aequitas',
-  version: pkg.version,
+  version: VERSION,
   access: 'black-box',
   description:
     'AEQUITAS (Udeshi et al., ASE 2018): uniform random global search, then random, semi-directed or fully-directed local walks around each discriminatory input.',

@@ -1,10 +1,10 @@
 import { defineIndividualDetector, type IndividualDetector, ModelError, ProtectedVariants } from '@fb/core';
-import pkg from '../package.json' with { type: 'json' };
 import { LocalExplainer } from './explainer.js';
 import { runGenetic } from './genetic-phase.js';
 import { GeneSampler } from './operators.js';
 import { type ExpgaOptions, optionsSchema } from './options.js';
 import { selectSeeds } from './seed-phase.js';
+import { VERSION } from './version.js';
 
 /**
  * ExpGA (Fan, Wang, Chen, Xie, ICSE 2022): explanation-guided seeds, then a genetic algorithm whose
@@ -12,7 +12,7 @@ import { selectSeeds } from './seed-phase.js';
  */
 export const expga: IndividualDetector<ExpgaOptions> = defineIndividualDetector<ExpgaOptions>({
   id: 'expga',
-  version: pkg.version,
+  version: VERSION,
   access: 'black-box',
   description:
     'ExpGA (Fan et al., ICSE 2022): seeds whose local linear explanation ranks a protected attribute high, then a genetic algorithm breeding inputs with a large decision gap across protected variants.',

@@ -5,7 +5,6 @@ import {
   type IndividualSearch,
   type RunController,
 } from '@fb/core';
-import pkg from '../package.json' with { type: 'json' };
 import { solveAssignment } from './assignment.js';
 import { assignedCounterparts, barycentricCounterparts } from './counterparts.js';
 import { sinkhorn } from './entropic.js';
@@ -14,6 +13,7 @@ import { flipsets, transparencyReport } from './flipsets.js';
 import { type Groups, resolveAllGroups, sampleRows } from './groups.js';
 import { type FliptestOptions, optionsSchema } from './options.js';
 import { interrupts } from './stops.js';
+import { VERSION } from './version.js';
 
 /** Check every member of the source sample with the counterfactual checker, batch by batch. */
 async function checkMembers(
@@ -182,7 +182,7 @@ async function flipAttribute(
  */
 export const fliptest: IndividualDetector<FliptestOptions> = defineIndividualDetector<FliptestOptions>({
   id: 'fliptest',
-  version: pkg.version,
+  version: VERSION,
   access: 'black-box',
   description:
     'FlipTest (Black et al., FAT* 2020): optimal-transport map between two protected groups (exact assignment or entropic OT) for every protected attribute asked for, flipsets F+ and F- of members decided differently from their counterparts (DSN = flipping pairs), and a transparency report of the features that change.',

@@ -1,11 +1,11 @@
 import { defineIndividualDetector, type IndividualDetector } from '@fb/core';
-import pkg from '../package.json' with { type: 'json' };
 import { runGlobalPhase } from './global-phase.js';
 import { runLocalPhase } from './local-phase.js';
 import { Neighbours } from './neighbours.js';
 import { type KoseiOptions, optionsSchema } from './options.js';
 import { RowQueue } from './queue.js';
 import { TestedSet } from './tested-set.js';
+import { VERSION } from './version.js';
 
 /**
  * KOSEI (Sano, Kitamura, Takada, SEKE 2022): AEQUITAS's random global search, then a breadth-first
@@ -13,7 +13,7 @@ import { TestedSet } from './tested-set.js';
  */
 export const kosei: IndividualDetector<KoseiOptions> = defineIndividualDetector<KoseiOptions>({
   id: 'kosei',
-  version: pkg.version,
+  version: VERSION,
   access: 'black-box',
   description:
     'KOSEI (Sano et al., SEKE 2022): uniform random global search, then a breadth-first walk over the unit neighbours of each discriminatory input, never evaluating an input twice.',

@@ -1,10 +1,10 @@
 import { DataError, defineIndividualDetector, type IndividualDetector } from '@fb/core';
-import pkg from '../package.json' with { type: 'json' };
 import { fitLatentBoundary } from './boundary.js';
 import { naturalness } from './naturalness.js';
 import { type LimiOptions, optionsSchema } from './options.js';
 import { type FittedLimiGenerator, generatorDataKey, trainGenerator } from './prefit.js';
 import { runProbes } from './probe-phase.js';
+import { VERSION } from './version.js';
 
 /**
  * LIMI, Latent Imitator (Xiao et al., "Latent Imitator: Generating Natural Individual
@@ -16,7 +16,7 @@ import { runProbes } from './probe-phase.js';
 function defineLimi(prefit: FittedLimiGenerator | null): IndividualDetector<LimiOptions> {
   return defineIndividualDetector<LimiOptions>({
     id: 'limi',
-    version: pkg.version,
+    version: VERSION,
     access: 'black-box',
     description:
       'LIMI (Xiao et al., ISSTA 2023): a generative model of the data (a TVAE with mode-specific normalisation and a conditional vector; a VAE, or PCA for quick runs), a linear SVM imitating the model in its latent space, and probes on and at ±lambda of that boundary.',

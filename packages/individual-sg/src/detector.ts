@@ -1,7 +1,7 @@
 import { defineIndividualDetector, type IndividualDetector } from '@fb/core';
-import pkg from '../package.json' with { type: 'json' };
 import { optionsSchema, type SgOptions } from './options.js';
 import { symbolicGeneration } from './search.js';
+import { VERSION } from './version.js';
 
 /**
  * SG, symbolic generation (Aggarwal, Lohia, Nagar, Dey, Saha, ESEC/FSE 2019): local decision-tree
@@ -9,7 +9,7 @@ import { symbolicGeneration } from './search.js';
  */
 export const sg: IndividualDetector<SgOptions> = defineIndividualDetector<SgOptions>({
   id: 'sg',
-  version: pkg.version,
+  version: VERSION,
   access: 'black-box',
   description:
     'SG (Aggarwal et al., ESEC/FSE 2019): k-means seeds, local decision-tree explanations the LIME way, path constraints negated one at a time and solved with Z3, local search first.',

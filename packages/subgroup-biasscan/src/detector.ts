@@ -32,6 +32,7 @@ import {
   resolveScoring,
   type Target,
 } from './targets.js';
+import { VERSION } from './version.js';
 
 const seconds = (from: number) => (performance.now() - from) / 1000;
 
@@ -96,7 +97,7 @@ function scanUntil(
  */
 export const biasScan = defineSubgroupDetector<BiasScanOptions>({
   id: 'mdss-bias-scan',
-  version: '0.1.0',
+  version: VERSION,
   access: 'black-box',
   description:
     'MDSS bias scan (Zhang & Neill 2016): subgroups whose observed outcomes deviate most from the predicted probabilities (Bernoulli, Poisson, Gaussian or Berk-Jones scores), with randomisation-test p-values.',

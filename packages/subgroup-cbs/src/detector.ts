@@ -19,7 +19,6 @@ import {
   SequentialPValue,
   SubsetScan,
 } from '@fb/subset-scan';
-import pkg from '../package.json' with { type: 'json' };
 import {
   buildDesigns,
   classPropensity,
@@ -29,6 +28,7 @@ import {
 } from './expectations.js';
 import { buildFrame, type Frame, logit, type ProtectedClassSpec, protectedClasses } from './frame.js';
 import { type CbsOptions, cbsOptionsSchema, resamplesFor, type ScanType } from './options.js';
+import { VERSION } from './version.js';
 
 /** Options of a run, with the resamples resolved for its number of scans. */
 type ScanOptions = CbsOptions & { permutations: number };
@@ -172,7 +172,7 @@ function checkPredictions(dataset: Dataset, p: Float64Array): void {
  */
 export const cbs: SubgroupDetector<CbsOptions> = defineSubgroupDetector<CbsOptions>({
   id: 'cbs',
-  version: pkg.version,
+  version: VERSION,
   access: 'black-box',
   description:
     'Conditional Bias Scan (Boxer, McFowland & Neill 2023): the protected-class subgroup with the most significant separation or sufficiency violation against the comparable non-protected subgroup, by propensity-weighted expectations, fast subset scanning and a permutation test.',

@@ -7,13 +7,13 @@ import {
   type SubgroupDetector,
   type SubgroupFinding,
 } from '@fb/core';
-import pkg from '../package.json' with { type: 'json' };
 import { outcomeRate, tValue, twoSidedPValue } from './divergence.js';
 import { fpGrowth } from './fp-growth.js';
 import { itemize } from './items.js';
 import { type Options, optionsSchema } from './options.js';
 import { type Metric, type OutcomeKind, outcomeValues, rowStatistics, slots } from './outcomes.js';
 import { globalShapley, isRedundant, itemShapley, PatternIndex } from './shapley.js';
+import { VERSION } from './version.js';
 
 const seconds = (from: number) => (performance.now() - from) / 1000;
 const MODEL_FREE: Metric[] = ['label-rate', 'custom'];
@@ -71,7 +71,7 @@ function checkOptions(options: Options, dataset: Dataset): void {
  */
 export const divexplorer: SubgroupDetector<Options> = defineSubgroupDetector<Options>({
   id: 'divexplorer',
-  version: pkg.version,
+  version: VERSION,
   access: 'black-box',
   description:
     'DivExplorer (Pastor et al., SIGMOD 2021): frequent patterns (FP-growth) whose outcome rate (FPR, FNR, error, accuracy, positive rate, ...) diverges most from the whole data, with t-values and Shapley contributions.',

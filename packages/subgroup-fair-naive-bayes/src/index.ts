@@ -1,7 +1,7 @@
 import { defineSubgroupDetector, type SubgroupDetector } from '@fb/core';
-import pkg from '../package.json' with { type: 'json' };
 import { type Options, optionsSchema } from './options.js';
 import { discriminationPatterns } from './scan.js';
+import { VERSION } from './version.js';
 
 export { degree, extremeGain, kldScore, type PatternMass } from './degree.js';
 export { fitNaiveBayes, type NaiveBayes } from './naive-bayes.js';
@@ -23,7 +23,7 @@ export { type Discretised, discretise, type Variable } from './variables.js';
  */
 export const fairNaiveBayes: SubgroupDetector<Options> = defineSubgroupDetector<Options>({
   id: 'fair-naive-bayes',
-  version: pkg.version,
+  version: VERSION,
   access: 'data-only',
   description:
     'Fair naive Bayes discrimination patterns: top-k |P(d|x,y) - P(d|y)| (or KL divergence) of a naive Bayes model by branch and bound.',

@@ -8,11 +8,11 @@ import {
   type SubgroupDetector,
   type SubgroupFinding,
 } from '@fb/core';
-import pkg from '../package.json' with { type: 'json' };
 import { type Audit, Auditor } from './auditor.js';
 import { groupAttributeIndices, groupDesign, rawRule } from './design.js';
 import { type GroupConditions, groupConditions } from './group-conditions.js';
 import { type Options, optionsSchema } from './options.js';
+import { VERSION } from './version.js';
 
 const seconds = (from: number) => (performance.now() - from) / 1000;
 
@@ -31,7 +31,7 @@ export interface GerryfairAudit {
  */
 export const gerryfair: SubgroupDetector<Options> = defineSubgroupDetector<Options>({
   id: 'gerryfair',
-  version: pkg.version,
+  version: VERSION,
   access: 'black-box',
   description:
     'GerryFair auditor (Kearns, Neel, Roth & Wu 2018): the linear threshold group over the protected attributes with the largest gamma-unfairness (size x false positive or false negative rate gap), learned by the cost-sensitive classification reduction, with a permutation p-value.',

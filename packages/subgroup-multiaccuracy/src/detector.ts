@@ -8,10 +8,10 @@ import {
   type SubgroupDetector,
   type SubgroupFinding,
 } from '@fb/core';
-import pkg from '../package.json' with { type: 'json' };
 import { Booster, type BoostRun, type PartitionName } from './boost.js';
 import { auditAttributeIndices, auditFeatures } from './features.js';
 import { type Options, optionsSchema } from './options.js';
+import { VERSION } from './version.js';
 
 const seconds = (from: number) => (performance.now() - from) / 1000;
 
@@ -30,7 +30,7 @@ export interface MultiaccuracyAudit {
  */
 export const multiaccuracy: SubgroupDetector<Options> = defineSubgroupDetector<Options>({
   id: 'multiaccuracy',
-  version: pkg.version,
+  version: VERSION,
   access: 'black-box',
   description:
     'Multiaccuracy Boost auditor (Kim, Ghorbani & Zou 2019): ridge auditors of the residual on the predicted-favourable, predicted-unfavourable and all rows, log-odds corrections until multiaccurate, and the highest-scoring corrected partition, with a p-value from null replicas.',

@@ -4,13 +4,13 @@ import {
   type SubgroupDetector,
   type SubgroupFinding,
 } from '@fb/core';
-import pkg from '../package.json' with { type: 'json' };
 import { type SliceColumn, sliceColumns } from './columns.js';
 import { treeSearch } from './decision-tree.js';
 import { latticeSearch } from './lattice.js';
 import { exampleLosses } from './loss.js';
 import { type Options, optionsSchema } from './options.js';
 import type { EvaluatedSlice } from './slice-stats.js';
+import { VERSION } from './version.js';
 
 const seconds = (from: number) => (performance.now() - from) / 1000;
 const finite = (v: number | null) => (v !== null && Number.isFinite(v) ? v : null);
@@ -72,7 +72,7 @@ function treeRows(
  */
 export const slicefinder: SubgroupDetector<Options> = defineSubgroupDetector<Options>({
   id: 'slicefinder',
-  version: pkg.version,
+  version: VERSION,
   access: 'black-box',
   description:
     'SliceFinder (Chung et al., ICDE 2019): large problematic slices (effect size of the loss >= ε, Welch test under α-investing) by lattice and decision-tree search.',

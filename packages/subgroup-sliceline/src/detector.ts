@@ -6,12 +6,12 @@ import {
   type SubgroupDetector,
   type SubgroupFinding,
 } from '@fb/core';
-import pkg from '../package.json' with { type: 'json' };
 import { recodeDataset } from './encoding.js';
 import { type ErrorType, predictionErrors } from './error-vectors.js';
 import { oneHot } from './one-hot.js';
 import { type Options, optionsSchema } from './options.js';
 import { type LevelStatistics, sliceLine } from './sliceline.js';
+import { VERSION } from './version.js';
 
 const seconds = (from: number) => (performance.now() - from) / 1000;
 
@@ -64,7 +64,7 @@ const DIRECTION: Record<ErrorType, SubgroupFinding['direction']> = {
  */
 export const sliceline: SubgroupDetector<Options> = defineSubgroupDetector<Options>({
   id: 'sliceline',
-  version: pkg.version,
+  version: VERSION,
   access: 'black-box',
   description:
     "SliceLine (Sagadeeva & Boehm, SIGMOD 2021): exact top-k slices of a model's errors (FP, FN, misclassification or any error vector) by linear-algebra lattice enumeration with pruning.",

@@ -1,7 +1,7 @@
 import { defineSubgroupDetector, type SubgroupDetector } from '@fb/core';
-import pkg from '../package.json' with { type: 'json' };
 import { type Options, optionsSchema } from './options.js';
 import { verifyGroups } from './scan.js';
+import { VERSION } from './version.js';
 
 export { adaptiveEpsilon, type Judgement, judge, type Verdict } from './bound.js';
 export { mutualInformation } from './mutual-information.js';
@@ -17,7 +17,7 @@ export { combine, type Draw, type VerifyOutcome, type VerifySettings, verifyPair
  */
 export const verifair: SubgroupDetector<Options> = defineSubgroupDetector<Options>({
   id: 'verifair',
-  version: pkg.version,
+  version: VERSION,
   access: 'black-box',
   description:
     'VeriFair: sequential probabilistic verification of demographic parity between protected groups (adaptive concentration bound, batched sampling).',

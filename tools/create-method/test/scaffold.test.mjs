@@ -84,6 +84,7 @@ describe.each(cases)('scaffolding a $kind method', ({ kind, name, main }) => {
         `${dir}/package.json`,
         `${dir}/src/index.ts`,
         `${dir}/src/options.ts`,
+        `${dir}/src/version.ts`,
         `${dir}/src/${main}.ts`,
         `${dir}/test/conformance.test.ts`,
         `${dir}/test/${name}.test.ts`,
