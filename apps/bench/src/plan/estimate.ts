@@ -34,9 +34,10 @@ const stratumOf = (c: Pick<Cell, 'dataset' | 'plan'>) => `${c.plan.label}\u0000$
  * A sample of a study's blocks (data set, seed, question, model) for a time estimate, with all their
  * cells: up to `perStratum` blocks of every kind and size of data, question and model, drawn uniformly
  * with the seeded generator (the same seed, the same sample), then one more block for each method plan
- * and kind and size of data none of them holds. Whole blocks, because a cell's time depends on its block's neighbours: a
- * worker builds a block once and its cells share warm models, fits and compiled code, so cells drawn
- * one per block each pay what a study run pays once per block (twice the default study's time, measured).
+ * and kind and size of data none of them holds. Whole blocks, because a cell's time depends on its
+ * block's neighbours: a worker builds a block once and its cells share warm models, fits and compiled
+ * code, so cells drawn one per block each pay what a study run pays once per block (twice the default
+ * study's time, measured).
  */
 export function sampleBlocks(cells: readonly Cell[], perStratum: number, seed = 0): Cell[] {
   const blocks = new Map<string, Cell[]>();
@@ -121,14 +122,19 @@ export function estimateStudy(
     // Per kind and size of data (a stratum): its cells x its sampled mean; a stratum without a sample
     // takes the plan's mean over the same kind of data, else over all its samples.
     const all = timed.map(secondsOf);
-    const strataOf = (r: CellRecord) => {
+    const strata = new Map<string, { kind: DataKind; count: number }>();
+    for (const c of ofPlan) {
+      const key = dataStratum(c);
+      const s = strata.get(key);
+      if (s) s.count++;
+      else strata.set(key, { kind: dataKind(c), count: 1 });
+    }
+    const stratumOfRecord = (r: CellRecord) => {
       const c = cellOf.get(r.key);
       return c ? dataStratum(c) : null;
     };
-    for (const stratum of new Set(ofPlan.map(dataStratum))) {
-      const count = ofPlan.filter((c) => dataStratum(c) === stratum).length;
-      const times = timed.filter((r) => strataOf(r) === stratum).map(secondsOf);
-      const kind = stratum.slice(0, stratum.indexOf('\u0000'));
+    for (const [stratum, { kind, count }] of strata) {
+      const times = timed.filter((r) => stratumOfRecord(r) === stratum).map(secondsOf);
       const sameKind = timed.filter((r) => dataKind(r) === kind).map(secondsOf);
       const use = times.length > 0 ? times : sameKind.length > 0 ? sameKind : all;
       const m = mean(use);
