@@ -2,13 +2,13 @@
 // apps/bench/studies/article.yaml (6,000 rows, 10 attributes, 3 planted pairs), the audited half, the
 // study's three models trained on the other half, the TVAE fitted once (default options), then one run
 // per model under 100,000 distinct queries with the options the study's phase rule gives
-// (boundarySamples 10,000, maxTested 100,000, maxLatentVectors null). Prints CPU seconds (user + system
-// of this process) of the fit and of each cell, with the run's phase timings and results, and the load.
+// (boundarySamples 10,000, maxTested 100,000, maxLatentVectors 100,000: apps/bench/src/plan/phases.ts).
+// Prints CPU seconds (user + system of this process) of the fit and of each cell, with the run's phase timings and results, and the load.
 // With BASELINE=<dir> (a build by `bench/make-baseline.sh <commit>`), the same fit and cells are run with
 // that build first, then with this one, in one process: the before/after pair on the same data and
 // models. SYNTH_SEED (default 1), SEED (run and fit seed, default 1), MODELS (lr,rf,mlp), SECONDS (the
-// study's safety cap, default 300), LATENT (maxLatentVectors: default none, as the study; a number gives
-// both builds the same fixed work, e.g. the original's 1,000,000).
+// study's safety cap, default 300), LATENT (maxLatentVectors: default 100,000, as the study; `none` for no
+// cap, or another number, e.g. the original's 1,000,000, gives both builds the same fixed work).
 // `@fb/synth` is a workspace sibling, not a dependency of this package: it is read from its build.
 import { loadavg } from 'node:os';
 import { cpuUsage } from 'node:process';
@@ -84,7 +84,8 @@ console.log(
 const builds = [];
 if (process.env.BASELINE) builds.push(['before', await import(`${process.env.BASELINE}/index.js`)]);
 builds.push(['after', current]);
-const latent = process.env.LATENT ? Number(process.env.LATENT) : null;
+const latent =
+  process.env.LATENT === 'none' ? null : process.env.LATENT ? Number(process.env.LATENT) : 100_000;
 const maxSeconds = Number(process.env.SECONDS ?? 300);
 const options = { boundarySamples: 10000, maxTested: 100000, maxLatentVectors: latent };
 console.log(`options ${JSON.stringify(options)}; budget 100,000 distinct queries, ${maxSeconds} s cap`);
