@@ -4,8 +4,8 @@
 // sampleLimit 100,000) under 100,000 distinct queries. Prints CPU seconds (user + system of this
 // process, the Z3 thread's included) of each run with its results, and the load.
 // With BASELINE=<dir> (another build's dist), each cell runs with that build and this one in turn, in
-// one process, and the two results are compared (everything but clock readings) and their CPU seconds
-// printed side by side. SYNTHS (data seeds, default 2), MODELS (lr,rf,mlp), SEEDS (run seeds, default 1; a
+// one process, and the two results are compared (everything but clock readings and the solver's counters)
+// and their CPU seconds printed side by side; DIFF=1 prints the parts that differ. SYNTHS (data seeds, default 2), MODELS (lr,rf,mlp), SEEDS (run seeds, default 1; a
 // seed given again repeats the cell, with the other build first).
 // `@fb/synth` is a workspace sibling, not a dependency of this package: it is read from its build.
 import { loadavg } from 'node:os';
@@ -49,6 +49,16 @@ async function cell(synthSeed) {
   return { audit: rowsOf(order.subarray(0, half)), models };
 }
 
+/**
+ * What two builds must agree on: the reproducible result without the solver's own counters (a build
+ * that answers repeated constraint sets from a cache makes fewer Z3 checks for the same search).
+ */
+function comparable(r) {
+  const view = reproducibleView(r);
+  const { solverChecks, repeatedSolves, ...extras } = view.extras ?? {};
+  return { ...view, extras };
+}
+
 const builds = [];
 if (process.env.BASELINE) builds.push(['before', await import(`${process.env.BASELINE}/index.js`)]);
 builds.push(['after', current]);
@@ -73,11 +83,17 @@ for (const s of synths) {
           { seeds: 1, sampleLimit: 100_000 },
           { seed, budget: { maxQueries: 100_000 } },
         );
-        runs.push({ name, r, cpu: cpu() - c, view: JSON.stringify(reproducibleView(r)) });
+        runs.push({ name, r, cpu: cpu() - c, view: JSON.stringify(comparable(r)) });
       }
       runs.sort((a, b) => builds.findIndex(([n]) => n === a.name) - builds.findIndex(([n]) => n === b.name));
       const same = runs.every((x) => x.view === runs[0].view);
-      if (!same) differ++;
+      if (!same) {
+        differ++;
+        if (process.env.DIFF) {
+          const a = JSON.parse(runs[0].view), b = JSON.parse(runs[1].view);
+          for (const k of Object.keys(a)) if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) console.log('differs:', k, JSON.stringify(a[k]).slice(0, 300), '|', JSON.stringify(b[k]).slice(0, 300));
+        }
+      }
       const { metrics: q, run } = runs[0].r;
       console.log(
         `| ${s} | ${m} | ${seed} | ${q.tsn} | ${q.dsn} | ${q.pairs} | ${q.distinctQueries} | ${run.stopReason} | ` +

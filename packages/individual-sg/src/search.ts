@@ -168,5 +168,11 @@ export async function symbolicGeneration({
   } finally {
     releaseZ3(z3, { solver, abandoned, failed });
   }
-  return { ...stats, solverChecks: solver?.checks ?? 0, paths: paths.size, timings };
+  return {
+    ...stats,
+    solverChecks: solver?.checks ?? 0,
+    repeatedSolves: solver?.repeats ?? 0,
+    paths: paths.size,
+    timings,
+  };
 }

@@ -209,7 +209,18 @@ let solverIds = 0;
  * attribute, a Real for a continuous one); each constraint set is solved between push and pop.
  */
 export class PathSolver {
+  /** Z3 checks made. */
   checks = 0;
+  /** Solves answered from `answers` without a check. */
+  repeats = 0;
+  /**
+   * Each constraint set solved so far (keyed by its bounds, as sent to Z3), with Z3's values or null if
+   * unsatisfiable. A local search asks the same one-attribute sets again and again (in the article study's
+   * MLP cells about four solves in five are repeats); Z3's answer to a set depends on the set alone (each
+   * is solved between push and pop on the same base assertions, and Z3 is deterministic), so a repeat is
+   * answered with the values Z3 gave the first time.
+   */
+  private readonly answers = new Map<string, number[] | null>();
   private readonly id = ++solverIds;
   private readonly thread: Z3Thread;
   private readonly schema: Schema;
@@ -250,14 +261,17 @@ export class PathSolver {
 
   /** A value for every attribute the constraints mention, written into `row`; false if unsatisfiable. */
   async solve(constraints: readonly Predicate[], row: Float64Array): Promise<boolean> {
-    this.answer(await this.opened);
-    this.checks++;
-    const reply = await this.thread.request({
-      type: 'solve',
-      solver: this.id,
-      constraints: constraints.map((p) => this.bound(p)),
-    });
-    const values = this.answer(reply);
+    const bounds = constraints.map((p) => this.bound(p));
+    const key = bounds.map((b) => `${b.variable}${b.le ? '<=' : '>'}${b.bound}`).join('&');
+    let values = this.answers.get(key);
+    if (values !== undefined) {
+      this.repeats++;
+    } else {
+      this.answer(await this.opened);
+      this.checks++;
+      values = this.answer(await this.thread.request({ type: 'solve', solver: this.id, constraints: bounds }));
+      this.answers.set(key, values);
+    }
     if (!values) return false;
     constraints.forEach((p, c) => {
       const j = p.feature;

@@ -46,6 +46,27 @@ describe('solving on the Z3 thread', () => {
     releaseZ3(lease, { ...finished, solver });
   });
 
+  it('answers a set solved before with its first values, without a check, and only on the attributes it names', async () => {
+    const lease = acquireZ3();
+    const solver = new PathSolver(await lease, schema);
+    const first = Float64Array.of(0, 0.5, 10);
+    expect(await solver.solve([p(2, false, 13), p(2, true, 17)], first)).toBe(true);
+    // Another set in between, then the first again on another row: n as the first time, the rest the row's.
+    expect(await solver.solve([p(1, true, 0.1)], Float64Array.of(0, 0, 10))).toBe(true);
+    const again = Float64Array.of(2, 0.9, 20);
+    expect(await solver.solve([p(2, false, 13), p(2, true, 17)], again)).toBe(true);
+    expect(Array.from(again)).toEqual([2, 0.9, first[2]]);
+    // Thresholds that fall on the same grid bounds (13 and 13.5: n >= 14) are the same set to Z3.
+    expect(await solver.solve([p(2, false, 13.5), p(2, true, 17)], again)).toBe(true);
+    expect(again[2]).toBe(first[2]);
+    // An unsatisfiable set is remembered as such.
+    expect(await solver.solve([p(2, false, 14), p(2, true, 15)], again)).toBe(false);
+    expect(await solver.solve([p(2, false, 14), p(2, true, 15)], again)).toBe(false);
+    expect(solver.checks).toBe(3);
+    expect(solver.repeats).toBe(3);
+    releaseZ3(lease, { ...finished, solver });
+  });
+
   it('gives a finished run’s thread to the next run, and an overlapping run a thread of its own', async () => {
     useZ3ThreadScript(standIn);
     const first = acquireZ3();
