@@ -90,8 +90,17 @@ for (const s of synths) {
       if (!same) {
         differ++;
         if (process.env.DIFF) {
-          const a = JSON.parse(runs[0].view), b = JSON.parse(runs[1].view);
-          for (const k of Object.keys(a)) if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) console.log('differs:', k, JSON.stringify(a[k]).slice(0, 300), '|', JSON.stringify(b[k]).slice(0, 300));
+          const a = JSON.parse(runs[0].view),
+            b = JSON.parse(runs[1].view);
+          for (const k of Object.keys(a))
+            if (JSON.stringify(a[k]) !== JSON.stringify(b[k]))
+              console.log(
+                'differs:',
+                k,
+                JSON.stringify(a[k]).slice(0, 300),
+                '|',
+                JSON.stringify(b[k]).slice(0, 300),
+              );
         }
       }
       const { metrics: q, run } = runs[0].r;

@@ -269,7 +269,9 @@ export class PathSolver {
     } else {
       this.answer(await this.opened);
       this.checks++;
-      values = this.answer(await this.thread.request({ type: 'solve', solver: this.id, constraints: bounds }));
+      values = this.answer(
+        await this.thread.request({ type: 'solve', solver: this.id, constraints: bounds }),
+      );
       this.answers.set(key, values);
     }
     if (!values) return false;
