@@ -97,6 +97,31 @@ export class Rng {
     return lo + Math.floor(this.next() * span);
   }
 
+  /**
+   * `count` draws of `int(0, n - 1)` into `out[0 .. count)`: the same values from the same stream as
+   * calling `int` that many times, without its per-draw checks, and the remainder taken from one
+   * multiplication (a 32-bit draw of 2^31 or more is no small integer to V8, and its `%` is the
+   * floating-point remainder). For drawing many row indices at once.
+   */
+  intsBelow(n: number, out: Int32Array, count = out.length): void {
+    if (!Number.isInteger(n) || n < 1 || n > 0x80000000) {
+      throw new RngError(`intsBelow needs an integer 1 <= n <= 2^31, got ${n}`);
+    }
+    if (!Number.isInteger(count) || count < 0 || count > out.length) {
+      throw new RngError(`intsBelow: count ${count} does not fit an array of ${out.length}`);
+    }
+    const limit = 0x100000000 - (0x100000000 % n);
+    const inverse = 1 / n;
+    for (let i = 0; i < count; i++) {
+      let r = this.nextU32();
+      while (r >= limit) r = this.nextU32();
+      // r * inverse is within 2^-19 of r / n: its floor is the quotient or one off it, corrected here;
+      // every product and difference is an integer below 2^34, exact in a double.
+      const q = r - Math.floor(r * inverse) * n;
+      out[i] = q < 0 ? q + n : q >= n ? q - n : q;
+    }
+  }
+
   /** True with probability p. */
   bernoulli(p: number): boolean {
     if (!(p >= 0 && p <= 1)) throw new RngError(`bernoulli needs p in [0, 1], got ${p}`);

@@ -225,6 +225,21 @@ describe('distributions', () => {
     }
   });
 
+  it('intsBelow(n) draws what int(0, n - 1) draws, call for call, for spans small and near 2^31', () => {
+    for (const n of [1, 2, 7, 1000, 45_211, 0x7fffffff, 0x80000000]) {
+      const a = Rng.create(`ints-${n}`);
+      const b = Rng.create(`ints-${n}`);
+      const out = new Int32Array(5000).fill(-1);
+      a.intsBelow(n, out, 4000);
+      for (let i = 0; i < 4000; i++) expect(out[i]).toBe(b.int(0, n - 1));
+      expect(out[4000]).toBe(-1);
+      // Both streams are at the same place afterwards.
+      expect(a.nextU32()).toBe(b.nextU32());
+    }
+    expect(() => Rng.create(1).intsBelow(0, new Int32Array(1))).toThrow(RngError);
+    expect(() => Rng.create(1).intsBelow(3, new Int32Array(1), 2)).toThrow(RngError);
+  });
+
   it('normal() has mean 0, sd 1 and the normal mass within one sd', () => {
     const rng = createRng(6);
     const xs = Array.from({ length: N }, () => rng.normal());

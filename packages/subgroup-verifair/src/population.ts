@@ -22,6 +22,12 @@ export class GroupPopulation {
     this.d = dataset.d;
   }
 
+  /** 'empirical': write the dataset row indices of `k` draws into `out[0 .. k)` (the draws `fill` makes). */
+  drawRows(k: number, out: Int32Array): void {
+    this.rng.intsBelow(this.rows.length, out, k);
+    for (let i = 0; i < k; i++) out[i] = this.rows[out[i]!]!;
+  }
+
   /** Write `k` draws into `out[0 .. k*d)`. */
   fill(k: number, out: Float64Array): void {
     const { x } = this.dataset;

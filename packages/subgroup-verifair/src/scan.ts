@@ -74,10 +74,68 @@ function protectedColumns(dataset: Dataset, only: string[] | null): ProtectedCol
   return columns.sort((p, q) => q.mi - p.mi || p.index - q.index);
 }
 
-/** A draw function: sample `k` rows of a population, query the model once, count favourable decisions. */
-function drawer(pop: GroupPopulation, model: CountingClassifier, dataset: Dataset, batch: Float64Array) {
+/**
+ * The model's decisions on the dataset's rows, asked once per row: with the empirical population every
+ * draw is a row of the data, and a deterministic model gives a row drawn again the decision it gave the
+ * first time. A run of 100,000 draws per group on a group of some thousand rows would otherwise copy and
+ * query every draw (on Bank's 22,000 audited rows that copying and the query bookkeeping were 91% of a
+ * 50 s run, the model's own predictions 2%).
+ */
+class RowDecisions {
+  /** Per dataset row: 1 favourable, 0 not, -1 not asked yet. */
+  private readonly known: Int8Array;
+  private readonly ask: Int32Array;
+  private readonly rows: Float64Array;
+
+  constructor(
+    private readonly dataset: Dataset,
+    private readonly model: CountingClassifier,
+    batchSize: number,
+  ) {
+    this.known = new Int8Array(dataset.n).fill(-1);
+    this.ask = new Int32Array(batchSize);
+    this.rows = new Float64Array(batchSize * dataset.d);
+  }
+
+  /** Favourable decisions among the rows `drawn[0 .. k)`, asking the model (once) about rows not seen yet. */
+  countFavourable(drawn: Int32Array, k: number): number {
+    const { known, ask, rows, dataset } = this;
+    const { d, x } = dataset;
+    let m = 0;
+    for (let i = 0; i < k; i++) {
+      const r = drawn[i]!;
+      if (known[r] !== -1) continue;
+      known[r] = -2; // asked in this batch: listed once
+      ask[m] = r;
+      rows.set(x.subarray(r * d, (r + 1) * d), m * d);
+      m++;
+    }
+    if (m > 0) {
+      const decisions = this.model.predict(rows.subarray(0, m * d));
+      const favourable = dataset.schema.outcome.favorable;
+      for (let i = 0; i < m; i++) known[ask[i]!] = decisions[i] === favourable ? 1 : 0;
+    }
+    let count = 0;
+    for (let i = 0; i < k; i++) count += known[drawn[i]!]!;
+    return count;
+  }
+}
+
+/** A draw function: sample `k` rows of a population and count the model's favourable decisions on them. */
+function drawer(
+  pop: GroupPopulation,
+  model: CountingClassifier,
+  dataset: Dataset,
+  batch: Float64Array,
+  decided: RowDecisions | null,
+  drawn: Int32Array,
+) {
   const favourable = dataset.schema.outcome.favorable;
   return (k: number): number => {
+    if (decided) {
+      pop.drawRows(k, drawn);
+      return decided.countFavourable(drawn, k);
+    }
     const rows = batch.subarray(0, k * dataset.d);
     pop.fill(k, rows);
     const decisions = model.predict(rows);
@@ -147,7 +205,10 @@ export async function verifyGroups({
 }: SubgroupScan<Options>): Promise<{ subgroups: SubgroupFinding[]; extras: Record<string, unknown> }> {
   if (!model) throw new ModelError('MODEL_MISSING', 'VeriFair audits a model: pass input.model');
   const columns = protectedColumns(dataset, options.attributes);
-  const batch = new Float64Array(options.batchSize * dataset.d);
+  const empirical = options.population === 'empirical';
+  const batch = new Float64Array(empirical ? 0 : options.batchSize * dataset.d);
+  const drawn = new Int32Array(empirical ? options.batchSize : 0);
+  const decided = empirical ? new RowDecisions(dataset, model, options.batchSize) : null;
   const settings = {
     c: options.c,
     ambiguity: options.ambiguity,
@@ -173,8 +234,8 @@ export async function verifyGroups({
         const popA = new GroupPopulation(dataset, col.rows[p]!, options.population, rng.fork('a'));
         const popB = new GroupPopulation(dataset, col.rows[q]!, options.population, rng.fork('b'));
         const outcome = await verifyPair(
-          drawer(popA, model, dataset, batch),
-          drawer(popB, model, dataset, batch),
+          drawer(popA, model, dataset, batch, decided, drawn),
+          drawer(popB, model, dataset, batch, decided, drawn),
           settings,
           stop,
         );

@@ -1,6 +1,14 @@
 import { type Classifier, createDataset, createRng, defineSchema, OptionsError, Rng } from '@fb/core';
 import { describe, expect, it } from 'vitest';
-import { adaptiveEpsilon, combine, judge, mutualInformation, verifair, verifyPair } from '../src/index.js';
+import {
+  adaptiveEpsilon,
+  combine,
+  GroupPopulation,
+  judge,
+  mutualInformation,
+  verifair,
+  verifyPair,
+} from '../src/index.js';
 
 describe('adaptive concentration bound', () => {
   it('matches the formula at hand-picked points', () => {
@@ -235,6 +243,52 @@ describe('verifair detector', () => {
     const order = r.extras.attributeOrder as { attribute: string; mutualInformation: number }[];
     expect(order.map((o) => o.attribute)).toEqual(['group', 'sex']);
     expect(order[0]!.mutualInformation).toBeGreaterThan(order[1]!.mutualInformation);
+  });
+
+  it('draws in empirical mode the rows fill copies, and asks the model about each row once', async () => {
+    const ds = data(3000, 8);
+    const group = Int32Array.from({ length: 400 }, (_, i) => 7 * i);
+    const rows = new Int32Array(5000);
+    new GroupPopulation(ds, group, 'empirical', Rng.create('pop')).drawRows(5000, rows);
+    const copied = new Float64Array(5000 * 3);
+    new GroupPopulation(ds, group, 'empirical', Rng.create('pop')).fill(5000, copied);
+    for (let i = 0; i < 5000; i++)
+      expect(Array.from(copied.subarray(i * 3, i * 3 + 3))).toEqual(
+        Array.from(ds.x.subarray(rows[i]! * 3, rows[i]! * 3 + 3)),
+      );
+
+    // A run draws far more than the 3000 rows (undecided pairs draw maxSamples each): every row reaches
+    // the model at most once, and the rates are still those of the groups' rows.
+    const inner = new GroupThresholdModel([0.5, 0.44, 0.47]);
+    const asked: string[] = [];
+    const counting: Classifier = {
+      nFeatures: 3,
+      nClasses: 2,
+      predict(z) {
+        for (let i = 0; i < z.length / 3; i++) asked.push(Array.from(z.subarray(i * 3, i * 3 + 3)).join(','));
+        return inner.predict(z);
+      },
+    };
+    const r = await verifair.run(
+      { dataset: ds, model: counting },
+      { delta: 1e-6, maxSamples: 30_000, attributes: ['group'] },
+      { seed: 9 },
+    );
+    expect(r.extras.samples as number).toBeGreaterThan(10 * ds.n);
+    expect(asked.length).toBeLessThanOrEqual(ds.n);
+    expect(new Set(asked).size).toBe(asked.length);
+    const rates = [0, 1, 2].map((g) => exactRate(inner, ds, g));
+    for (const v of r.extras.verdicts as {
+      a: string;
+      b: string;
+      rateA: number;
+      rateB: number;
+      samples: number;
+    }[]) {
+      // Binomial sd at these sample sizes is below 0.01.
+      expect(Math.abs(v.rateA - rates[Number(v.a[1])]!)).toBeLessThan(0.04);
+      expect(Math.abs(v.rateB - rates[Number(v.b[1])]!)).toBeLessThan(0.04);
+    }
   });
 
   it('samples the product of marginals in independent mode', async () => {
