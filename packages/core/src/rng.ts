@@ -115,10 +115,7 @@ export class Rng {
     for (let i = 0; i < count; i++) {
       let r = this.nextU32();
       while (r >= limit) r = this.nextU32();
-      // r * inverse is within 2^-19 of r / n: its floor is the quotient or one off it, corrected here;
-      // every product and difference is an integer below 2^34, exact in a double.
-      const q = r - Math.floor(r * inverse) * n;
-      out[i] = q < 0 ? q + n : q >= n ? q - n : q;
+      out[i] = remainder(r, n, inverse);
     }
   }
 
@@ -219,6 +216,16 @@ export class Rng {
   sample<T>(items: readonly T[], k: number): T[] {
     return Array.from(this.sampleIndices(items.length, k), (i) => items[i]!);
   }
+}
+
+/**
+ * `r % n` for integers 0 <= r < 2^32 and 1 <= n <= 2^32, `inverse` being `1 / n`. `r * inverse` is within
+ * 2^-19 of r / n, so its floor is the quotient or one off it, which the comparisons correct; every
+ * product and difference is an integer below 2^34, exact in a double.
+ */
+export function remainder(r: number, n: number, inverse: number): number {
+  const i = r - Math.floor(r * inverse) * n;
+  return i < 0 ? i + n : i >= n ? i - n : i;
 }
 
 function rotl(x: number, k: number): number {

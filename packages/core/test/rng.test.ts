@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng, Rng, RngError } from '../src/index.js';
+import { remainder } from '../src/rng.js';
 import { expectError } from './helpers.js';
 
 const N = 100_000;
@@ -225,8 +226,46 @@ describe('distributions', () => {
     }
   });
 
+  it('remainder (of intsBelow) equals % for 32-bit draws, random and at the edges, over small and huge divisors', () => {
+    const rng = createRng('remainder');
+    const divisors = [
+      1,
+      2,
+      3,
+      7,
+      10,
+      300,
+      6000,
+      65_535,
+      65_537,
+      1_000_003,
+      2 ** 31 - 1,
+      2 ** 31,
+      2 ** 31 + 1,
+    ];
+    divisors.push(2 ** 32 - 5, 2 ** 32 - 1, 2 ** 32);
+    for (let i = 0; i < 40; i++) divisors.push(rng.int(1, 2 ** 32));
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const n of divisors) {
+      const edges = [0, 1, n - 1, n, n + 1, 2 * n - 1, 2 * n, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32 - n];
+      const draws = edges.filter((r) => r >= 0 && r < 2 ** 32);
+      for (let k = 0; k < 2000; k++) draws.push(rng.nextU32());
+      // Multiples of n and their neighbours, where a quotient one off would show.
+      for (let k = 0; k < 200; k++) {
+        const m = rng.int(0, Math.floor((2 ** 32 - 1) / n)) * n;
+        for (const r of [m - 1, m, m + 1]) if (r >= 0 && r < 2 ** 32) draws.push(r);
+      }
+      checked += draws.length;
+      for (const r of draws) if (remainder(r, n, 1 / n) !== r % n) wrong.push(`${r} % ${n}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(checked).toBeGreaterThan(100_000);
+  });
+
   it('intsBelow(n) draws what int(0, n - 1) draws, call for call, for spans small and near 2^31', () => {
-    for (const n of [1, 2, 7, 1000, 45_211, 0x7fffffff, 0x80000000]) {
+    // 2^30 + 2^29 + 1 rejects about one 32-bit draw in four.
+    for (const n of [1, 2, 7, 1000, 45_211, 2 ** 30 + 2 ** 29 + 1, 0x7fffffff, 0x80000000]) {
       const a = Rng.create(`ints-${n}`);
       const b = Rng.create(`ints-${n}`);
       const out = new Int32Array(5000).fill(-1);
@@ -237,6 +276,7 @@ describe('distributions', () => {
       expect(a.nextU32()).toBe(b.nextU32());
     }
     expect(() => Rng.create(1).intsBelow(0, new Int32Array(1))).toThrow(RngError);
+    expect(() => Rng.create(1).intsBelow(2.5, new Int32Array(1))).toThrow(RngError);
     expect(() => Rng.create(1).intsBelow(3, new Int32Array(1), 2)).toThrow(RngError);
   });
 

@@ -3,21 +3,9 @@ import { type DecisionTree, fitDecisionTree } from '@fb/models';
 import type { Predicate } from './constraints.js';
 
 /**
- * `rng.int(0, span - 1)`'s rejection threshold (Lemire's): a 32-bit draw at or above it is drawn again.
- * A function of the data set's row count only, so computed once per explainer.
- */
-export function rejectionLimit(span: number): number {
-  if (!(Number.isInteger(span) && span >= 1 && span <= 0x100000000))
-    throw new RangeError(`a data set of ${span} rows cannot be sampled`);
-  return 0x100000000 - (0x100000000 % span);
-}
-
-/**
  * The perturbed samples of one explanation into `rows`: row 0 is `t`, and each attribute j of each
  * later row is attribute j of a data row drawn uniformly, rows in order and attributes in order within
- * a row. The draws are `rng.int(0, n - 1)`'s, made from `rng.nextU32()` with the rejection threshold
- * computed once (`limit`, from `rejectionLimit(n)`), without `int`'s argument checks per draw, and the
- * remainder taken without a floating-point `%` (see `remainder`).
+ * a row: the draws of `rng.int(0, n - 1)`, made at once into `picks` ((samples - 1) x d of them).
  */
 export function drawSamples(
   rows: Float64Array,
@@ -26,31 +14,15 @@ export function drawSamples(
   n: number,
   d: number,
   samples: number,
-  limit: number,
   rng: Rng,
+  picks: Int32Array,
 ): void {
   rows.set(t);
-  const end = samples * d;
-  const inverse = 1 / n;
-  for (let k = d; k < end; ) {
-    for (let j = 0; j < d; j++, k++) {
-      let r = rng.nextU32();
-      while (r >= limit) r = rng.nextU32();
-      rows[k] = x[remainder(r, n, inverse) * d + j]!;
-    }
+  const count = (samples - 1) * d;
+  rng.intsBelow(n, picks, count);
+  for (let k = 0; k < count; ) {
+    for (let j = 0; j < d; j++, k++) rows[k + d] = x[picks[k]! * d + j]!;
   }
-}
-
-/**
- * `r % n` for integers 0 <= r < 2^32 and 1 <= n <= 2^32, `inverse` being `1 / n`. A 32-bit draw of 2^31
- * or more is not a small integer to V8, and its `%` calls the floating-point remainder; this takes the
- * quotient from one multiplication instead. `r * inverse` is within 2^-19 of r / n, so its floor is the
- * quotient or one off it, which the comparisons correct; every product and difference is an integer
- * below 2^34, exact in a double.
- */
-export function remainder(r: number, n: number, inverse: number): number {
-  const i = r - Math.floor(r * inverse) * n;
-  return i < 0 ? i + n : i >= n ? i - n : i;
 }
 
 /** Whether every label equals the first (a loop: no closure per explanation). */
@@ -70,20 +42,20 @@ export class PathExplainer {
   readonly samples: number;
   private readonly dataset: Dataset;
   private readonly rows: Float64Array;
-  private readonly limit: number;
+  private readonly picks: Int32Array;
 
   constructor(dataset: Dataset, samples: number) {
     this.dataset = dataset;
     this.samples = samples;
     this.rows = new Float64Array(samples * dataset.d);
-    this.limit = rejectionLimit(dataset.n);
+    this.picks = new Int32Array(Math.max(0, samples - 1) * dataset.d);
   }
 
   /** The decision path of `t` in a local tree; empty when the model gives every sample the same label. */
   explain(model: Classifier, t: Float64Array, rng: Rng, treeSeed: number): Predicate[] {
     const { n, d, x, schema } = this.dataset;
     const rows = this.rows;
-    drawSamples(rows, t, x, n, d, this.samples, this.limit, rng);
+    drawSamples(rows, t, x, n, d, this.samples, rng, this.picks);
     const labels = model.predict(rows);
     if (allSame(labels)) return [];
     // The tree's fit checks its data set against the schema (core's `checkDataset`), as `createDataset`
