@@ -103,9 +103,11 @@ for (const s of synths) {
               );
         }
       }
-      const { metrics: q, run } = runs[0].r;
+      // Each build's figures when they differ (before / after).
+      const fig = (f) => [...new Set(runs.map(f))].join(' / ');
       console.log(
-        `| ${s} | ${m} | ${seed} | ${q.tsn} | ${q.dsn} | ${q.pairs} | ${q.distinctQueries} | ${run.stopReason} | ` +
+        `| ${s} | ${m} | ${seed} | ${fig((x) => x.r.metrics.tsn)} | ${fig((x) => x.r.metrics.dsn)} | ` +
+          `${fig((x) => x.r.metrics.pairs)} | ${fig((x) => x.r.metrics.distinctQueries)} | ${fig((x) => x.r.run.stopReason)} | ` +
           `${runs.map((x) => x.cpu.toFixed(2)).join(' | ')} | ${same ? 'yes' : 'NO'} | ${load().join(' ')} |`,
       );
     }
