@@ -216,9 +216,9 @@ export class PathSolver {
   /**
    * Each constraint set solved so far (keyed by its bounds, as sent to Z3), with Z3's values or null if
    * unsatisfiable. A local search asks the same one-attribute sets again and again (in the article study's
-   * MLP cells about four solves in five are repeats); Z3's answer to a set depends on the set alone (each
-   * is solved between push and pop on the same base assertions, and Z3 is deterministic), so a repeat is
-   * answered with the values Z3 gave the first time.
+   * MLP cells about four solves in five are repeats). A repeat is answered with the values Z3 gave the
+   * first time: the reference builds a new solver per set and so always gets the same answer to the same
+   * set, where this incremental solver's answer could depend on the checks before it.
    */
   private readonly answers = new Map<string, number[] | null>();
   private readonly id = ++solverIds;
