@@ -280,6 +280,37 @@ describe('distributions', () => {
     expect(() => Rng.create(1).intsBelow(3, new Int32Array(1), 2)).toThrow(RngError);
   });
 
+  it('normals() draws what normal() draws, call for call, across the polar pairs and the spare', () => {
+    const a = Rng.create('normals');
+    const b = Rng.create('normals');
+    const out = new Float64Array(64).fill(-99);
+    // Odd and even lengths, empty ranges, offsets, and normal() between batches: a batch may start or end
+    // in the middle of a pair, and the spare must pass between the two methods either way.
+    for (const [from, to, between] of [
+      [0, 7, 0],
+      [3, 3, 1],
+      [5, 6, 0],
+      [10, 40, 1],
+      [0, 1, 2],
+      [1, 2, 0],
+      [0, 64, 3],
+    ] as const) {
+      out.fill(-99);
+      a.normals(out, from, to);
+      for (let i = 0; i < 64; i++) expect(out[i]).toBe(i >= from && i < to ? b.normal() : -99);
+      for (let k = 0; k < between; k++) expect(a.normal()).toBe(b.normal());
+    }
+    expect(a.nextU32()).toBe(b.nextU32());
+    const whole = new Float64Array(9);
+    Rng.create(5).normals(whole);
+    const one = Rng.create(5);
+    expect(Array.from(whole)).toEqual(Array.from({ length: 9 }, () => one.normal()));
+    expect(() => a.normals(out, -1, 2)).toThrow(RngError);
+    expect(() => a.normals(out, 5, 4)).toThrow(RngError);
+    expect(() => a.normals(out, 0, 65)).toThrow(RngError);
+    expect(() => a.normals(out, 0.5, 2)).toThrow(RngError);
+  });
+
   it('normal() has mean 0, sd 1 and the normal mass within one sd', () => {
     const rng = createRng(6);
     const xs = Array.from({ length: N }, () => rng.normal());

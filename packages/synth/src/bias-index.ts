@@ -384,17 +384,15 @@ export class BiasIndex {
     const live = new Int32Array(this.words);
     const { bitId, bias, biased, comboStart, comboIds } = this;
     const dense = this.combos <= DENSE_COMBOS;
-    let dirty = false;
     for (let i = 0; i < n; i++) {
       const off = i * d;
       const mark = i + 1;
       const nLive = this.candidates(x, off, cell, bits, live);
       const own = this.comboOf(x, off);
       // Subgroups with zero bias leave every sum unchanged, so only the biased ones are added.
-      // Few combinations: clear them all (when the last row left any sum nonzero); many: track the
-      // ones touched.
-      if (dense && dirty) acc.fill(0);
-      dirty = false;
+      // Few combinations: the extremes' pass below clears every sum it reads; many: track the ones
+      // touched.
+      let dirty = false;
       let nt = 0;
       for (let q = 0; q < nLive; q++) {
         const w = live[q]!;
@@ -415,6 +413,7 @@ export class BiasIndex {
         }
       }
       // Extremes over all combinations (untouched ones have bias 0), ties to the lowest index.
+      let ownB = 0;
       let minB = 0;
       let minC = 0;
       let maxB = 0;
@@ -423,8 +422,11 @@ export class BiasIndex {
         // Every sum is 0: the extremes are combination 0's.
       } else if (dense) {
         minB = maxB = acc[0]!;
+        ownB = acc[own]!;
+        acc[0] = 0;
         for (let c = 1; c < acc.length; c++) {
           const v = acc[c]!;
+          acc[c] = 0;
           if (v < minB) {
             minB = v;
             minC = c;
@@ -453,7 +455,7 @@ export class BiasIndex {
           }
         }
       }
-      out.beta[i] = dense || stamp[own] === mark ? acc[own]! : 0;
+      out.beta[i] = dense ? ownB : stamp[own] === mark ? acc[own]! : 0;
       out.minBeta[i] = minB;
       out.minCombo[i] = minC;
       out.maxBeta[i] = maxB;

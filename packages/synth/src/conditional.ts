@@ -35,7 +35,6 @@ export function sampleConditionalLatent(
   const r = copula.correlation;
   const d = Math.round(Math.sqrt(r.length));
   const m = box.index.length;
-  const f = d - m;
   const rcc = new Float64Array(m * m);
   for (let a = 0; a < m; a++)
     for (let b = 0; b < m; b++) rcc[a * m + b] = r[box.index[a]! * d + box.index[b]!]!;
@@ -86,7 +85,7 @@ export function sampleConditionalLatent(
       if (-Math.log(1 - rng.next()) >= psiStar - logp) break;
     }
     // 2. Free coordinates, then z = L [Z; ε].
-    for (let u = 0; u < f; u++) innovations[m + u] = rng.normal();
+    rng.normals(innovations, m, d);
     const off = (rowOffset + row) * d;
     for (let a = 0; a < d; a++) {
       let s = 0;
@@ -154,7 +153,7 @@ function sampleByGibbs(
       for (let b = 0; b < a; b++) s -= lcc[a * m + b]! * innovations[b]!;
       innovations[a] = s / lcc[a * m + a]!;
     }
-    for (let u = m; u < d; u++) innovations[u] = rng.normal();
+    rng.normals(innovations, m, d);
     const off = (rowOffset + row) * d;
     for (let a = 0; a < m; a++) out[off + order[a]!] = zc[a]!;
     for (let a = m; a < d; a++) {

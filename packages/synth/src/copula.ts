@@ -300,13 +300,15 @@ export function sampleLatent(
 ): Float64Array {
   const d = copula.marginals.length;
   const l = copula.cholesky;
-  const e = new Float64Array(d);
+  // Every innovation first (the stream's order is row by row either way), then each row turned into
+  // L e in place: from the last coordinate down, coordinate a reads only innovations 0..a, which are
+  // still unwritten.
+  rng.normals(z, 0, n * d);
   for (let i = 0; i < n; i++) {
-    for (let k = 0; k < d; k++) e[k] = rng.normal();
     const off = i * d;
-    for (let a = 0; a < d; a++) {
+    for (let a = d - 1; a >= 0; a--) {
       let s = 0;
-      for (let k = 0; k <= a; k++) s += l[a * d + k]! * e[k]!;
+      for (let k = 0; k <= a; k++) s += l[a * d + k]! * z[off + k]!;
       z[off + a] = s;
     }
   }
