@@ -103,11 +103,24 @@ for (const study of ['default', 'article']) {
 const fullEstimate = join(results, 'full', 'estimate.json');
 if (existsSync(fullEstimate)) {
   const e = JSON.parse(readFileSync(fullEstimate, 'utf8'));
+  // The target holds only if the estimate's 95% margin (of the sampled cells' method time) stays under it.
+  const upper = (e.totalSeconds + e.marginSeconds) / 3600;
   reportTarget({
     target: 'full study: core time',
     reference: 'at most 200 core-hours',
-    measured: `estimated ${(e.totalSeconds / 3600).toFixed(0)} core-hours (k = ${e.perStratum}, ${e.at.slice(0, 16)}; ${e.cells} cells)`,
-    holds: e.totalSeconds / 3600 <= 200,
+    measured: `estimated ${(e.totalSeconds / 3600).toFixed(0)} ± ${(e.marginSeconds / 3600).toFixed(0)} core-hours (95%: at most ${upper.toFixed(0)}; k = ${e.perStratum}, ${e.sampled} cells timed, ${e.at.slice(0, 16)}; ${e.cells} cells)`,
+    holds: upper <= 200,
+    command: 'pnpm bench --study full --estimate 1',
+  });
+  // The full study is not run on one machine: its estimate's sampled cells stand for it.
+  reportTarget({
+    target: "full study: cells that end on the time cap (the estimate's sampled cells)",
+    reference: '0',
+    measured:
+      e.cappedSampled === undefined
+        ? `not recorded by the estimate of ${e.at.slice(0, 16)}`
+        : `${e.cappedSampled} of ${e.sampled} sampled cells (${e.at.slice(0, 16)})`,
+    holds: e.cappedSampled === undefined ? null : e.cappedSampled === 0,
     command: 'pnpm bench --study full --estimate 1',
   });
 } else {

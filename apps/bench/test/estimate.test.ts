@@ -149,6 +149,21 @@ describe('time estimate by size of data', () => {
   });
 });
 
+describe('capped cells in the estimate', () => {
+  it('counts the sampled cells that ended on their time cap and says so', () => {
+    const cells = [cell('a', 'A', 'planted bias', 'b1'), cell('b', 'A', 'planted bias', 'b2')];
+    const capped = { ...record(cells[0]!, 600), stopReason: 'time-budget' } as CellRecord;
+    const done = { ...record(cells[1]!, 2), stopReason: 'completed' } as CellRecord;
+    const e = estimateStudy(cells, [capped, done]);
+    expect(e.cappedSampled).toBe(1);
+    // Counted with the seconds it was given.
+    expect(e.plans[0]!.totalSeconds).toBeCloseTo(602, 10);
+    expect(formatEstimate(e, 2)).toContain('1 sampled cells ended on their time cap');
+    expect(estimateStudy(cells, [done]).cappedSampled).toBe(0);
+    expect(formatEstimate(estimateStudy(cells, [done]), 2)).not.toContain('time cap');
+  });
+});
+
 describe('the printed estimate', () => {
   it('keeps plans apart whose labels differ only at their end', () => {
     const long = 'AEQUITAS fully-directed (globalIterations=';

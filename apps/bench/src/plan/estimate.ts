@@ -93,6 +93,9 @@ export interface StudyEstimate {
   totalSeconds: number;
   marginSeconds: number;
   failedSampled: number;
+  /** Sampled cells that ended on their time cap: counted with the seconds they were given, so the plan's
+   * time is then a lower bound. */
+  cappedSampled: number;
 }
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
@@ -176,6 +179,7 @@ export function estimateStudy(
     totalSeconds: methodSeconds + preparationSeconds,
     marginSeconds: 1.96 * Math.sqrt(variance),
     failedSampled: sampled.filter((r) => r.status === 'failed').length,
+    cappedSampled: sampled.filter((r) => r.stopReason === 'time-budget').length,
   };
 }
 
@@ -198,5 +202,9 @@ export function formatEstimate(e: StudyEstimate, workers: number): string {
     `total: ${hours(e.totalSeconds)} of core time (95% margin of the method part ± ${hours(e.marginSeconds)}); on ${workers} workers about ${hours(e.totalSeconds / workers)} of wall time; on N machines of ${workers} cores about ${hours(e.totalSeconds / workers)} / N`,
   );
   if (e.failedSampled > 0) lines.push(`${e.failedSampled} sampled cells failed (counted with their time)`);
+  if (e.cappedSampled > 0)
+    lines.push(
+      `${e.cappedSampled} sampled cells ended on their time cap (counted with the seconds they were given: their plans may cost more)`,
+    );
   return lines.join('\n');
 }
