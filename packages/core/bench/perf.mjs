@@ -2,7 +2,7 @@
 // Adult-shaped domain (14 attributes; age with 74 values, race 5 and sex 2 protected: 739 variants per
 // input), checked through a fresh counting wrapper, against the same linear model predicting the same
 // variant rows bare. Interleaved, best of 3. Prints figures; not a test. Run after `pnpm build`:
-// pnpm --filter @fb/core bench
+// pnpm --filter @fb/core bench. Then normal draws one at a time against in batches.
 import {
   CounterfactualChecker,
   CountingClassifier,
@@ -96,3 +96,33 @@ const [bare, checked] = Object.values(best);
 console.log(
   `  checker over the model alone: ${(checked / bare).toFixed(2)}x, ${(((checked - bare) / rows) * 1e6).toFixed(3)} us per variant row`,
 );
+
+// Normal draws one at a time (`normal()` in a loop) against `normals()` filling the same array from a
+// stream of the same seed: the same values (checked), five interleaved rounds of 20 batches of 200,000.
+{
+  const n = 200_000;
+  const one = new Float64Array(n);
+  const batch = new Float64Array(n);
+  const perDraw = { 'normal() in a loop': [], 'normals()': [] };
+  let same = true;
+  for (let round = 0; round < 5; round++) {
+    const a = Rng.create(`normals-${round}`);
+    const b = Rng.create(`normals-${round}`);
+    let t0 = performance.now();
+    for (let k = 0; k < 20; k++) for (let i = 0; i < n; i++) one[i] = a.normal();
+    perDraw['normal() in a loop'].push(((performance.now() - t0) / (20 * n)) * 1e6);
+    t0 = performance.now();
+    for (let k = 0; k < 20; k++) b.normals(batch);
+    perDraw['normals()'].push(((performance.now() - t0) / (20 * n)) * 1e6);
+    for (let i = 0; i < n; i++) if (one[i] !== batch[i]) same = false;
+  }
+  console.log(
+    `normal draws: 5 rounds of 20 x ${n.toLocaleString('en')}; the same values: ${same ? 'yes' : 'NO'}`,
+  );
+  for (const [name, ns] of Object.entries(perDraw)) {
+    const sorted = [...ns].sort((x, y) => x - y);
+    console.log(
+      `  ${name.padEnd(20)} median ${sorted[2].toFixed(1)} ns a draw (${sorted[0].toFixed(1)}-${sorted[4].toFixed(1)})`,
+    );
+  }
+}
