@@ -230,15 +230,15 @@ export class RowIndex {
     return out;
   }
 
-  /** Room in the table for `rows` rows: at most one move instead of repeated doublings. */
+  /** Room in the table for `rows` rows: at most one move instead of repeated growths. */
   private reserve(rows: number): void {
-    let cap = this.mask + 1;
     const current = this.mask + 1;
+    let cap = current;
     while (rows * 2 > cap) cap <<= 1;
     if (cap > current) this.grow(Math.max(cap, grownSize(current)));
   }
 
-  /** Move the table to `cap` slots (default twice as many), each slot by its kept hash. */
+  /** Move the table to `cap` slots (by default its next size, `grownSize`), each slot by its kept hash. */
   private grow(cap = grownSize(this.mask + 1)): void {
     const old = this.table;
     const oldTags = this.tags;
