@@ -75,7 +75,7 @@ for (const study of ['default', 'article']) {
       reference: 'within 25%',
       measured: 'no estimate kept',
       holds: null,
-      command: `${command} --estimate 3`,
+      command: `${command} --estimate 3 --fresh`,
     });
     continue;
   }
@@ -96,7 +96,7 @@ for (const study of ['default', 'article']) {
     reference: 'within 25%',
     measured: `estimated ${hours(e.totalSeconds)} of core time (k = ${e.perStratum}, ${e.at.slice(0, 16)}) against ${hours(run.coreSeconds)} run: ${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(0)}%`,
     holds: Math.abs(ratio - 1) <= 0.25,
-    command: `${command} --estimate 3`,
+    command: `${command} --estimate 3 --fresh`,
   });
 }
 
@@ -110,7 +110,7 @@ if (existsSync(fullEstimate)) {
     reference: 'at most 200 core-hours',
     measured: `estimated ${(e.totalSeconds / 3600).toFixed(0)} ± ${(e.marginSeconds / 3600).toFixed(0)} core-hours (95%: at most ${upper.toFixed(0)}; k = ${e.perStratum}, ${e.sampled} cells timed, ${e.at.slice(0, 16)}; ${e.cells} cells)`,
     holds: upper <= 200,
-    command: 'pnpm bench --study full --estimate 1',
+    command: `pnpm bench --study full --estimate ${e.perStratum} --fresh`,
   });
   // The full study is not run on one machine: its estimate's sampled cells stand for it.
   reportTarget({
@@ -121,7 +121,7 @@ if (existsSync(fullEstimate)) {
         ? `not recorded by the estimate of ${e.at.slice(0, 16)}`
         : `${e.cappedSampled} of ${e.sampled} sampled cells (${e.at.slice(0, 16)})`,
     holds: e.cappedSampled === undefined ? null : e.cappedSampled === 0,
-    command: 'pnpm bench --study full --estimate 1',
+    command: `pnpm bench --study full --estimate ${e.perStratum} --fresh`,
   });
 } else {
   reportTarget({
