@@ -4,7 +4,8 @@
 // each round is printed: a side-by-side comparison on the same rows. Prints figures; not a test.
 // Run after `pnpm build`: [BASELINE=...] node bench/row-index.mjs [rounds]
 import os from 'node:os';
-import { DomainSampler, defineSchema, Rng, RowIndex } from '../dist/index.js';
+import { defineSchema, RowIndex } from '../dist/index.js';
+import { distinctRows } from './distinct-rows.mjs';
 
 const N = 1_000_000;
 const rounds = Number(process.argv[2] ?? 15);
@@ -21,20 +22,7 @@ const schema = defineSchema({
   })),
   outcome: { name: 'y', labels: ['0', '1'], favorable: 1 },
 });
-// N distinct rows: uniform draws, a repeated draw replaced by a new one (as the eval bench makes them).
-const distinct = new Float64Array(N * d);
-{
-  const sampler = new DomainSampler(schema);
-  const rng = Rng.create('bookkeeping');
-  const seen = new RowIndex(d);
-  const row = new Float64Array(d);
-  for (let i = 0; i < N; ) {
-    sampler.fill(rng, row);
-    const before = seen.size;
-    seen.getOrAdd(row);
-    if (seen.size > before) distinct.set(row, d * i++);
-  }
-}
+const distinct = distinctRows(schema, N, 'bookkeeping');
 const versions = [['this', RowIndex]];
 if (process.env.BASELINE) versions.push(['baseline', (await import(process.env.BASELINE)).RowIndex]);
 const ids = new Int32Array(1000);

@@ -4,10 +4,11 @@
 // batches of 1,000, interleaved, best of 5 (and the time target's median over the 5); then the row
 // index alone by its size. Prints figures; not a test. Run after `pnpm build`: pnpm --filter @fb/eval bench
 import os from 'node:os';
-import { CountingClassifier, DomainSampler, Rng, RowIndex } from '@fb/core';
+import { CountingClassifier, Rng, RowIndex } from '@fb/core';
 import { fit } from '@fb/models';
 import { generate } from '@fb/synth';
 import { reportTarget } from '../../../tools/perf-targets/report.mjs';
+import { distinctRows } from '../../core/bench/distinct-rows.mjs';
 import { QueryClock } from '../dist/index.js';
 
 const N = 1_000_000;
@@ -15,19 +16,7 @@ const { dataset } = generate({ seed: 1, attributes: 20, pairs: 20 });
 const model = await fit(dataset, { model: 'logistic-regression' });
 const d = dataset.d;
 // N distinct rows: uniform draws, a repeated draw replaced by a new one.
-const distinct = new Float64Array(N * d);
-{
-  const sampler = new DomainSampler(dataset.schema);
-  const rng = Rng.create('bookkeeping');
-  const seen = new RowIndex(d);
-  const row = new Float64Array(d);
-  for (let i = 0; i < N; ) {
-    sampler.fill(rng, row);
-    const before = seen.size;
-    seen.getOrAdd(row);
-    if (seen.size > before) distinct.set(row, d * i++);
-  }
-}
+const distinct = distinctRows(dataset.schema, N, 'bookkeeping');
 // The same rows, each asked three times (a third of them distinct), in shuffled order.
 const repeated = new Float64Array(N * d);
 {
