@@ -117,19 +117,39 @@ export function checkRows(schema: Schema, x: Float64Array, n: number): void {
     throw new DataError('DATA_SHAPE', `expected ${n} rows of width ${d} (${n * d} values), got ${x.length}`);
   }
   const { lo, hi, kind, step } = domainChecks(schema);
-  let bad = false;
-  for (let k = 0, j = 0; k < n * d && !bad; k++) {
-    const v = x[k]!;
-    // NaN and the infinities fail the bounds; a category code is a small integer.
-    if (!(v >= lo[j]! && v <= hi[j]!)) bad = true;
-    else if (kind[j] === 1) bad = (v | 0) !== v;
-    else if (kind[j] === 2) {
-      const q = (v - lo[j]!) / step[j]!;
-      bad = !(Math.abs(q - Math.round(q)) < 1e-9);
+  if (suspectValue(x, n * d, d, lo, hi, kind, step)) throwFirstBadValue(schema, x, n);
+}
+
+/**
+ * Whether a value of the first `length` of row-major x (width d) fails the fast domain checks. The loop
+ * is the whole function and reads only its arguments: in a first call V8 has no type feedback yet for
+ * code before a loop, and optimised code built from the loop then left for the interpreter at that code
+ * in the next call (`--trace-deopt`).
+ */
+function suspectValue(
+  x: Float64Array,
+  length: number,
+  d: number,
+  lo: Float64Array,
+  hi: Float64Array,
+  kind: Uint8Array,
+  step: Float64Array,
+): boolean {
+  for (let k = 0; k < length; k += d) {
+    for (let j = 0; j < d; j++) {
+      const v = x[k + j]!;
+      // NaN and the infinities fail the bounds; a category code is a small integer.
+      if (!(v >= lo[j]! && v <= hi[j]!)) return true;
+      const c = kind[j]!;
+      if (c === 1) {
+        if ((v | 0) !== v) return true;
+      } else if (c === 2) {
+        const q = (v - lo[j]!) / step[j]!;
+        if (!(Math.abs(q - Math.round(q)) < 1e-9)) return true;
+      }
     }
-    if (++j === d) j = 0;
   }
-  if (bad) throwFirstBadValue(schema, x, n);
+  return false;
 }
 
 function throwFirstBadValue(schema: Schema, x: Float64Array, n: number): void {

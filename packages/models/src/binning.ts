@@ -1,15 +1,10 @@
-import { OptionsError, type Schema } from '@fb/core';
+import { DataError, OptionsError, type Schema } from '@fb/core';
+import { BINNING_WASM } from './wasm/binning-wasm.js';
+import { layout, MAX_MEMORY, WASM_PAGE, type WasmMemory, wasmApi } from './wasm-api.js';
 
 /** Largest number of bins per feature: bin codes are stored as bytes. */
 export const MAX_BINS = 256;
 
-/**
- * Discretises each feature once, before any tree is grown: a categorical attribute keeps its exact codes
- * (one bin per category), a numeric one gets one bin per distinct training value, or quantile bins when it
- * has more distinct values than `maxBins`. Splits are searched between occupied bins; the threshold put in
- * the tree is the midpoint between the largest training value of the left bin and the smallest of the
- * right one, so trees predict from raw values without binning.
- */
 /** What a `FeatureBinner` holds, as structured-clonable arrays. */
 export interface BinnerParts {
   readonly nBins: Int32Array;
@@ -19,6 +14,13 @@ export interface BinnerParts {
   readonly exact: boolean[];
 }
 
+/**
+ * Discretises each feature once, before any tree is grown: a categorical attribute keeps its exact codes
+ * (one bin per category), a numeric one gets one bin per distinct training value, or quantile bins when it
+ * has more distinct values than `maxBins`. Splits are searched between occupied bins; the threshold put in
+ * the tree is the midpoint between the largest training value of the left bin and the smallest of the
+ * right one, so trees predict from raw values without binning.
+ */
 export class FeatureBinner {
   readonly nFeatures: number;
   /** Bins per feature. */
@@ -56,48 +58,19 @@ export class FeatureBinner {
     maxBins: number,
     weight?: Float64Array,
   ): FeatureBinner {
-    if (!Number.isInteger(maxBins) || maxBins < 2 || maxBins > MAX_BINS) {
-      throw new OptionsError(
-        'OPTIONS_INVALID',
-        `maxBins must be an integer in [2, ${MAX_BINS}], got ${maxBins}`,
-        {
-          option: '/maxBins',
-        },
-      );
-    }
-    const d = schema.attributes.length;
-    const nBins = new Int32Array(d);
-    const edges: Float64Array[] = [];
-    const lower: Float64Array[] = [];
-    const upper: Float64Array[] = [];
-    const exact: boolean[] = [];
-    // Without weights every row counts, and the columns are read without a row list.
-    const rows = weight ? weightedRows(n, weight) : null;
-    const column = new Float64Array(rows ? rows.length : n);
-    for (let j = 0; j < d; j++) {
-      const a = schema.attributes[j]!;
-      const k = a.categories?.length ?? 0;
-      if (a.kind === 'categorical' && k <= MAX_BINS) {
-        const codes = Float64Array.from({ length: k }, (_, c) => c);
-        nBins[j] = k;
-        edges.push(Float64Array.from({ length: Math.max(k - 1, 0) }, (_, c) => c + 0.5));
-        lower.push(codes);
-        upper.push(codes.slice());
-        exact.push(true);
-        continue;
-      }
-      gatherColumn(x, d, j, rows, column);
-      column.sort();
-      const { lo, hi } = quantileBins(column, maxBins);
-      const e = new Float64Array(lo.length - 1);
-      for (let b = 0; b < e.length; b++) e[b] = midpoint(hi[b]!, lo[b + 1]!);
-      nBins[j] = lo.length;
-      edges.push(e);
-      lower.push(lo);
-      upper.push(hi);
-      exact.push(false);
-    }
-    return new FeatureBinner(nBins, edges, lower, upper, exact);
+    return binTable(schema, x, n, maxBins, weight, false).binner;
+  }
+
+  /** `fit`, then `transform` of the same rows: the table goes to the binning kernels once. */
+  static fitTransform(
+    schema: Schema,
+    x: Float64Array,
+    n: number,
+    maxBins: number,
+    weight?: Float64Array,
+  ): { binner: FeatureBinner; codes: Uint8Array } {
+    const { binner, codes } = binTable(schema, x, n, maxBins, weight, true);
+    return { binner, codes: codes! };
   }
 
   /** The bins as plain arrays, for a helper thread to rebuild the binner (`fromParts`). */
@@ -113,12 +86,9 @@ export class FeatureBinner {
   /** Bin codes of n row-major rows, feature-major: code of row i, feature j at j * n + i. */
   transform(x: Float64Array, n: number): Uint8Array {
     const d = this.nFeatures;
-    const out = new Uint8Array(d * n);
-    for (let j = 0; j < d; j++) {
-      if (this.exact[j]) exactCodes(x, n, d, j, out);
-      else searchCodes(x, n, d, j, this.edges[j]!, out);
-    }
-    return out;
+    const kernels = binningKernels(binningLayout(n, d), n, d);
+    kernels.load(x, n * d);
+    return binCodes(kernels, this.parts(), n);
   }
 
   /** Raw-unit threshold separating bin `leftBin` (goes left) from bin `rightBin` > leftBin of feature j. */
@@ -133,120 +103,213 @@ function midpoint(a: number, b: number): number {
   return m >= b || m < a ? a : m;
 }
 
-// The loops below are functions of their own: code after a long loop, not yet run when V8 optimises the
-// loop, sends the rest of its function back to the interpreter when first reached.
+/** The binning kernels of src/wasm/binning.wat; pointers are byte offsets into their memory. */
+interface BinningExports {
+  gather(x: number, d: number, j: number, hasRows: number, rows: number, count: number, column: number): void;
+  distinct(sorted: number, n: number, out: number): number;
+  greedy(sorted: number, n: number, maxBins: number, lo: number, hi: number): number;
+  search(x: number, n: number, d: number, j: number, e: number, last: number, codes: number): void;
+  exact(x: number, n: number, d: number, j: number, codes: number): void;
+}
 
-/** Indices of the rows of positive weight (all n rows without weights). */
-function weightedRows(n: number, weight: Float64Array | undefined): Int32Array {
-  const rows = new Int32Array(n);
-  return rows.subarray(0, listWeighted(n, weight, rows));
+/** Where a binning call lays out its table, column, row list, bins and codes in the kernels' memory. */
+interface BinningLayout {
+  x: number;
+  column: number;
+  rows: number;
+  lo: number;
+  hi: number;
+  edges: number;
+  codes: number;
+  end: number;
+}
+
+function binningLayout(n: number, d: number): BinningLayout {
+  const regions = layout(0);
+  const take = (length: number, bytes: number): number => regions.take(length, bytes).at;
+  return {
+    x: take(n * d, 8),
+    column: take(n, 8),
+    rows: take(n, 4),
+    lo: take(MAX_BINS, 8),
+    hi: take(MAX_BINS, 8),
+    edges: take(MAX_BINS, 8),
+    codes: take(n * d, 1),
+    get end() {
+      return regions.end;
+    },
+  };
+}
+
+/**
+ * The kernels' instance and memory, kept for the next call of this thread when the memory is at most
+ * this size: a model fitted again and again on the same table then reuses it, and a large table's
+ * memory is not held once its binning is done.
+ */
+const KEEP_BYTES = 64 * 2 ** 20;
+let kept: { k: BinningExports; memory: WasmMemory } | undefined;
+let binningModule: object | undefined;
+
+/** The kernels on a memory of at least `at.end` bytes, for one binning call. */
+class BinningKernels {
+  constructor(
+    readonly k: BinningExports,
+    private readonly memory: WasmMemory,
+    readonly at: BinningLayout,
+  ) {}
+
+  view(at: number, length: number): Float64Array {
+    return new Float64Array(this.memory.buffer, at, length);
+  }
+
+  rows(length: number): Int32Array {
+    return new Int32Array(this.memory.buffer, this.at.rows, length);
+  }
+
+  /** Copy the row-major table in. */
+  load(x: Float64Array, length: number): void {
+    this.view(this.at.x, length).set(x.subarray(0, length));
+  }
+
+  /** A copy of the codes region, and the memory left for the next call when it is small enough. */
+  takeCodes(length: number): Uint8Array {
+    const codes = new Uint8Array(this.memory.buffer, this.at.codes, length).slice();
+    this.release();
+    return codes;
+  }
+
+  release(): void {
+    kept = this.memory.buffer.byteLength <= KEEP_BYTES ? { k: this.k, memory: this.memory } : undefined;
+  }
+}
+
+function binningKernels(at: BinningLayout, n: number, d: number): BinningKernels {
+  if (!wasmApi) {
+    throw new Error(
+      '@fb/models bins features with WebAssembly, which this JavaScript runtime does not provide',
+    );
+  }
+  if (at.end > MAX_MEMORY) {
+    throw new DataError(
+      'DATA_SHAPE',
+      `${n} rows of ${d} features need ${at.end} bytes of working memory to bin, more than the ` +
+        `${MAX_MEMORY} WebAssembly can address: fit on fewer rows`,
+    );
+  }
+  const pages = Math.ceil(at.end / WASM_PAGE);
+  let held = kept;
+  kept = undefined;
+  if (held && held.memory.buffer.byteLength < pages * WASM_PAGE) {
+    if (pages * WASM_PAGE > KEEP_BYTES) held = undefined;
+    else held.memory.grow(pages - held.memory.buffer.byteLength / WASM_PAGE);
+  }
+  if (!held) {
+    binningModule ??= new wasmApi.Module(Buffer.from(BINNING_WASM, 'base64'));
+    const memory = new wasmApi.Memory({ initial: pages });
+    const k = new wasmApi.Instance(binningModule, { env: { memory } }).exports as BinningExports;
+    held = { k, memory };
+  }
+  return new BinningKernels(held.k, held.memory, at);
+}
+
+/**
+ * The bins of every feature of n row-major rows (see `FeatureBinner`), and with `withCodes` every row's
+ * codes: the table is copied into the kernels' memory once, each continuous column gathered there,
+ * sorted (the typed array's own sort) and binned by the kernels.
+ */
+function binTable(
+  schema: Schema,
+  x: Float64Array,
+  n: number,
+  maxBins: number,
+  weight: Float64Array | undefined,
+  withCodes: boolean,
+): { binner: FeatureBinner; codes: Uint8Array | null } {
+  if (!Number.isInteger(maxBins) || maxBins < 2 || maxBins > MAX_BINS) {
+    throw new OptionsError(
+      'OPTIONS_INVALID',
+      `maxBins must be an integer in [2, ${MAX_BINS}], got ${maxBins}`,
+      {
+        option: '/maxBins',
+      },
+    );
+  }
+  const d = schema.attributes.length;
+  const kernels = binningKernels(binningLayout(n, d), n, d);
+  const { k, at } = kernels;
+  kernels.load(x, n * d);
+  // Without weights every row counts, and the columns are read without a row list.
+  const count = weight ? listWeighted(n, weight, kernels.rows(n)) : n;
+  const nBins = new Int32Array(d);
+  const edges: Float64Array[] = [];
+  const lower: Float64Array[] = [];
+  const upper: Float64Array[] = [];
+  const exact: boolean[] = [];
+  for (let j = 0; j < d; j++) {
+    const a = schema.attributes[j]!;
+    const categories = a.categories?.length ?? 0;
+    if (a.kind === 'categorical' && categories <= MAX_BINS) {
+      const codes = Float64Array.from({ length: categories }, (_, c) => c);
+      nBins[j] = categories;
+      edges.push(Float64Array.from({ length: Math.max(categories - 1, 0) }, (_, c) => c + 0.5));
+      lower.push(codes);
+      upper.push(codes.slice());
+      exact.push(true);
+      continue;
+    }
+    k.gather(at.x, d, j, weight ? 1 : 0, at.rows, count, at.column);
+    kernels.view(at.column, count).sort();
+    const distinct = k.distinct(at.column, count, -1);
+    let lo: Float64Array;
+    let hi: Float64Array;
+    if (distinct > maxBins) {
+      const m = k.greedy(at.column, count, maxBins, at.lo, at.hi);
+      lo = kernels.view(at.lo, m).slice();
+      hi = kernels.view(at.hi, m).slice();
+    } else {
+      k.distinct(at.column, count, at.lo);
+      lo = kernels.view(at.lo, distinct).slice();
+      hi = lo.slice();
+    }
+    const e = new Float64Array(lo.length - 1);
+    for (let b = 0; b < e.length; b++) e[b] = midpoint(hi[b]!, lo[b + 1]!);
+    nBins[j] = lo.length;
+    edges.push(e);
+    lower.push(lo);
+    upper.push(hi);
+    exact.push(false);
+  }
+  const binner = FeatureBinner.fromParts({ nBins, edges, lower, upper, exact });
+  if (!withCodes) {
+    kernels.release();
+    return { binner, codes: null };
+  }
+  return { binner, codes: binCodes(kernels, binner.parts(), n) };
+}
+
+/** Every row's bin codes of the table in the kernels' memory (n rows), feature-major. */
+function binCodes(kernels: BinningKernels, bins: BinnerParts, n: number): Uint8Array {
+  const { k, at } = kernels;
+  const d = bins.nBins.length;
+  for (let j = 0; j < d; j++) {
+    if (bins.exact[j]) {
+      k.exact(at.x, n, d, j, at.codes);
+      continue;
+    }
+    const e = bins.edges[j]!;
+    kernels.view(at.edges, e.length).set(e);
+    k.search(at.x, n, d, j, at.edges, e.length, at.codes);
+  }
+  return kernels.takeCodes(n * d);
 }
 
 /**
  * The rows of positive weight into rows; returns their count. The loop is a function with nothing after
- * it: the `subarray` after it, with no type feedback when V8 optimised the running loop, threw the
- * function out of its optimised code in the first fit and again in the second (`--trace-deopt`).
+ * it: code after a loop, with no type feedback when V8 optimised the running loop, threw the function
+ * out of its optimised code in the first fit and again in the second (`--trace-deopt`).
  */
-function listWeighted(n: number, weight: Float64Array | undefined, rows: Int32Array): number {
+function listWeighted(n: number, weight: Float64Array, rows: Int32Array): number {
   let m = 0;
-  for (let i = 0; i < n; i++) if (!weight || weight[i]! > 0) rows[m++] = i;
-  return m;
-}
-
-/** Feature j of the given rows (all rows when null) of row-major x (width d), into column. */
-function gatherColumn(
-  x: Float64Array,
-  d: number,
-  j: number,
-  rows: Int32Array | null,
-  column: Float64Array,
-): void {
-  if (rows) for (let r = 0; r < rows.length; r++) column[r] = x[rows[r]! * d + j]!;
-  else for (let r = 0; r < column.length; r++) column[r] = x[r * d + j]!;
-}
-
-/** Bin codes of feature j when its bins are its exact (categorical) codes, into out from j * n. */
-function exactCodes(x: Float64Array, n: number, d: number, j: number, out: Uint8Array): void {
-  const base = j * n;
-  for (let i = 0; i < n; i++) out[base + i] = Math.round(x[i * d + j]!);
-}
-
-/** Bin codes of feature j against its upper bin edges e, into out from j * n. */
-function searchCodes(
-  x: Float64Array,
-  n: number,
-  d: number,
-  j: number,
-  e: Float64Array,
-  out: Uint8Array,
-): void {
-  const base = j * n;
-  const last = e.length;
-  for (let i = 0; i < n; i++) {
-    const v = x[i * d + j]!;
-    // First edge >= v by binary search; past every edge means the last bin.
-    let lo = 0;
-    let hi = last;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (e[mid]! < v) lo = mid + 1;
-      else hi = mid;
-    }
-    out[base + i] = lo;
-  }
-}
-
-/** The number of distinct values of a sorted array. */
-function distinctCount(sorted: Float64Array): number {
-  let distinct = 0;
-  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) distinct++;
-  return distinct;
-}
-
-/**
- * Bins over sorted values: one per distinct value when there are at most maxBins of them, else greedy
- * quantile bins that close once their cumulative count reaches the next multiple of n / maxBins (a
- * heavily repeated value thus gets a bin of its own). Returns each bin's smallest and largest value.
- */
-function quantileBins(sorted: Float64Array, maxBins: number): { lo: Float64Array; hi: Float64Array } {
-  const distinct = distinctCount(sorted);
-  if (distinct > maxBins) return greedyBins(sorted, maxBins);
-  const lo = distinctBins(sorted, distinct);
-  return { lo, hi: lo.slice() };
-}
-
-/** The distinct values of a sorted array with `distinct` of them. */
-function distinctBins(sorted: Float64Array, distinct: number): Float64Array {
-  const lo = new Float64Array(distinct);
-  let m = 0;
-  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) lo[m++] = sorted[i]!;
-  return lo;
-}
-
-/** Greedy quantile bins (see `quantileBins`), at most maxBins of them. */
-function greedyBins(sorted: Float64Array, maxBins: number): { lo: Float64Array; hi: Float64Array } {
-  const lo = new Float64Array(maxBins);
-  const hi = new Float64Array(maxBins);
-  const m = greedyEdges(sorted, maxBins, lo, hi);
-  return { lo: lo.slice(0, m), hi: hi.slice(0, m) };
-}
-
-/** The bins of `greedyBins` into lo and hi; returns their count (a loop alone: see `listWeighted`). */
-function greedyEdges(sorted: Float64Array, maxBins: number, lo: Float64Array, hi: Float64Array): number {
-  const n = sorted.length;
-  const step = n / maxBins;
-  let m = 0;
-  let start = 0;
-  for (let i = 0; i < n; ) {
-    let end = i + 1;
-    while (end < n && sorted[end] === sorted[i]) end++;
-    if (end === n || (maxBins - m > 1 && end >= (m + 1) * step)) {
-      lo[m] = sorted[start]!;
-      hi[m] = sorted[end - 1]!;
-      m++;
-      start = end;
-    }
-    i = end;
-  }
+  for (let i = 0; i < n; i++) if (weight[i]! > 0) rows[m++] = i;
   return m;
 }

@@ -1,7 +1,7 @@
 import { DataError, type Rng } from '@fb/core';
 import type { FeatureBinner } from './binning.js';
 import { TREE_WASM } from './wasm/tree-wasm.js';
-import { layout, WASM_PAGE, type WasmMemory, wasmApi } from './wasm-api.js';
+import { layout, MAX_MEMORY, WASM_PAGE, type WasmMemory, wasmApi } from './wasm-api.js';
 
 export type Criterion = 'gini' | 'entropy';
 
@@ -123,6 +123,34 @@ export interface TreeKernels {
     end: number,
     bin: number,
   ): number;
+  searchFeatures(
+    order: number,
+    d: number,
+    nBins: number,
+    bins: number,
+    n: number,
+    idx: number,
+    yv: number,
+    wv: number,
+    start: number,
+    end: number,
+    K: number,
+    all: number,
+    hcAll: number,
+    hwAll: number,
+    hcStride: number,
+    hwStride: number,
+    hc: number,
+    hw: number,
+    touched: number,
+    parent: number,
+    W: number,
+    minLeaf: number,
+    cum: number,
+    best: number,
+    out: number,
+    left: number,
+  ): number;
 }
 
 let treeModule: object | undefined;
@@ -164,9 +192,6 @@ function kernelModule(): object {
 
 // Most memory the histograms of every feature at once may take (wider data searches feature by feature).
 const ALL_HISTOGRAMS_BYTES = 4 * 2 ** 20;
-
-// Largest memory a tree builder takes: WebAssembly addresses 32 bits (the last page is left unused).
-const MAX_MEMORY = 2 ** 32 - WASM_PAGE;
 
 /**
  * Work buffers sized for one training table, reused by every tree grown on it: a forest allocates them
@@ -214,7 +239,15 @@ export class TreeBuilder {
   // The root's class weights, then their total, from `collect`.
   private readonly clsAt: number;
   private readonly cls: Float64Array;
+  // The features in the order a node examines them, and each feature's bin count.
+  private readonly orderAt: number;
   private readonly order: Int32Array;
+  private readonly nBinsAt: number;
+  // The best split of a `searchFeatures` call: feature, last bin going left, next bin; left class weights.
+  private readonly outAt: number;
+  private readonly out: Int32Array;
+  private readonly leftAt: number;
+  private readonly searchLeft: Float64Array;
   private readonly bestLeft: Float64Array;
   private cap = 0;
   private feature: Int32Array = new Int32Array(0);
@@ -259,6 +292,10 @@ export class TreeBuilder {
     this.parentAt = take(K, 8);
     this.clsAt = take(K + 1, 8);
     this.bestAt = take(1, 8);
+    this.orderAt = take(d, 4);
+    this.nBinsAt = take(d, 4);
+    this.outAt = take(3, 4);
+    this.leftAt = take(K, 8);
     const end = regions.end;
     if (end > MAX_MEMORY) {
       throw new DataError(
@@ -300,7 +337,10 @@ export class TreeBuilder {
     this.parent = new Float64Array(buffer, this.parentAt, K);
     this.cls = new Float64Array(buffer, this.clsAt, K + 1);
     this.best = new Float64Array(buffer, this.bestAt, 1);
-    this.order = new Int32Array(d);
+    this.order = new Int32Array(buffer, this.orderAt, d);
+    new Int32Array(buffer, this.nBinsAt, d).set(data.binner.nBins);
+    this.out = new Int32Array(buffer, this.outAt, 3);
+    this.searchLeft = new Float64Array(buffer, this.leftAt, K);
     this.bestLeft = new Float64Array(K);
   }
 
@@ -456,32 +496,10 @@ export class TreeBuilder {
     const gini = params.criterion === 'gini';
     this.best[0] = Number.NEGATIVE_INFINITY;
     for (let j = 0; j < d; j++) order[j] = j;
+    this.splitFeature = -1;
+    if (gini && params.maxFeatures >= d) return this.searchAll(start, end, W, minLeaf, rng);
     let visited = 0;
     let bestFeature = -1;
-    this.splitFeature = -1;
-    // When every feature is examined and every histogram is dense, the node's rows are added to all the
-    // histograms in one pass (the same sums, each row read once), then scanned in the same order.
-    const hcStride = this.maxBins * 4;
-    const hwStride = this.maxBins * K * 8;
-    const all = this.allHistograms && gini && params.maxFeatures >= d && count >= this.maxBins;
-    if (all) {
-      const { binsAt, hcAllAt, hwAllAt } = this;
-      kernels.addRowsAll(
-        binsAt,
-        n,
-        d,
-        idxAt,
-        yvAt,
-        wvAt,
-        start,
-        end,
-        K,
-        hcAllAt,
-        hwAllAt,
-        hcStride,
-        hwStride,
-      );
-    }
     for (let t = 0; t < d && visited < params.maxFeatures; t++) {
       const pick = rng.int(t, d - 1);
       const f = order[pick]!;
@@ -489,18 +507,15 @@ export class TreeBuilder {
       order[t] = f;
       const nb = binner.nBins[f]!;
       const col = this.binsAt + f * n;
-      const hc = all ? this.hcAllAt + f * hcStride : hcAt;
-      const hw = all ? this.hwAllAt + f * hwStride : hwAt;
       // Sparse mode (fewer rows than bins): remember the touched bins and scan only those, in order.
-      const occupied = all
-        ? kernels.occupied(hc, nb, touchedAt)
-        : count < nb
+      const occupied =
+        count < nb
           ? kernels.sparse(col, idxAt, yvAt, wvAt, start, end, K, hcAt, hwAt, touchedAt)
           : this.denseHistogram(col, start, end, nb);
       if (occupied > 1) {
         visited++;
         const s = gini
-          ? kernels.scanGini(touchedAt, occupied, hc, hw, K, parentAt, W, count, minLeaf, cumAt, bestAt)
+          ? kernels.scanGini(touchedAt, occupied, hcAt, hwAt, K, parentAt, W, count, minLeaf, cumAt, bestAt)
           : scanEntropy(touched, occupied, this.hc, this.hw, K, parent, W, count, minLeaf, cum, this.best);
         if (s >= 0) {
           bestFeature = f;
@@ -511,9 +526,65 @@ export class TreeBuilder {
           for (let k = 0; k < K; k++) this.bestLeft[k] = cum[K + k]!;
         }
       }
-      kernels.clear(touchedAt, occupied, K, hc, hw);
+      kernels.clear(touchedAt, occupied, K, hcAt, hwAt);
     }
     return bestFeature;
+  }
+
+  /**
+   * `bestSplit` when every feature is examined with the Gini criterion: the features' order drawn as the
+   * loop of `bestSplit` draws it (all d draws: no feature is left unexamined), then the whole search in
+   * one call into WebAssembly (`searchFeatures`: the same histograms, scans and clears in the same
+   * order; when every histogram is dense and they fit in memory together, the node's rows are first
+   * added to all of them in one pass, `addRowsAll`: the same sums, each row read once). One call per node instead of
+   * three per feature: in a fresh process V8 calls WebAssembly through its slow generic wrapper until it
+   * has compiled a specific one, and the JavaScript loop around the calls ran unoptimised.
+   */
+  private searchAll(start: number, end: number, W: number, minLeaf: number, rng: Rng): number {
+    const { n, binner } = this.data;
+    const { d, K, order } = this;
+    for (let t = 0; t < d; t++) {
+      const pick = rng.int(t, d - 1);
+      const f = order[pick]!;
+      order[pick] = order[t]!;
+      order[t] = f;
+    }
+    const all = this.allHistograms && end - start >= this.maxBins;
+    const best = this.k.searchFeatures(
+      this.orderAt,
+      d,
+      this.nBinsAt,
+      this.binsAt,
+      n,
+      this.idxAt,
+      this.yvAt,
+      this.wvAt,
+      start,
+      end,
+      K,
+      all ? 1 : 0,
+      this.hcAllAt,
+      this.hwAllAt,
+      this.maxBins * 4,
+      this.maxBins * K * 8,
+      this.hcAt,
+      this.hwAt,
+      this.touchedAt,
+      this.parentAt,
+      W,
+      minLeaf,
+      this.cumAt,
+      this.bestAt,
+      this.outAt,
+      this.leftAt,
+    );
+    if (best < 0) return -1;
+    const { out } = this;
+    this.splitFeature = best;
+    this.splitBin = out[1]!;
+    this.splitThreshold = binner.threshold(best, out[1]!, out[2]!);
+    this.bestLeft.set(this.searchLeft);
+    return best;
   }
 
   /** The histogram of rows start..end-1 over every bin of the column at `col`; returns the occupied bins. */

@@ -166,8 +166,14 @@ export function prepareTreeData(
   // Every row's weight is positive without sample weights and with positive class weights: the binner
   // then need not list the rows that count.
   const allCount = sampleWeight === undefined && perClass.every((w) => w > 0);
-  const binner = FeatureBinner.fit(schema, ds.x, n, options.maxBins, allCount ? undefined : rowWeight);
-  const data: BinnedData = { binner, bins: binner.transform(ds.x, n), n, y: ds.y, nClasses: K };
+  const { binner, codes } = FeatureBinner.fitTransform(
+    schema,
+    ds.x,
+    n,
+    options.maxBins,
+    allCount ? undefined : rowWeight,
+  );
+  const data: BinnedData = { binner, bins: codes, n, y: ds.y, nClasses: K };
   return { ds, data, rowWeight };
 }
 

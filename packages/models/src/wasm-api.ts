@@ -17,6 +17,9 @@ export const wasmApi = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
 /** Bytes in a WebAssembly memory page. */
 export const WASM_PAGE = 65536;
 
+/** Largest memory a kernel instance takes: WebAssembly addresses 32 bits (the last page is left unused). */
+export const MAX_MEMORY = 2 ** 32 - WASM_PAGE;
+
 /** A region of the module's memory: its byte offset and length in elements. */
 export interface Region {
   at: number;

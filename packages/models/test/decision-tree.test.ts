@@ -1,4 +1,4 @@
-import { createDataset, DataError, type Dataset, defineSchema, OptionsError } from '@fb/core';
+import { createDataset, DataError, type Dataset, defineSchema, OptionsError, Rng } from '@fb/core';
 import { describe, expect, it } from 'vitest';
 import { FeatureBinner } from '../src/binning.js';
 import { encodeArray } from '../src/codec.js';
@@ -275,6 +275,90 @@ describe('FeatureBinner', () => {
     expect(codes[n + 899]).toBe(0);
     expect(codes[n + 900]).toBe(1);
     expect(binner.nBins[1]).toBe(8);
+  });
+});
+
+/**
+ * The binning rule written out plainly (see `FeatureBinner`): per continuous feature the sorted values
+ * of the rows of positive weight; one bin per distinct value when there are at most maxBins, else bins
+ * closed at the end of the first run of equal values reaching the next multiple of count / maxBins; each
+ * row's code the first bin whose largest value's midpoint to the next bin is at least its value.
+ */
+function referenceBins(x: Float64Array, n: number, d: number, maxBins: number, weight?: Float64Array) {
+  const nBins: number[] = [];
+  const codes = new Uint8Array(n * d);
+  for (let j = 0; j < d; j++) {
+    const col: number[] = [];
+    for (let i = 0; i < n; i++) if (!weight || weight[i]! > 0) col.push(x[i * d + j]!);
+    col.sort((a, b) => a - b);
+    const runs: [number, number][] = [];
+    for (let i = 0; i < col.length; ) {
+      let end = i;
+      while (end < col.length && col[end] === col[i]) end++;
+      runs.push([i, end]);
+      i = end;
+    }
+    const bins: [number, number][] = [];
+    if (runs.length <= maxBins) for (const [a] of runs) bins.push([col[a]!, col[a]!]);
+    else {
+      let start = 0;
+      for (const [, end] of runs) {
+        const last = end === col.length;
+        if (last || (maxBins - bins.length > 1 && end >= ((bins.length + 1) * col.length) / maxBins)) {
+          bins.push([col[start]!, col[end - 1]!]);
+          start = end;
+        }
+      }
+    }
+    nBins.push(bins.length);
+    const edges = bins.slice(0, -1).map(([, hi], b) => {
+      const lo = bins[b + 1]![0];
+      const m = hi / 2 + lo / 2;
+      return m >= lo || m < hi ? hi : m;
+    });
+    for (let i = 0; i < n; i++) {
+      const v = x[i * d + j]!;
+      let b = edges.findIndex((e) => e >= v);
+      if (b < 0) b = edges.length;
+      codes[j * n + i] = b;
+    }
+  }
+  return { nBins, codes };
+}
+
+describe('FeatureBinner against the rule written out', () => {
+  it('gives the bins and codes of the plain rule, with and without weights, and fitTransform = fit + transform', () => {
+    const rng = Rng.create('binner-reference');
+    for (const [n, d, maxBins, levels] of [
+      [500, 3, 16, 1000],
+      [2000, 4, 32, 40],
+      [300, 2, 255, 7],
+      [1000, 5, 2, 100],
+    ] as const) {
+      const schema = defineSchema({
+        attributes: Array.from({ length: d }, (_, j) => ({
+          name: `f${j}`,
+          kind: 'continuous' as const,
+          protected: j === 0,
+          min: -1000,
+          max: 1000,
+        })),
+        outcome: { name: 'y', labels: ['0', '1'], favorable: 1 },
+      });
+      // Values on a grid of `levels` steps, so that ties and long runs of one value occur.
+      const x = Float64Array.from({ length: n * d }, () => (rng.int(0, levels) - levels / 2) / 3);
+      const weight = Float64Array.from({ length: n }, () => (rng.next() < 0.3 ? 0 : rng.next() + 0.1));
+      for (const w of [undefined, weight]) {
+        const expected = referenceBins(x, n, d, maxBins, w);
+        const binner = FeatureBinner.fit(schema, x, n, maxBins, w);
+        expect(Array.from(binner.nBins)).toEqual(expected.nBins);
+        const codes = binner.transform(x, n);
+        expect(Array.from(codes)).toEqual(Array.from(expected.codes));
+        const both = FeatureBinner.fitTransform(schema, x, n, maxBins, w);
+        expect(Array.from(both.codes)).toEqual(Array.from(codes));
+        expect(both.binner.parts()).toEqual(binner.parts());
+      }
+    }
   });
 });
 

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { compileWat } from '../scripts/wat.mjs';
 import { FeatureBinner } from '../src/binning.js';
 import { TreeBuilder, type TreeKernels } from '../src/tree-builder.js';
+import { BINNING_WASM } from '../src/wasm/binning-wasm.js';
 import { TREE_WASM } from '../src/wasm/tree-wasm.js';
 import { wasmApi } from '../src/wasm-api.js';
 
@@ -33,6 +34,12 @@ describe('the split search kernels (src/wasm/tree.wat)', () => {
     const wat = readFileSync(path.join(here, '../src/wasm/tree.wat'), 'utf8');
     const bytes: Uint8Array = await compileWat(wat, 'tree.wat');
     expect(Buffer.from(bytes).toString('base64')).toBe(TREE_WASM);
+  });
+
+  it('the binning kernels are the module binning.wat compiles to', async () => {
+    const wat = readFileSync(path.join(here, '../src/wasm/binning.wat'), 'utf8');
+    const bytes: Uint8Array = await compileWat(wat, 'binning.wat');
+    expect(Buffer.from(bytes).toString('base64')).toBe(BINNING_WASM);
   });
 
   it('collect lists the rows of positive weight with their classes, class weights and total', () => {
@@ -196,6 +203,132 @@ describe('the split search kernels (src/wasm/tree.wat)', () => {
         -1,
       );
       expect(best[0]).toBe(wantScore + 1);
+    }
+  });
+
+  it('searchFeatures finds the split an exhaustive search over the features in its order finds', () => {
+    const rng = Rng.create('tree-wasm-search');
+    const { k, buffer, take } = instance();
+    const n = 300;
+    const d = 4;
+    const K = 3;
+    const nBins = Int32Array.of(5, 40, 2, 17);
+    const maxBins = 40;
+    const at = {
+      order: take(4 * d),
+      nBins: take(4 * d),
+      bins: take(d * n),
+      idx: take(4 * n),
+      yv: take(4 * n),
+      wv: take(8 * n),
+      hcAll: take(4 * d * maxBins),
+      hwAll: take(8 * d * maxBins * K),
+      hc: take(4 * maxBins),
+      hw: take(8 * maxBins * K),
+      touched: take(4 * maxBins),
+      parent: take(8 * K),
+      cum: take(16 * K),
+      best: take(8),
+      out: take(12),
+      left: take(8 * K),
+    };
+    new Int32Array(buffer, at.nBins, d).set(nBins);
+    const order = new Int32Array(buffer, at.order, d);
+    const bins = new Uint8Array(buffer, at.bins, d * n);
+    const idx = new Int32Array(buffer, at.idx, n);
+    const yv = new Int32Array(buffer, at.yv, n);
+    const wv = new Float64Array(buffer, at.wv, n);
+    const parent = new Float64Array(buffer, at.parent, K);
+    const best = new Float64Array(buffer, at.best, 1);
+    const out = new Int32Array(buffer, at.out, 3);
+    const left = new Float64Array(buffer, at.left, K);
+    for (let trial = 0; trial < 40; trial++) {
+      for (let f = 0; f < d; f++) for (let i = 0; i < n; i++) bins[f * n + i] = rng.int(0, nBins[f]! - 1);
+      for (let i = 0; i < n; i++) {
+        idx[i] = i;
+        yv[i] = rng.int(0, K - 1);
+        wv[i] = rng.int(1, 4);
+      }
+      order.set(rng.shuffle(Int32Array.from({ length: d }, (_, f) => f)));
+      // A node of many rows (dense histograms), of fewer rows than the widest feature has bins (sparse), or
+      // of every row with all histograms filled at once.
+      const start = rng.int(0, 50);
+      const end = trial % 3 === 1 ? start + rng.int(4, 30) : rng.int(200, n);
+      const all = trial % 3 === 2 && end - start >= maxBins ? 1 : 0;
+      const minLeaf = rng.int(1, 10);
+      parent.fill(0);
+      for (let i = start; i < end; i++) parent[yv[i]!]! += wv[i]!;
+      const W = parent.reduce((a, b) => a + b, 0);
+      // By hand: per feature in the order, every split between occupied bins; the first strictly best wins.
+      let want = { feature: -1, bin: -1, next: -1, score: Number.NEGATIVE_INFINITY, left: [] as number[] };
+      for (const f of order) {
+        const count = new Array(nBins[f]!).fill(0);
+        const weight = Array.from({ length: nBins[f]! }, () => new Array(K).fill(0));
+        for (let i = start; i < end; i++) {
+          const b = bins[f * n + idx[i]!]!;
+          count[b]++;
+          weight[b]![yv[i]!] += wv[i]!;
+        }
+        const occupied = count.flatMap((c, b) => (c > 0 ? [b] : []));
+        let cl = 0;
+        const cum = new Array(K).fill(0);
+        for (let s = 0; s + 1 < occupied.length; s++) {
+          const b = occupied[s]!;
+          cl += count[b];
+          for (let c = 0; c < K; c++) cum[c] += weight[b]![c];
+          if (cl < minLeaf) continue;
+          if (end - start - cl < minLeaf) break;
+          const wl = cum.reduce((a, v) => a + v, 0);
+          const wr = W - wl;
+          if (!(wl > 0 && wr > 0)) continue;
+          let sl = 0;
+          let sr = 0;
+          for (let c = 0; c < K; c++) {
+            sl += cum[c] * cum[c];
+            sr += (parent[c]! - cum[c]) * (parent[c]! - cum[c]);
+          }
+          const score = sl / wl + sr / wr;
+          if (score > want.score)
+            want = { feature: f, bin: b, next: occupied[s + 1]!, score, left: [...cum] };
+        }
+      }
+      best[0] = Number.NEGATIVE_INFINITY;
+      const found = k.searchFeatures(
+        at.order,
+        d,
+        at.nBins,
+        at.bins,
+        n,
+        at.idx,
+        at.yv,
+        at.wv,
+        start,
+        end,
+        K,
+        all,
+        at.hcAll,
+        at.hwAll,
+        4 * maxBins,
+        8 * maxBins * K,
+        at.hc,
+        at.hw,
+        at.touched,
+        at.parent,
+        W,
+        minLeaf,
+        at.cum,
+        at.best,
+        at.out,
+        at.left,
+      );
+      expect(found).toBe(want.feature);
+      // Every histogram is left empty for the next node.
+      expect(new Int32Array(buffer, at.hcAll, d * maxBins).every((v) => v === 0)).toBe(true);
+      expect(new Int32Array(buffer, at.hc, maxBins).every((v) => v === 0)).toBe(true);
+      if (want.feature < 0) continue;
+      expect(Array.from(out)).toEqual([want.feature, want.bin, want.next]);
+      expect(best[0]).toBe(want.score);
+      expect(Array.from(left)).toEqual(want.left);
     }
   });
 

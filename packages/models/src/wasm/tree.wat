@@ -42,7 +42,7 @@
     (local.get $m))
 
   ;; Add rows start..end-1 to the histogram (dense mode: every bin is scanned afterwards).
-  (func (export "addRows")
+  (func $addRows (export "addRows")
     (param $bins i32) (param $idx i32) (param $yv i32) (param $wv i32) (param $start i32) (param $end i32)
     (param $K i32) (param $hc i32) (param $hw i32)
     (local $i i32) (local $b i32) (local $p i32)
@@ -66,7 +66,7 @@
   ;; of bin codes at bins + f * n, its histogram at hc + f * hcStride and hw + f * hwStride (bytes). Each
   ;; row's index, class and weight are read once; every bin and class gets the same additions in the same
   ;; order as addRows gives it feature by feature.
-  (func (export "addRowsAll")
+  (func $addRowsAll (export "addRowsAll")
     (param $bins i32) (param $n i32) (param $d i32) (param $idx i32) (param $yv i32) (param $wv i32)
     (param $start i32) (param $end i32) (param $K i32) (param $hc i32) (param $hw i32)
     (param $hcStride i32) (param $hwStride i32)
@@ -99,7 +99,7 @@
       (br $row))))
 
   ;; The bins below nb holding rows, in increasing order, into touched; returns how many.
-  (func (export "occupied") (param $hc i32) (param $nb i32) (param $touched i32) (result i32)
+  (func $occupied (export "occupied") (param $hc i32) (param $nb i32) (param $touched i32) (result i32)
     (local $b i32) (local $occ i32)
     (block $done (loop $bin
       (br_if $done (i32.ge_s (local.get $b) (local.get $nb)))
@@ -113,7 +113,7 @@
 
   ;; Histogram of rows start..end-1 when the node has fewer rows than bins: the occupied bins listed in
   ;; touched as first met, then sorted by insertion (they are few). Returns their count.
-  (func (export "sparse")
+  (func $sparse (export "sparse")
     (param $bins i32) (param $idx i32) (param $yv i32) (param $wv i32) (param $start i32) (param $end i32)
     (param $K i32) (param $hc i32) (param $hw i32) (param $touched i32) (result i32)
     (local $i i32) (local $b i32) (local $p i32) (local $c i32) (local $occ i32) (local $j i32) (local $v i32)
@@ -157,7 +157,7 @@
     (local.get $occ))
 
   ;; Zero the histogram's occupied bins.
-  (func (export "clear") (param $touched i32) (param $occ i32) (param $K i32) (param $hc i32) (param $hw i32)
+  (func $clear (export "clear") (param $touched i32) (param $occ i32) (param $K i32) (param $hc i32) (param $hw i32)
     (local $s i32) (local $b i32) (local $k i32) (local $row i32)
     (block $done (loop $bin
       (br_if $done (i32.ge_s (local.get $s) (local.get $occ)))
@@ -177,7 +177,7 @@
   ;; over the weight, per side; larger is better). A split better than best[0] updates best[0] and copies
   ;; its left class weights to cum[K..2K); returns the position in touched of the last bin going left of
   ;; the best such split, or -1 when none beat best[0]. parent holds the node's class weights, W their sum.
-  (func (export "scanGini")
+  (func $scanGini (export "scanGini")
     (param $touched i32) (param $occ i32) (param $hc i32) (param $hw i32) (param $K i32) (param $parent i32)
     (param $W f64) (param $count i32) (param $minLeaf i32) (param $cum i32) (param $best i32) (result i32)
     (local $found i32) (local $s i32) (local $b i32) (local $cl i32) (local $wl f64) (local $wr f64)
@@ -239,6 +239,78 @@
         (local.set $found (local.get $s)))
       (local.set $s (i32.add (local.get $s) (i32.const 1)))
       (br $split)))
+    (local.get $found))
+
+  ;; Every feature of a node searched in the given order, as one call: per feature its histogram (with
+  ;; `all`, the node's rows are first added to every feature's at once, see addRowsAll; else by `sparse`
+  ;; when the node has fewer rows than the feature has bins, by addRows otherwise), the scan of its Gini splits when
+  ;; it has two occupied bins or more, then the histogram cleared: the calls the JavaScript loop made one
+  ;; by one, in its order. Used when every feature is examined (maxFeatures >= d), so the order does not
+  ;; depend on what the scans find. order holds the d features (i32), nBins their bin counts (i32);
+  ;; feature f's column of bin codes is at bins + f * n. The best split's feature, its last bin going left
+  ;; and the next occupied bin go to out[0..3) (i32), its left class weights to left[0..K) (f64). Returns
+  ;; the best split's feature, or -1 when no split beat best[0].
+  (func (export "searchFeatures")
+    (param $order i32) (param $d i32) (param $nBins i32) (param $bins i32) (param $n i32)
+    (param $idx i32) (param $yv i32) (param $wv i32) (param $start i32) (param $end i32) (param $K i32)
+    (param $all i32) (param $hcAll i32) (param $hwAll i32) (param $hcStride i32) (param $hwStride i32)
+    (param $hc i32) (param $hw i32) (param $touched i32) (param $parent i32) (param $W f64)
+    (param $minLeaf i32) (param $cum i32) (param $best i32) (param $out i32) (param $left i32)
+    (result i32)
+    (local $t i32) (local $f i32) (local $nb i32) (local $col i32) (local $h i32) (local $g i32)
+    (local $occ i32) (local $s i32) (local $found i32) (local $count i32) (local $k i32)
+    (local.set $found (i32.const -1))
+    (local.set $count (i32.sub (local.get $end) (local.get $start)))
+    (if (local.get $all)
+      (then
+        (call $addRowsAll (local.get $bins) (local.get $n) (local.get $d) (local.get $idx) (local.get $yv)
+          (local.get $wv) (local.get $start) (local.get $end) (local.get $K) (local.get $hcAll)
+          (local.get $hwAll) (local.get $hcStride) (local.get $hwStride))))
+    (block $done (loop $feature
+      (br_if $done (i32.ge_s (local.get $t) (local.get $d)))
+      (local.set $f (i32.load (i32.add (local.get $order) (i32.shl (local.get $t) (i32.const 2)))))
+      (local.set $nb (i32.load (i32.add (local.get $nBins) (i32.shl (local.get $f) (i32.const 2)))))
+      (local.set $col (i32.add (local.get $bins) (i32.mul (local.get $f) (local.get $n))))
+      (if (local.get $all)
+        (then
+          (local.set $h (i32.add (local.get $hcAll) (i32.mul (local.get $f) (local.get $hcStride))))
+          (local.set $g (i32.add (local.get $hwAll) (i32.mul (local.get $f) (local.get $hwStride))))
+          (local.set $occ (call $occupied (local.get $h) (local.get $nb) (local.get $touched))))
+        (else
+          (local.set $h (local.get $hc))
+          (local.set $g (local.get $hw))
+          (if (i32.lt_s (local.get $count) (local.get $nb))
+            (then
+              (local.set $occ (call $sparse (local.get $col) (local.get $idx) (local.get $yv) (local.get $wv)
+                (local.get $start) (local.get $end) (local.get $K) (local.get $hc) (local.get $hw)
+                (local.get $touched))))
+            (else
+              (call $addRows (local.get $col) (local.get $idx) (local.get $yv) (local.get $wv)
+                (local.get $start) (local.get $end) (local.get $K) (local.get $hc) (local.get $hw))
+              (local.set $occ (call $occupied (local.get $hc) (local.get $nb) (local.get $touched)))))))
+      (if (i32.gt_s (local.get $occ) (i32.const 1))
+        (then
+          (local.set $s (call $scanGini (local.get $touched) (local.get $occ) (local.get $h) (local.get $g)
+            (local.get $K) (local.get $parent) (local.get $W) (local.get $count) (local.get $minLeaf)
+            (local.get $cum) (local.get $best)))
+          (if (i32.ge_s (local.get $s) (i32.const 0))
+            (then
+              (local.set $found (local.get $f))
+              (i32.store (local.get $out) (local.get $f))
+              (i32.store offset=4 (local.get $out)
+                (i32.load (i32.add (local.get $touched) (i32.shl (local.get $s) (i32.const 2)))))
+              (i32.store offset=8 (local.get $out)
+                (i32.load (i32.add (local.get $touched) (i32.shl (i32.add (local.get $s) (i32.const 1)) (i32.const 2)))))
+              (local.set $k (i32.const 0))
+              (block $kept (loop $copy
+                (br_if $kept (i32.ge_s (local.get $k) (local.get $K)))
+                (f64.store (i32.add (local.get $left) (i32.shl (local.get $k) (i32.const 3)))
+                  (f64.load (i32.add (local.get $cum) (i32.shl (i32.add (local.get $K) (local.get $k)) (i32.const 3)))))
+                (local.set $k (i32.add (local.get $k) (i32.const 1)))
+                (br $copy)))))))
+      (call $clear (local.get $touched) (local.get $occ) (local.get $K) (local.get $h) (local.get $g))
+      (local.set $t (i32.add (local.get $t) (i32.const 1)))
+      (br $feature)))
     (local.get $found))
 
   ;; Move the rows start..end-1 with bin <= `bin` to the front, their weights and classes alongside;
