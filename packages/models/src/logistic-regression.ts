@@ -156,7 +156,9 @@ export class LogisticRegression implements DifferentiableClassifier {
     sampleWeight?: Float64Array,
     warmStart?: LogisticRegression,
   ): LogisticRegression {
-    return new LogisticRegression(fit(dataset, options, sampleWeight, warmStart));
+    const model = new LogisticRegression(fit(dataset, options, sampleWeight, warmStart));
+    if (!scoresPrepared) prepareScores(model);
+    return model;
   }
 
   /** Coefficients on the encoded columns (`encoder.columnNames`), coefficientRows x encodedWidth, row-major. */
@@ -287,7 +289,7 @@ export class LogisticRegression implements DifferentiableClassifier {
       bad('iterations must be a non-negative integer');
     if (typeof j.converged !== 'boolean') bad('converged must be a boolean');
     if (typeof j.gradientNorm !== 'number') bad('gradientNorm must be a number');
-    return new LogisticRegression({
+    const model = new LogisticRegression({
       schema,
       options,
       encoder,
@@ -298,6 +300,8 @@ export class LogisticRegression implements DifferentiableClassifier {
       converged: j.converged!,
       gradientNorm: j.gradientNorm!,
     });
+    if (!scoresPrepared) prepareScores(model);
+    return model;
   }
 }
 
@@ -415,4 +419,34 @@ function fit(
     converged: result.converged,
     gradientNorm: result.gradientNorm,
   };
+}
+
+// Enough calls on enough rows for V8 to optimise the loops (32 rows 8 times was not; see the README).
+const PREPARE_ROWS = 64;
+const PREPARE_CALLS = 16;
+let scoresPrepared = false;
+
+/**
+ * Once per process, when the first model is fitted or loaded: its probabilities for a batch of made-up rows
+ * (each category in turn, each standardised attribute at its mean), several times. That is enough for
+ * V8 to optimise the scores' loops on a background thread while the caller goes on, so that a first
+ * `predictProba` or `predict` of many rows does not run them unoptimised for its first milliseconds.
+ * The rows are the model's own kind of input, so the types V8 sees are those of every later call.
+ */
+function prepareScores(model: LogisticRegression): void {
+  scoresPrepared = true;
+  const attributes = model.encoder.attributes;
+  const d = attributes.length;
+  const rows = PREPARE_ROWS;
+  const x = new Float64Array(rows * d);
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < d; j++) {
+      const a = attributes[j]!;
+      x[i * d + j] = a.encoding === 'one-hot' ? i % a.categories.length : a.mean;
+    }
+  }
+  for (let r = 0; r < PREPARE_CALLS; r++) {
+    if (r & 1) model.predict(x);
+    else model.predictProba(x);
+  }
 }
