@@ -254,13 +254,18 @@ function populate(
   const background = () => {
     const brng = streamOf(o.seed, 'rows').fork('background');
     const block = rowBlock(nBg, d);
-    // Candidates in chunks of one reused array (the same rows as one long draw).
-    const cand = new Float64Array(BACKGROUND_CHUNK * d);
+    // Candidates in chunks of one reused array (the same rows as one long draw), each chunk about as
+    // many rows as are still needed at the acceptance rate so far: the stream's later rows are never
+    // used, so drawing them would only cost time (most of a small data set's when the chunk was fixed).
+    const capacity = Math.min(BACKGROUND_CHUNK, nBg + BACKGROUND_SPARE);
+    const cand = new Float64Array(capacity * d);
     let kept = 0;
     let drawn = 0;
     const limit = 50 * nBg + 10_000;
     while (kept < nBg) {
-      const batch = Math.min(BACKGROUND_CHUNK, limit - drawn);
+      const rate = drawn === 0 ? 1 : Math.max(kept / drawn, 1 / 64);
+      const wanted = Math.ceil((nBg - kept) / rate) + BACKGROUND_SPARE;
+      const batch = Math.min(capacity, wanted, limit - drawn);
       if (batch <= 0) {
         throw new OptionsError(
           'OPTIONS_INVALID',
@@ -334,8 +339,9 @@ function populateFromRows(
   return { x, outcomes, owner, n, sums, noisyLabels: rowSums[3]!, subgroupRows };
 }
 
-/** Background candidates drawn at a time. */
+/** Background candidates drawn at a time: at most BACKGROUND_CHUNK, and BACKGROUND_SPARE beyond the need. */
 const BACKGROUND_CHUNK = 8192;
+const BACKGROUND_SPARE = 16;
 
 /** Rows of the data set: the subgroups' and the background's. */
 function rowsOf(subgroups: readonly SubgroupDef[], o: SynthOptions): number {
