@@ -384,16 +384,23 @@ export class BiasIndex {
     const live = new Int32Array(this.words);
     const { bitId, bias, biased, comboStart, comboIds } = this;
     const dense = this.combos <= DENSE_COMBOS;
-    for (let i = 0; i < n; i++) {
-      const off = i * d;
-      const mark = i + 1;
-      const nLive = this.candidates(x, off, cell, bits, live);
-      const own = this.comboOf(x, off);
-      // Subgroups with zero bias leave every sum unchanged, so only the biased ones are added.
-      // Few combinations: the extremes' pass below clears every sum it reads; many: track the ones
-      // touched.
-      let dirty = false;
+    const W = this.words;
+    // Few combinations: the sums depend only on the biased subgroups among the row's candidates (the
+    // key), which most rows share with the row before (a subgroup's own rows): the sums and extremes
+    // of the last key are kept and reused while it holds.
+    const key = new Int32Array(W);
+    let keyed = false;
+    let keyDirty = false;
+    let keyMinB = 0;
+    let keyMinC = 0;
+    let keyMaxB = 0;
+    let keyMaxC = 0;
+    /** acc += the biases of the biased subgroups among the live candidates; whether there was one. */
+    const accumulate = (nLive: number, mark: number): number => {
+      // Subgroups with zero bias leave every sum unchanged, so only the biased ones are added. Many
+      // combinations: track the ones touched (a sum is stale when its stamp is not the row's).
       let nt = 0;
+      let touched = 0;
       for (let q = 0; q < nLive; q++) {
         const w = live[q]!;
         for (let m = bits[w]! & biased[w]!; m !== 0; m &= m - 1) {
@@ -409,33 +416,55 @@ export class BiasIndex {
             }
             acc[c]! += b;
           }
-          dirty = true;
+          touched = 1;
         }
       }
+      return dense ? touched : nt;
+    };
+    for (let i = 0; i < n; i++) {
+      const off = i * d;
+      const mark = i + 1;
+      const nLive = this.candidates(x, off, cell, bits, live);
+      const own = this.comboOf(x, off);
       // Extremes over all combinations (untouched ones have bias 0), ties to the lowest index.
       let ownB = 0;
       let minB = 0;
       let minC = 0;
       let maxB = 0;
       let maxC = 0;
-      if (dense && !dirty) {
-        // Every sum is 0: the extremes are combination 0's.
-      } else if (dense) {
-        minB = maxB = acc[0]!;
-        ownB = acc[own]!;
-        acc[0] = 0;
-        for (let c = 1; c < acc.length; c++) {
-          const v = acc[c]!;
-          acc[c] = 0;
-          if (v < minB) {
-            minB = v;
-            minC = c;
-          } else if (v > maxB) {
-            maxB = v;
-            maxC = c;
+      if (dense) {
+        let same = keyed;
+        for (let w = 0; w < W; w++) {
+          const k = bits[w]! & biased[w]!;
+          if (k !== key[w]) {
+            same = false;
+            key[w] = k;
           }
         }
+        if (!same) {
+          if (keyDirty) acc.fill(0);
+          keyDirty = accumulate(nLive, mark) !== 0;
+          keyed = true;
+          keyMinB = keyMaxB = acc[0]!;
+          keyMinC = keyMaxC = 0;
+          for (let c = 1; keyDirty && c < acc.length; c++) {
+            const v = acc[c]!;
+            if (v < keyMinB) {
+              keyMinB = v;
+              keyMinC = c;
+            } else if (v > keyMaxB) {
+              keyMaxB = v;
+              keyMaxC = c;
+            }
+          }
+        }
+        ownB = acc[own]!;
+        minB = keyMinB;
+        minC = keyMinC;
+        maxB = keyMaxB;
+        maxC = keyMaxC;
       } else {
+        const nt = accumulate(nLive, mark);
         let free = 0;
         while (free < this.combos && stamp[free] === mark) free++;
         if (free === this.combos) {

@@ -1,5 +1,5 @@
 import type { Rng } from '@fb/core';
-import { cholesky, inverseFromCholesky } from './linalg.js';
+import { cholesky, inverseFromCholesky, lowerTimes } from './linalg.js';
 import { truncatedNormal } from './normal.js';
 import { tilt, tiltingOrder } from './tilting.js';
 
@@ -86,12 +86,7 @@ export function sampleConditionalLatent(
     }
     // 2. Free coordinates, then z = L [Z; ε].
     rng.normals(innovations, m, d);
-    const off = (rowOffset + row) * d;
-    for (let a = 0; a < d; a++) {
-      let s = 0;
-      for (let b = 0; b <= a; b++) s += lp[a * d + b]! * innovations[b]!;
-      out[off + order[a]!] = s;
-    }
+    lowerTimes(lp, d, innovations, 0, out, (rowOffset + row) * d, order);
   }
   return proposals;
 }

@@ -9,7 +9,7 @@ import {
   type Schema,
   SchemaError,
 } from '@fb/core';
-import { cholesky, nearestCorrelation } from './linalg.js';
+import { cholesky, lowerTimes, nearestCorrelation } from './linalg.js';
 import {
   continuousFromSorted,
   discreteMarginal,
@@ -304,14 +304,7 @@ export function sampleLatent(
   // L e in place: from the last coordinate down, coordinate a reads only innovations 0..a, which are
   // still unwritten.
   rng.normals(z, 0, n * d);
-  for (let i = 0; i < n; i++) {
-    const off = i * d;
-    for (let a = d - 1; a >= 0; a--) {
-      let s = 0;
-      for (let k = 0; k <= a; k++) s += l[a * d + k]! * z[off + k]!;
-      z[off + a] = s;
-    }
-  }
+  for (let off = 0; off < n * d; off += d) lowerTimes(l, d, z, off, z, off, null);
   return z;
 }
 

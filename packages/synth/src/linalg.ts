@@ -134,3 +134,63 @@ export function solveLinear(a: Float64Array, b: Float64Array, n: number): Float6
   }
   return x;
 }
+
+/**
+ * out[outOff + order[a]] = Σ_{b ≤ a} l[a·d + b] · e[eOff + b] for every a (order null: out[outOff + a]),
+ * l lower triangular d × d, each sum taken from b = 0 up as a plain loop would. Four rows at a time, so
+ * that four sums' additions overlap rather than each waiting on the one before; from the last row down,
+ * so that the product may overwrite e in place (a row block reads only e[0..a] and writes e[a-3..a]).
+ */
+export function lowerTimes(
+  l: Float64Array,
+  d: number,
+  e: Float64Array,
+  eOff: number,
+  out: Float64Array,
+  outOff: number,
+  order: Int32Array | null,
+): void {
+  let a = d - 1;
+  for (; a >= 3; a -= 4) {
+    const r0 = (a - 3) * d;
+    const r1 = r0 + d;
+    const r2 = r1 + d;
+    const r3 = r2 + d;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    for (let b = 0; b <= a - 3; b++) {
+      const v = e[eOff + b]!;
+      s0 += l[r0 + b]! * v;
+      s1 += l[r1 + b]! * v;
+      s2 += l[r2 + b]! * v;
+      s3 += l[r3 + b]! * v;
+    }
+    const v1 = e[eOff + a - 2]!;
+    const v2 = e[eOff + a - 1]!;
+    const v3 = e[eOff + a]!;
+    s1 += l[r1 + a - 2]! * v1;
+    s2 += l[r2 + a - 2]! * v1;
+    s2 += l[r2 + a - 1]! * v2;
+    s3 += l[r3 + a - 2]! * v1;
+    s3 += l[r3 + a - 1]! * v2;
+    s3 += l[r3 + a]! * v3;
+    if (order) {
+      out[outOff + order[a - 3]!] = s0;
+      out[outOff + order[a - 2]!] = s1;
+      out[outOff + order[a - 1]!] = s2;
+      out[outOff + order[a]!] = s3;
+    } else {
+      out[outOff + a - 3] = s0;
+      out[outOff + a - 2] = s1;
+      out[outOff + a - 1] = s2;
+      out[outOff + a] = s3;
+    }
+  }
+  for (; a >= 0; a--) {
+    let s = 0;
+    for (let b = 0; b <= a; b++) s += l[a * d + b]! * e[eOff + b]!;
+    out[outOff + (order ? order[a]! : a)] = s;
+  }
+}

@@ -1,6 +1,6 @@
 import { createRng } from '@fb/core';
 import { describe, expect, it } from 'vitest';
-import { nearestCorrelation } from '../src/linalg.js';
+import { lowerTimes, nearestCorrelation } from '../src/linalg.js';
 import { normalCdf, normalPdf, normalQuantile, truncatedNormal } from '../src/normal.js';
 
 describe('normal helpers', () => {
@@ -42,5 +42,31 @@ describe('nearestCorrelation', () => {
     const r = nearestCorrelation(Float64Array.from([1, 1, 0, 1, 1, 1, 0, 1, 1]), 3, 0);
     const expected = [1, 0.7607, 0.1573, 0.7607, 1, 0.7607, 0.1573, 0.7607, 1];
     for (const [k, v] of expected.entries()) expect(r[k]).toBeCloseTo(v, 3);
+  });
+});
+
+describe('lowerTimes', () => {
+  it('gives the bits of the plain row-by-row product, in place and through an order', () => {
+    const rng = createRng(11);
+    for (let d = 1; d <= 11; d++) {
+      const l = new Float64Array(d * d);
+      for (let a = 0; a < d; a++) for (let b = 0; b <= a; b++) l[a * d + b] = rng.normal(0, 1);
+      const e = Float64Array.from({ length: d + 3 }, () => rng.normal(0, 1));
+      const order = Int32Array.from({ length: d }, (_, a) => d - 1 - a);
+      // The plain product: each sum from b = 0 up.
+      const want = new Float64Array(d);
+      for (let a = 0; a < d; a++) {
+        let s = 0;
+        for (let b = 0; b <= a; b++) s += l[a * d + b]! * e[3 + b]!;
+        want[a] = s;
+      }
+      const out = new Float64Array(d + 2);
+      lowerTimes(l, d, e, 3, out, 2, order);
+      expect(Array.from(out.subarray(2), (_, a) => out[2 + order[a]!])).toEqual(Array.from(want));
+      const inPlace = e.slice();
+      lowerTimes(l, d, inPlace, 3, inPlace, 3, null);
+      expect(Array.from(inPlace.subarray(3))).toEqual(Array.from(want));
+      expect(Array.from(inPlace.subarray(0, 3))).toEqual(Array.from(e.subarray(0, 3)));
+    }
   });
 });
