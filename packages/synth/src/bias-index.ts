@@ -1,6 +1,6 @@
 import { OptionsError, type Schema } from '@fb/core';
 import type { GaussianCopula } from './copula.js';
-import { domainIndex } from './marginal.js';
+import { DomainIndexer } from './marginal.js';
 import { type Constraint, type SubgroupDef, satisfies } from './subgroups.js';
 
 /** What the index reports for a batch of inputs. */
@@ -49,6 +49,8 @@ export class BiasIndex {
   readonly radix: Int32Array;
   readonly combos: number;
   private readonly schema: Schema;
+  /** Domain index of each protected attribute's value. */
+  private readonly protectedIndex: DomainIndexer;
   private readonly copula: GaussianCopula;
   private readonly bias: Float64Array;
   private readonly words: number;
@@ -77,6 +79,7 @@ export class BiasIndex {
       if (a.protected) prot.push(j);
     });
     this.protectedAttrs = Int32Array.from(prot);
+    this.protectedIndex = new DomainIndexer(prot.map((j) => schema.attributes[j]!));
     this.radix = Int32Array.from(
       prot,
       (j) => (copula.marginals[j] as { values: Float64Array }).values.length,
@@ -256,7 +259,7 @@ export class BiasIndex {
     let c = 0;
     for (let p = 0; p < this.protectedAttrs.length; p++) {
       const j = this.protectedAttrs[p]!;
-      c = c * this.radix[p]! + domainIndex(this.schema.attributes[j]!, x[off + j]!);
+      c = c * this.radix[p]! + this.protectedIndex.index(p, x[off + j]!);
     }
     return c;
   }
@@ -323,7 +326,7 @@ export class BiasIndex {
     const W = this.words;
     for (let p = 0; p < this.protectedAttrs.length && nLive > 0; p++) {
       const j = this.protectedAttrs[p]!;
-      const k = domainIndex(this.schema.attributes[j]!, x[off + j]!);
+      const k = this.protectedIndex.index(p, x[off + j]!);
       const masks = this.protectedMasks[p]!;
       let kept = 0;
       for (let t = 0; t < nLive; t++) {

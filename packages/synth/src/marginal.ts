@@ -51,6 +51,35 @@ export function domainIndex(a: Attribute, v: number): number {
   return Math.abs(q - k) < 1e-9 && k >= 0 && k < cardinality(a) ? k : -1;
 }
 
+/**
+ * `domainIndex` for attributes fixed in advance, on many values: index(t, v) is domainIndex(attrs[t], v),
+ * with each attribute's kind and bounds read once rather than from its object per value.
+ */
+export class DomainIndexer {
+  private readonly categories: Int32Array;
+  private readonly min: Float64Array;
+  private readonly step: Float64Array;
+  private readonly size: Int32Array;
+
+  constructor(attrs: readonly Attribute[]) {
+    this.categories = Int32Array.from(attrs, (a) => (a.categories ? a.categories.length : -1));
+    this.min = Float64Array.from(attrs, (a) => (a.categories ? 0 : a.min!));
+    this.step = Float64Array.from(attrs, (a) => (a.categories ? 1 : a.step!));
+    this.size = Int32Array.from(attrs, (a) => (a.categories ? 0 : cardinality(a)));
+  }
+
+  index(t: number, v: number): number {
+    const c = this.categories[t]!;
+    if (c >= 0) {
+      const k = v | 0;
+      return k === v && k >= 0 && k < c ? k : -1;
+    }
+    const q = (v - this.min[t]!) / this.step[t]!;
+    const k = Math.round(q);
+    return Math.abs(q - k) < 1e-9 && k >= 0 && k < this.size[t]! ? k : -1;
+  }
+}
+
 export function discreteMarginal(
   a: Attribute,
   probs: Float64Array,

@@ -1,7 +1,7 @@
 import { type Dataset, isDiscrete, OptionsError, type Rng, type Schema } from '@fb/core';
 import type { GaussianCopula } from './copula.js';
 import { cholesky } from './linalg.js';
-import { domainIndex } from './marginal.js';
+import { DomainIndexer } from './marginal.js';
 import { sigmoid } from './normal.js';
 
 /**
@@ -106,9 +106,14 @@ export function logitsOf(
   const looked = models.map((m, k) => Uint8Array.from(terms[k]!, (j) => (m.tables[j] ? 1 : 0)));
   const pos = new Int32Array(d);
   const out = models.map(() => new Float64Array(n));
+  const tabled = Int32Array.from(attrs.keys()).filter((j) => start[j]! >= 0);
+  const indexer = new DomainIndexer(Array.from(tabled, (j) => attrs[j]!));
   for (let i = 0; i < n; i++) {
     const off = i * d;
-    for (let j = 0; j < d; j++) if (start[j]! >= 0) pos[j] = start[j]! + domainIndex(attrs[j]!, x[off + j]!);
+    for (let t = 0; t < tabled.length; t++) {
+      const j = tabled[t]!;
+      pos[j] = start[j]! + indexer.index(t, x[off + j]!);
+    }
     for (let m = 0; m < models.length; m++) {
       const { intercept, slopes, centres } = models[m]!;
       const list = terms[m]!;
