@@ -1,6 +1,6 @@
 import type { Rng } from '@fb/core';
 import { cholesky, inverseFromCholesky, lowerTimes } from './linalg.js';
-import { truncatedNormal } from './normal.js';
+import { drawTruncated, truncatedInterval, truncatedNormal } from './normal.js';
 import { tilt, tiltingOrder } from './tilting.js';
 
 /** Proposals for one row after which sampling gives up (see the acceptance rate below). */
@@ -64,6 +64,9 @@ export function sampleConditionalLatent(
   for (let k = 0; k < m; k++) logpBase += 0.5 * mu[k]! * mu[k]!;
   const innovations = new Float64Array(d);
   const logMass = new Float64Array(1);
+  // The first coordinate's interval is the same for every proposal (no innovation before it shifts it).
+  const shift0 = m > 0 ? mu[0]! + 0 : 0;
+  const first = m > 0 ? truncatedInterval(lo[0]! - shift0, hi[0]! - shift0) : null;
   let proposals = 0;
   for (let row = 0; row < n; row++) {
     // 1. Proposals until one is accepted (the acceptance rate is exp(log P(box) - ψ*), above 0.7 on
@@ -77,7 +80,11 @@ export function sampleConditionalLatent(
         let c = 0;
         for (let j = 0; j < k; j++) c += l[k * m + j]! * innovations[j]!;
         const shift = mu[k]! + c;
-        const z = mu[k]! + truncatedNormal(rng, lo[k]! - shift, hi[k]! - shift, logMass);
+        const z =
+          mu[k]! +
+          (k === 0
+            ? drawTruncated(rng, first!, logMass)
+            : truncatedNormal(rng, lo[k]! - shift, hi[k]! - shift, logMass));
         innovations[k] = z;
         logp += logMass[0]! - mu[k]! * z;
       }

@@ -34,6 +34,43 @@ export function truncatedNormal(rng: Rng, a: number, b: number, logMass?: Float6
   const hi = flip ? -a : b;
   const pa = lo === Number.NEGATIVE_INFINITY ? 0 : normalCdf(lo);
   const pb = hi === Number.POSITIVE_INFINITY ? 1 : normalCdf(hi);
+  return drawBetween(rng, flip, lo, hi, pa, pb, logMass);
+}
+
+/** The interval [a, b] of `truncatedNormal`, mirrored to the lower side, with its CDF values. */
+export interface TruncatedInterval {
+  readonly flip: boolean;
+  readonly lo: number;
+  readonly hi: number;
+  readonly pa: number;
+  readonly pb: number;
+}
+
+/** [a, b] prepared for many draws of `drawTruncated`: the same draws as `truncatedNormal(rng, a, b)`. */
+export function truncatedInterval(a: number, b: number): TruncatedInterval {
+  // Mirror an interval on the upper side to the lower one: probabilities come from the lower tail.
+  const flip = a >= 0;
+  const lo = flip ? -b : a;
+  const hi = flip ? -a : b;
+  const pa = lo === Number.NEGATIVE_INFINITY ? 0 : normalCdf(lo);
+  const pb = hi === Number.POSITIVE_INFINITY ? 1 : normalCdf(hi);
+  return { flip, lo, hi, pa, pb };
+}
+
+/** One draw of `truncatedNormal` on a prepared interval. */
+export function drawTruncated(rng: Rng, t: TruncatedInterval, logMass?: Float64Array): number {
+  return drawBetween(rng, t.flip, t.lo, t.hi, t.pa, t.pb, logMass);
+}
+
+function drawBetween(
+  rng: Rng,
+  flip: boolean,
+  lo: number,
+  hi: number,
+  pa: number,
+  pb: number,
+  logMass: Float64Array | undefined,
+): number {
   let z: number;
   if (pb - pa > 1e-280) {
     z = Math.min(Math.max(normalQuantile(pa + (pb - pa) * rng.next()), lo), hi);

@@ -13,7 +13,7 @@ import {
   type OutcomeSetup,
   outcomeArrays,
 } from './outcomes.js';
-import { type SubgroupDef, satisfies } from './subgroups.js';
+import type { Constraint, SubgroupDef } from './subgroups.js';
 
 /** One subgroup's rows: latent box, row count, first row, and the label of its random streams. */
 export interface SamplingTask {
@@ -91,6 +91,25 @@ export function placeRows(block: RowBlock, size: number, first: number, d: numbe
 }
 
 /**
+ * The latent draw lies in the cell; write each constrained value exactly against floating-point edges:
+ * a value that does not satisfy its constraint becomes the constraint's lowest (rows 0..size-1 of x).
+ */
+function keepInBox(constraints: readonly Constraint[], x: Float64Array, size: number, d: number): void {
+  const attr = Int32Array.from(constraints, (c) => c.attr);
+  const lo = Float64Array.from(constraints, (c) => c.lo);
+  const hi = Float64Array.from(constraints, (c) => c.hi);
+  const inclusive = Uint8Array.from(constraints, (c) => (c.maxInclusive ? 1 : 0));
+  for (let off = 0; off < size * d; off += d) {
+    for (let k = 0; k < attr.length; k++) {
+      const at = off + attr[k]!;
+      const v = x[at]!;
+      // satisfies(c, v), on the arrays.
+      if (!(v >= lo[k]! && (inclusive[k] ? v <= hi[k]! : v < hi[k]!))) x[at] = lo[k]!;
+    }
+  }
+}
+
+/**
  * Claim tasks from the shared counter and run them until none is left (any thread): each task's rows
  * are made in a block of the thread's own, then placed. `index` is the bias index of the job's
  * subgroups (each thread builds its own).
@@ -110,13 +129,7 @@ export function runTasks(job: PopulationJob, index: BiasIndex, to: Placement): v
     const size = task.size;
     sampleConditionalLatent(copula, task, size, rows.fork(task.label), block.x, 0);
     latentToValues(copula, block.x.subarray(0, size * d));
-    for (let i = 0; i < size; i++) {
-      // The latent draw lies in the cell; write the value exactly against floating-point edges.
-      for (const c of g.constraints) {
-        const at = i * d + c.attr;
-        if (!satisfies(c, block.x[at]!)) block.x[at] = c.lo;
-      }
-    }
+    keepInBox(g.constraints, block.x, size, d);
     const orng = outcomes.fork(task.label);
     drawOutcomes(setup, index, block.x, 0, size, g.aleatoric, orng, block.outcomes, sums, t * BLOCK_SUMS);
     placeRows(block, size, task.row, d, to);
