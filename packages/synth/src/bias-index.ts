@@ -32,6 +32,8 @@ interface Filter {
 
 /** Most protected-value combinations for which `scan` keeps a dense array of their biases. */
 const DENSE_COMBOS = 512;
+/** Rows `scan` keeps a key's sums for before it judges whether they are reused often enough. */
+const MEMO_TRIAL_ROWS = 1024;
 
 /** Largest joint domain of the categorical attributes tested together. */
 const MAX_JOINT = 256;
@@ -68,6 +70,9 @@ export class BiasIndex {
   private readonly protectedMasks: Int32Array[];
   private readonly comboStart: Int32Array;
   private readonly comboIds: Int32Array;
+  /** Rows scanned while the last key's sums were kept, and those that reused them (see `scan`). */
+  private memoRows = 0;
+  private memoHits = 0;
 
   constructor(copula: GaussianCopula, subgroups: readonly SubgroupDef[], maxCombinations: number) {
     const schema = copula.schema;
@@ -389,21 +394,43 @@ export class BiasIndex {
     const dense = this.combos <= DENSE_COMBOS;
     const W = this.words;
     // Few combinations: the sums depend only on the biased subgroups among the row's candidates (the
-    // key), which most rows share with the row before (a subgroup's own rows): the sums and extremes
-    // of the last key are kept and reused while it holds.
+    // key), which a row often shares with the row before (a subgroup's own rows): the sums and
+    // extremes of the last key computed are kept, and reused while the key holds.
+    // Whether it does is learnt over this index's scans: when fewer than a quarter of the first rows
+    // reused the sums (many subgroups: each row meets its own few), the keys are no longer kept.
+    const memo = dense && (this.memoRows < MEMO_TRIAL_ROWS || 4 * this.memoHits >= this.memoRows);
     const key = new Int32Array(W);
+    const keyAcc = new Float64Array(memo ? this.combos : 0);
     let keyed = false;
-    let keyDirty = false;
     let keyMinB = 0;
     let keyMinC = 0;
     let keyMaxB = 0;
     let keyMaxC = 0;
-    /** acc += the biases of the biased subgroups among the live candidates; whether there was one. */
-    const accumulate = (nLive: number, mark: number): number => {
-      // Subgroups with zero bias leave every sum unchanged, so only the biased ones are added. Many
-      // combinations: track the ones touched (a sum is stale when its stamp is not the row's).
+    if (memo) this.memoRows += n;
+    for (let i = 0; i < n; i++) {
+      const off = i * d;
+      const mark = i + 1;
+      const nLive = this.candidates(x, off, cell, bits, live);
+      const own = this.comboOf(x, off);
+      if (memo && keyed) {
+        let w = 0;
+        while (w < W && (bits[w]! & biased[w]!) === key[w]) w++;
+        if (w === W) {
+          this.memoHits++;
+          out.beta[i] = keyAcc[own]!;
+          out.minBeta[i] = keyMinB;
+          out.minCombo[i] = keyMinC;
+          out.maxBeta[i] = keyMaxB;
+          out.maxCombo[i] = keyMaxC;
+          out.otherCombo[i] = this.combos > 1 ? (own === 0 ? 1 : 0) : own;
+          continue;
+        }
+      }
+      // Subgroups with zero bias leave every sum unchanged, so only the biased ones are added.
+      // Few combinations: the extremes' pass below clears every sum it reads; many: track the ones
+      // touched.
+      let dirty = false;
       let nt = 0;
-      let touched = 0;
       for (let q = 0; q < nLive; q++) {
         const w = live[q]!;
         for (let m = bits[w]! & biased[w]!; m !== 0; m &= m - 1) {
@@ -419,55 +446,35 @@ export class BiasIndex {
             }
             acc[c]! += b;
           }
-          touched = 1;
+          dirty = true;
         }
       }
-      return dense ? touched : nt;
-    };
-    for (let i = 0; i < n; i++) {
-      const off = i * d;
-      const mark = i + 1;
-      const nLive = this.candidates(x, off, cell, bits, live);
-      const own = this.comboOf(x, off);
       // Extremes over all combinations (untouched ones have bias 0), ties to the lowest index.
       let ownB = 0;
       let minB = 0;
       let minC = 0;
       let maxB = 0;
       let maxC = 0;
-      if (dense) {
-        let same = keyed;
-        for (let w = 0; w < W; w++) {
-          const k = bits[w]! & biased[w]!;
-          if (k !== key[w]) {
-            same = false;
-            key[w] = k;
-          }
-        }
-        if (!same) {
-          if (keyDirty) acc.fill(0);
-          keyDirty = accumulate(nLive, mark) !== 0;
-          keyed = true;
-          keyMinB = keyMaxB = acc[0]!;
-          keyMinC = keyMaxC = 0;
-          for (let c = 1; keyDirty && c < acc.length; c++) {
-            const v = acc[c]!;
-            if (v < keyMinB) {
-              keyMinB = v;
-              keyMinC = c;
-            } else if (v > keyMaxB) {
-              keyMaxB = v;
-              keyMaxC = c;
-            }
-          }
-        }
+      if (dense && !dirty) {
+        // Every sum is 0: the extremes are combination 0's.
+        if (memo) keyAcc.fill(0);
+      } else if (dense) {
+        minB = maxB = acc[0]!;
         ownB = acc[own]!;
-        minB = keyMinB;
-        minC = keyMinC;
-        maxB = keyMaxB;
-        maxC = keyMaxC;
+        if (memo) keyAcc.set(acc);
+        acc[0] = 0;
+        for (let c = 1; c < acc.length; c++) {
+          const v = acc[c]!;
+          acc[c] = 0;
+          if (v < minB) {
+            minB = v;
+            minC = c;
+          } else if (v > maxB) {
+            maxB = v;
+            maxC = c;
+          }
+        }
       } else {
-        const nt = accumulate(nLive, mark);
         let free = 0;
         while (free < this.combos && stamp[free] === mark) free++;
         if (free === this.combos) {
@@ -486,6 +493,14 @@ export class BiasIndex {
             maxC = c;
           }
         }
+      }
+      if (memo) {
+        for (let w = 0; w < W; w++) key[w] = bits[w]! & biased[w]!;
+        keyed = true;
+        keyMinB = minB;
+        keyMinC = minC;
+        keyMaxB = maxB;
+        keyMaxC = maxC;
       }
       out.beta[i] = dense ? ownB : stamp[own] === mark ? acc[own]! : 0;
       out.minBeta[i] = minB;

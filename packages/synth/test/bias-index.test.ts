@@ -80,4 +80,29 @@ describe('BiasIndex', () => {
     expect(r.combos).toBeGreaterThan(512);
     expect(r.inside).toBeGreaterThan(50);
   });
+
+  it('gives a subgroup block the bits of its rows scanned one at a time (the sums kept per key)', () => {
+    const o = resolveSynthOptions({ seed: 5, attributes: 12, pairs: 6, protectedShare: 0.34 });
+    const rng = createRng(o.seed);
+    const copula = phaseOneCopula(o, rng.fork('copula'));
+    const subgroups = definePairs(copula, o, rng.fork('pairs')).flatMap((p) => [p.a, p.b]);
+    const d = copula.schema.attributes.length;
+    // Blocks of 40 rows of one subgroup each (as generate scans them), then 200 copula rows.
+    const blocks = 40 * subgroups.length;
+    const rows = blocks + 200;
+    const x = sampleCopula(copula, rows, createRng(3));
+    for (let i = 0; i < blocks; i++) {
+      for (const c of subgroups[Math.floor(i / 40)]!.constraints) x[i * d + c.attr] = c.lo;
+    }
+    const index = new BiasIndex(copula, subgroups, o.maxProtectedCombinations);
+    expect(index.combos).toBeLessThanOrEqual(512);
+    const whole = index.scan(x, rows);
+    expect((index as unknown as { memoHits: number }).memoHits).toBeGreaterThan(blocks / 4);
+    const alone = new BiasIndex(copula, subgroups, o.maxProtectedCombinations);
+    for (let i = 0; i < rows; i++) {
+      const one = alone.scan(x.subarray(i * d, (i + 1) * d), 1);
+      for (const k of ['beta', 'minBeta', 'minCombo', 'maxBeta', 'maxCombo', 'otherCombo'] as const)
+        expect([k, i, whole[k][i]]).toEqual([k, i, one[k][0]]);
+    }
+  });
 });
