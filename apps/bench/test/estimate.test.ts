@@ -30,6 +30,7 @@ function record(c: Cell, wallSeconds: number, scoreSeconds = 0, prepareSeconds =
   const d = c.dataset;
   return {
     key: c.key,
+    block: c.block,
     plan: c.plan,
     dataset: { label: d.label, kind: d.kind, null: d.kind === 'synthetic' && d.null, factors: {} },
     wallSeconds,
@@ -83,10 +84,11 @@ describe('time estimate', () => {
     expect(a.cells).toBe(12);
     expect(a.sampled).toBe(4);
     expect(e.plans.find((p) => p.plan === 'B')!.totalSeconds).toBeCloseTo(15, 10);
-    // 7 blocks (B shares A's b0-b2), each built once at the mean build time (1 + 3) / 2 = 2 s.
+    // 7 blocks (B shares A's b0-b2), each built once at the mean build of the sampled blocks: b0 took
+    // 1 s, b1 and n0 nothing (already built), n1 3 s: (1 + 0 + 0 + 3) / 4 = 1 s.
     expect(e.blocks).toBe(7);
-    expect(e.preparationSeconds).toBeCloseTo(7 * 2, 10);
-    expect(e.totalSeconds).toBeCloseTo(122 + 15 + 14, 10);
+    expect(e.preparationSeconds).toBeCloseTo(7 * 1, 10);
+    expect(e.totalSeconds).toBeCloseTo(122 + 15 + 7, 10);
   });
 
   it('counts each data-only fit once for the cells that share it, apart from the block builds', () => {
@@ -107,11 +109,12 @@ describe('time estimate', () => {
     const e = estimateStudy(cells, sampled, (c) => (c.plan.label === 'A' ? c.block[0]! : null));
     expect(e.fits).toBe(3);
     expect(e.fitSeconds).toBeCloseTo(10, 10);
-    expect(e.prepareSeconds).toBeCloseTo(2, 10);
-    // 7 blocks x 2 s + 3 fits x 10 s.
-    expect(e.preparationSeconds).toBeCloseTo(14 + 30, 10);
+    // Builds: b0 1 s (b-bias-0 found it built), n0 0 s (its fit aside), n1 3 s.
+    expect(e.prepareSeconds).toBeCloseTo(4 / 3, 10);
+    // 7 blocks x 4/3 s + 3 fits x 10 s.
+    expect(e.preparationSeconds).toBeCloseTo(28 / 3 + 30, 10);
     expect(formatEstimate(e, 2)).toContain(
-      '7 blocks x 2.00 s per worker that builds one + 3 data-only fits x 10.00 s',
+      '7 blocks x 1.33 s per worker that builds one + 3 data-only fits x 10.00 s',
     );
   });
 });
@@ -146,6 +149,56 @@ describe('time estimate by size of data', () => {
     expect(estimateStudy(cells, sampled).plans[0]!.totalSeconds).toBeCloseTo(218, 10);
     // A size without a sample takes the mean of the same kind of data: 6 x 3 + 2 x 3 = 24 s.
     expect(estimateStudy(cells, sampled.slice(0, 2)).plans[0]!.totalSeconds).toBeCloseTo(24, 10);
+  });
+});
+
+describe('first cells on a worker', () => {
+  // Plan A and plan B of the same method on planted-bias data, blocks b0-b3; A has 8 cells.
+  const cells: Cell[] = [
+    ...Array.from({ length: 8 }, (_, i) => cell(`a${i}`, 'A', 'planted bias', `b${i % 4}`)),
+    ...Array.from({ length: 4 }, (_, i) => cell(`b${i}`, 'B', 'planted bias', `b${i}`)),
+  ];
+  const byKey = new Map(cells.map((c) => [c.key, c]));
+  const marked = (r: CellRecord, firstOfMethod: boolean, firstBlock = false) =>
+    ({ ...r, costs: { ...r.costs!, firstOfMethod, firstBlock } }) as CellRecord;
+
+  it('takes the mean over later cells and adds what the first ones took beyond it, once (hand-computed)', () => {
+    const sampled = [
+      // Two workers: each one's first cell of the method took 9 s and 7 s.
+      marked(record(byKey.get('a0')!, 9), true),
+      marked(record(byKey.get('a1')!, 7), true),
+      marked(record(byKey.get('a2')!, 2), false),
+      marked(record(byKey.get('a3')!, 4), false),
+    ];
+    const a = estimateStudy(cells, sampled).plans.find((p) => p.plan === 'A')!;
+    // 8 cells x 3 s, plus (9 - 3) + (7 - 3) once: 34 s; without the marks 8 x 5.5 = 44 s.
+    expect(a.totalSeconds).toBeCloseTo(34, 10);
+    expect(
+      estimateStudy(
+        cells,
+        sampled.map((r) => marked(r, false)),
+      ).plans[0]!.totalSeconds,
+    ).toBeCloseTo(44, 10);
+    // A plan whose sampled cells were all first takes their mean, with nothing added.
+    const onlyFirst = [marked(record(byKey.get('b0')!, 6), true), marked(record(byKey.get('b1')!, 2), true)];
+    expect(estimateStudy(cells, onlyFirst).plans.find((p) => p.plan === 'B')!.totalSeconds).toBeCloseTo(
+      16,
+      10,
+    );
+  });
+
+  it('builds blocks at the mean of the later blocks, and adds what the first ones took beyond it', () => {
+    const sampled = [
+      marked(record(byKey.get('a0')!, 1, 0, 5), false, true), // worker 1's first block b0: 5 s
+      marked(record(byKey.get('a1')!, 1, 0, 4), false, true), // worker 2's first block b1: 4 s
+      marked(record(byKey.get('a2')!, 1, 0, 1), false), // b2: 1 s
+      marked(record(byKey.get('a6')!, 1, 0, 0), false), // b2 again, already built
+      marked(record(byKey.get('a3')!, 1, 0, 2), false), // b3: 2 s
+    ];
+    const e = estimateStudy(cells, sampled);
+    expect(e.prepareSeconds).toBeCloseTo(1.5, 10);
+    // 4 blocks x 1.5 s, plus (5 - 1.5) + (4 - 1.5) once.
+    expect(e.preparationSeconds).toBeCloseTo(6 + 6, 10);
   });
 });
 

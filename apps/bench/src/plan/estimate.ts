@@ -82,7 +82,7 @@ export interface StudyEstimate {
   plans: PlanEstimate[];
   /** Blocks (data set, seed, question, model) whose rows and model are built once per worker. */
   blocks: number;
-  /** Mean seconds to build a block, from sampled cells that built theirs. */
+  /** Mean seconds to build a block, over the sampled blocks other than each worker's first. */
   prepareSeconds: number;
   /** Data-only fits (LIMI's generator), each made once for the cells that share it, and their mean seconds. */
   fits: number;
@@ -105,6 +105,11 @@ const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max
  * seconds (a stratified estimate with its standard error), plus every block's preparation once and
  * every data-only fit once (`fitKey`: the key of the fit a cell needs, shared by the cells on the same
  * rows, or null). Overrun cells count with the seconds they were given.
+ *
+ * A method's first cell on a worker pays for loading and compiling its code, and a worker's first block
+ * for the data and model code's: a study run pays that once per worker as the sample did, over many
+ * more cells. So the means are taken over the other cells and blocks, and what those first ones took
+ * beyond the mean is added once (records without these marks count as later ones).
  */
 export function estimateStudy(
   cells: readonly Cell[],
@@ -136,14 +141,24 @@ export function estimateStudy(
       const c = cellOf.get(r.key);
       return c ? dataStratum(c) : null;
     };
+    const later = timed.filter((r) => r.costs?.firstOfMethod !== true);
+    const allLater = later.map(secondsOf);
     for (const [stratum, { kind, count }] of strata) {
-      const times = timed.filter((r) => stratumOfRecord(r) === stratum).map(secondsOf);
-      const sameKind = timed.filter((r) => dataKind(r) === kind).map(secondsOf);
-      const use = times.length > 0 ? times : sameKind.length > 0 ? sameKind : all;
+      const own = timed.filter((r) => stratumOfRecord(r) === stratum);
+      const times = own.filter((r) => r.costs?.firstOfMethod !== true).map(secondsOf);
+      const sameKind = later.filter((r) => dataKind(r) === kind).map(secondsOf);
+      // The stratum's later cells, else those of the same kind of data, else all the plan's later ones;
+      // only when the plan has none, its first cells themselves.
+      const laterPool = times.length > 0 ? times : sameKind.length > 0 ? sameKind : allLater;
+      const fromLater = laterPool.length > 0;
+      const use = fromLater ? laterPool : own.length > 0 ? own.map(secondsOf) : all;
       const m = mean(use);
       const sd = use.length > 1 ? Math.sqrt(use.reduce((a, t) => a + (t - m) ** 2, 0) / (use.length - 1)) : m;
       const se = use.length > 0 ? sd / Math.sqrt(use.length) : Number.NaN;
-      total += count * m;
+      // The first cells' cost beyond the mean, once.
+      let first = 0;
+      if (fromLater) for (const r of own) if (r.costs?.firstOfMethod === true) first += secondsOf(r) - m;
+      total += count * m + first;
       planVariance += (count * se) ** 2;
       n += count;
     }
@@ -159,14 +174,28 @@ export function estimateStudy(
   }
   const blocks = new Set(cells.map((c) => c.block)).size;
   const fitOf = (r: CellRecord) => r.costs?.fitSeconds ?? 0;
-  const builds = sampled.map((r) => (r.costs?.prepareSeconds ?? 0) - fitOf(r)).filter((s) => s > 0.05);
-  const prepareSeconds = builds.length ? mean(builds) : 0;
+  // Each sampled block's build: what its cells spent preparing besides data-only fits (the first of
+  // them built it, the others found it built).
+  const built = new Map<string, { seconds: number; first: boolean }>();
+  for (const r of sampled) {
+    const b = built.get(r.block) ?? { seconds: 0, first: false };
+    b.seconds += Math.max(0, (r.costs?.prepareSeconds ?? 0) - fitOf(r));
+    b.first ||= r.costs?.firstBlock === true;
+    built.set(r.block, b);
+  }
+  const laterBuilds = [...built.values()].filter((b) => !b.first).map((b) => b.seconds);
+  const prepareSeconds = laterBuilds.length
+    ? mean(laterBuilds)
+    : mean([...built.values()].map((b) => b.seconds));
+  const firstBuilds = laterBuilds.length
+    ? [...built.values()].filter((b) => b.first).reduce((a, b) => a + b.seconds - prepareSeconds, 0)
+    : 0;
   const fitTimes = sampled.map(fitOf).filter((s) => s > 0.05);
   const fitSeconds = fitTimes.length ? mean(fitTimes) : 0;
   const fits = new Set(cells.map(fitKey).filter((k) => k !== null)).size;
   // A worker keeps to one audited data set until it is done (pool.ts), so each block is built once and
   // each fit made once (a few of the last ones twice, when a free worker shares a data set rather than idle).
-  const preparationSeconds = blocks * prepareSeconds + fits * fitSeconds;
+  const preparationSeconds = blocks * prepareSeconds + firstBuilds + fits * fitSeconds;
   const methodSeconds = plans.reduce((a, p) => a + (Number.isFinite(p.totalSeconds) ? p.totalSeconds : 0), 0);
   return {
     plans,

@@ -31,8 +31,17 @@ export interface CellRecord {
    * worker had them cached) and scoring the findings. Absent in records of older versions.
    * `fitSeconds`, part of `prepareSeconds`: a data-only fit this cell made (LIMI's generator), which
    * every cell on the same rows then shares (absent in older records).
+   * `firstOfMethod`: the first cell of its method on its worker, which paid for loading and compiling
+   * the method's code; `firstBlock`: the worker's first block, whose build paid for the data and model
+   * code's (both absent in older records, and false in a record that repeats another: `sameAs`).
    */
-  costs?: { prepareSeconds: number; scoreSeconds: number; fitSeconds?: number };
+  costs?: {
+    prepareSeconds: number;
+    scoreSeconds: number;
+    fitSeconds?: number;
+    firstOfMethod?: boolean;
+    firstBlock?: boolean;
+  };
   /** Scored against the planted truth of its own data set (synthetic data only). */
   score: AuditScore | null;
   /**

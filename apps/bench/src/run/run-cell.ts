@@ -92,17 +92,32 @@ export function cellOptions(cell: Cell, schema: Schema): Record<string, unknown>
   return phaseOptions(cell.plan.method, cell.plan.options, cell.phases, phaseInputs(schema, maxQueries));
 }
 
+/**
+ * What this worker has run so far, for the time estimate: a method's first cell on a worker and the
+ * worker's first block pay for loading and compiling code that later ones find ready (see
+ * `estimateStudy`).
+ */
+const warm = { methods: new Set<string>(), firstBlock: null as string | null };
+
 /** Build the block's rows and model (cached per worker), run the method under the budget, score it. */
 export async function runCell(cell: Cell, onProgress?: (p: Progress) => void): Promise<CellRecord> {
   const t0 = performance.now();
+  warm.firstBlock ??= cell.block;
+  const firstBlock = cell.block === warm.firstBlock;
   const prep = await prepare(cell);
   // Preparation includes a data-only phase fitted for the block's rows (LIMI's generator).
   const options = cellOptions(cell, prep.dataset.schema);
   const what = computation(cell, options);
   if (sameRuns.block !== cell.block) sameRuns.reset(cell.block);
   const earlier = sameRuns.records.get(what);
-  if (earlier) return { ...earlier, ...identity(cell), sameAs: earlier.key };
+  if (earlier) {
+    const costs = earlier.costs && { ...earlier.costs, firstOfMethod: false, firstBlock: false };
+    return { ...earlier, ...identity(cell), ...(costs ? { costs } : {}), sameAs: earlier.key };
+  }
+  const firstOfMethod = !warm.methods.has(cell.plan.method);
+  warm.methods.add(cell.plan.method);
   const record = await runMethod(cell, prep, options, t0, onProgress);
+  if (record.costs) record.costs = { ...record.costs, firstOfMethod, firstBlock };
   if (record.status === 'done') sameRuns.records.set(what, record);
   return record;
 }
