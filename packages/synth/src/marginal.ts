@@ -42,13 +42,23 @@ const MAX_KNOTS = 2048;
 
 /** Position of `v` in the domain of a discrete attribute (-1 when outside it). */
 export function domainIndex(a: Attribute, v: number): number {
-  if (a.categories) {
+  return a.categories
+    ? indexIn(a.categories.length, 0, 1, 0, v)
+    : indexIn(-1, a.min!, a.step!, cardinality(a), v);
+}
+
+/**
+ * Position of `v` among `categories` codes (when ≥ 0), else on the grid min + k·step, k < size; -1 when
+ * outside.
+ */
+function indexIn(categories: number, min: number, step: number, size: number, v: number): number {
+  if (categories >= 0) {
     const k = v | 0;
-    return k === v && k >= 0 && k < a.categories.length ? k : -1;
+    return k === v && k >= 0 && k < categories ? k : -1;
   }
-  const q = (v - a.min!) / a.step!;
+  const q = (v - min) / step;
   const k = Math.round(q);
-  return Math.abs(q - k) < 1e-9 && k >= 0 && k < cardinality(a) ? k : -1;
+  return Math.abs(q - k) < 1e-9 && k >= 0 && k < size ? k : -1;
 }
 
 /**
@@ -69,14 +79,7 @@ export class DomainIndexer {
   }
 
   index(t: number, v: number): number {
-    const c = this.categories[t]!;
-    if (c >= 0) {
-      const k = v | 0;
-      return k === v && k >= 0 && k < c ? k : -1;
-    }
-    const q = (v - this.min[t]!) / this.step[t]!;
-    const k = Math.round(q);
-    return Math.abs(q - k) < 1e-9 && k >= 0 && k < this.size[t]! ? k : -1;
+    return indexIn(this.categories[t]!, this.min[t]!, this.step[t]!, this.size[t]!, v);
   }
 }
 

@@ -28,6 +28,7 @@ export function sigmoid(z: number): number {
  * log P(a < Z < b) is written to logMass[0] (from the same CDF values, at no extra cost).
  */
 export function truncatedNormal(rng: Rng, a: number, b: number, logMass?: Float64Array): number {
+  // The lines of `truncatedInterval`, without its object: this is the sampler's hot path.
   // Mirror an interval on the upper side to the lower one: probabilities come from the lower tail.
   const flip = a >= 0;
   const lo = flip ? -b : a;
