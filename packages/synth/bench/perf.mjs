@@ -13,6 +13,7 @@ import path from 'node:path';
 import { createRng } from '@fb/core';
 import { reportTarget } from '../../../tools/perf-targets/report.mjs';
 import { fitCopula, generate, sampleCopula } from '../dist/index.js';
+import { largeOptions, smallOptions } from './options.mjs';
 
 const mb = (b) => (b / 2 ** 20).toFixed(0);
 let peakRss = 0;
@@ -22,25 +23,10 @@ const timer = setInterval(() => {
 const median = (v) => [...v].sort((a, b) => a - b)[(v.length - 1) >> 1];
 const range = (v) => `(${Math.min(...v).toFixed(2)}-${Math.max(...v).toFixed(2)})`;
 
-// 1,000,000 rows x 20 attributes, 500 pairs: ~900,000 subgroup rows (1,600-2,000 per pair) + 10% background.
-// Background rows lie outside all 1,000 subgroups, so the subgroups are specific (5-7 defining
-// attributes, values drawn uniformly): about 23% of the population is then outside every subgroup.
-const options = {
-  seed: 1,
-  attributes: 20,
-  pairs: 500,
-  valueSampling: 'uniform',
-  minIntersectionality: 2,
-  minGranularity: 3,
-  maxGranularity: 4,
-  minGroupSize: 1600,
-  maxGroupSize: 2000,
-  backgroundShare: 0.1,
-};
+const options = largeOptions;
 const ROUNDS = 5;
-// 10,000 rows: 5 pairs of the same kind (~9,000 subgroup rows + 10% background), defaults otherwise
-// (the 10-member epistemic ensemble included); SMALL_CALLS calls per round and variant.
-const small = { ...options, pairs: 5 };
+// SMALL_CALLS calls per round and variant at 10,119 rows.
+const small = smallOptions;
 const SMALL_CALLS = 7;
 const autoThreads = Math.min(8, availableParallelism());
 console.log(`load average ${loadavg()[0].toFixed(1)} on entry; ${ROUNDS} rounds`);

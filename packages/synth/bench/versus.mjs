@@ -5,6 +5,7 @@
 // Run after `pnpm build`: node bench/versus.mjs <other build's dist/index.js> [big]
 // (for example a checkout of an earlier commit, installed and built apart: git worktree add <dir> <commit>)
 import path from 'node:path';
+import { largeOptions, smallOptions } from './options.mjs';
 
 const other = process.argv[2];
 if (!other) throw new Error('usage: node bench/versus.mjs <other dist/index.js> [big]');
@@ -12,19 +13,8 @@ const [before, now] = await Promise.all([
   import(path.resolve(other)),
   import(path.join(import.meta.dirname, '../dist/index.js')),
 ]);
-const big = {
-  seed: 1,
-  attributes: 20,
-  pairs: 500,
-  valueSampling: 'uniform',
-  minIntersectionality: 2,
-  minGranularity: 3,
-  maxGranularity: 4,
-  minGroupSize: 1600,
-  maxGroupSize: 2000,
-  backgroundShare: 0.1,
-};
-const small = { ...big, pairs: 5 };
+const big = largeOptions;
+const small = smallOptions;
 const median = (v) => [...v].sort((a, b) => a - b)[(v.length - 1) >> 1];
 const time = (m, o, k) => {
   const ts = [];
