@@ -1,6 +1,7 @@
 import { OptionsError, type Rng } from '@fb/core';
 import { type PreparedScore, prepareScore, type ScanConfig, type ScanData } from './data.js';
 import { createKernel, Grouping, type Kernel, needsRecords } from './kernels.js';
+import { Membership } from './membership.js';
 import { fitDirection } from './solve.js';
 import { AttributeStep, type StepMethod } from './step.js';
 
@@ -75,8 +76,8 @@ function stepMethods(config: ScanConfig, kernel: Kernel, attributes: number): St
  * subsets, each attribute step solved exactly. Run iterations one at a time with `runIteration` to
  * yield between them; `scanSubsets` runs them all.
  *
- * Membership is a per-record count of violated constraints, so a step costs two or three passes over
- * the records (relax, group by value, apply) plus the score evaluations of that attribute's values.
+ * Membership is kept as bitsets (`Membership`), so a step costs an AND of the other attributes'
+ * words, one visit of each record matching them, and the score evaluations of that attribute's values.
  */
 export class SubsetScan {
   readonly prepared: PreparedScore;
@@ -87,11 +88,9 @@ export class SubsetScan {
   private readonly allowed: Uint8Array[];
   /** Per attribute, the number of allowed codes, or 0 when unconstrained. */
   private readonly allowedCount: Int32Array;
-  /** Per record, the number of constraints it violates. */
-  private readonly violations: Uint16Array;
+  /** The records each constraint allows. */
+  private readonly membership: Membership;
   private readonly members: Int32Array;
-  /** A constraint change not yet applied to `violations` (folded into the next pass over the records). */
-  private pending: { m: number; before: Uint8Array } | null = null;
   private readonly grouping: Grouping;
   /**
    * Whether a step reads the relaxed members' records and expectation sums (Bernoulli, Poisson); the
@@ -139,7 +138,7 @@ export class SubsetScan {
     });
     this.allowed = data.arity.map((k) => new Uint8Array(k).fill(1));
     this.allowedCount = new Int32Array(this.nAttr);
-    this.violations = new Uint16Array(this.n);
+    this.membership = new Membership(data.codes, data.arity, this.n);
     this.members = new Int32Array(this.n);
     this.grouping = new Grouping(this.prepared, maxArity, needsRecords(this.prepared));
     this.full = needsRecords(this.prepared) || this.prepared.score === 'poisson';
@@ -203,8 +202,7 @@ export class SubsetScan {
     for (const a of this.allowed) a.fill(1);
     this.allowedCount.fill(0);
     this.constraintIds.fill(0);
-    this.violations.fill(0);
-    this.pending = null;
+    this.membership.reset();
     if (this.iteration > 0) this.randomStart(rng);
     let current = this.scoreMembers();
     const scanned = new Uint8Array(m);
@@ -276,65 +274,27 @@ export class SubsetScan {
       }
       if (kept === present.length) continue;
       this.constrain(m, mask, kept);
-      if (this.matching() < MIN_START_RECORDS) this.constrain(m, null, 0);
+      if (this.membership.count() < MIN_START_RECORDS) this.constrain(m, null, 0);
     }
   }
 
-  /**
-   * One pass over the records: apply a pending constraint change and count the records that match
-   * every constraint (no violation).
-   */
-  private matching(): number {
-    const viol = this.violations;
-    const pending = this.pending;
-    this.pending = null;
-    let count = 0;
-    if (pending === null) {
-      for (let i = 0; i < this.n; i++) if (viol[i] === 0) count++;
-      return count;
-    }
-    const codes = this.data.codes[pending.m]!;
-    const { before } = pending;
-    const after = this.allowed[pending.m]!;
-    for (let i = 0; i < this.n; i++) {
-      const c = codes[i]!;
-      if ((viol[i]! += before[c]! - after[c]!) === 0) count++;
-    }
-    return count;
-  }
-
-  /** Set attribute m's constraint (null: unconstrained); the violation counts follow in the next pass. */
+  /** Set attribute m's constraint (null: unconstrained). */
   private constrain(m: number, next: Uint8Array | null, count: number): void {
-    this.flush();
     const allowed = this.allowed[m]!;
     const before = allowed.slice();
     if (next === null) allowed.fill(1);
     else allowed.set(next);
     this.allowedCount[m] = next === null ? 0 : count;
     this.constraintIds[m] = next === null ? 0 : this.constraintId(m, allowed);
-    // A step that keeps the attribute's values (the last sweep of every ascent) changes no count.
+    // A step that keeps the attribute's values (the last sweep of every ascent) changes no record.
     let changed = false;
     for (let v = 0; v < allowed.length && !changed; v++) changed = before[v] !== allowed[v];
-    this.pending = changed ? { m, before } : null;
-  }
-
-  /** Apply a pending constraint change to the violation counts. */
-  private flush(): void {
-    if (this.pending === null) return;
-    const { m, before } = this.pending;
-    this.pending = null;
-    const after = this.allowed[m]!;
-    const codes = this.data.codes[m]!;
-    const viol = this.violations;
-    for (let i = 0; i < this.n; i++) {
-      const c = codes[i]!;
-      viol[i]! += before[c]! - after[c]!;
-    }
+    if (changed) this.membership.set(m, next === null ? null : allowed);
   }
 
   /**
-   * One pass over the records: apply a pending constraint change, and group the records that match
-   * every constraint except attribute m's by their value of m. Returns how many there are.
+   * Group the records that match every constraint except attribute m's by their value of m, in
+   * ascending record order. Returns how many there are.
    */
   private gather(m: number): number {
     const g = this.grouping;
@@ -342,35 +302,16 @@ export class SubsetScan {
     const { counts, sumValues, sumExpected } = g;
     const { values, expected } = this.prepared;
     const codes = this.data.codes[m]!;
-    const allowed = this.allowed[m]!;
-    const viol = this.violations;
     const members = this.members;
     const full = this.full;
+    const bits = this.membership.matching(m);
     let count = 0;
-    const pending = this.pending;
-    this.pending = null;
-    if (pending !== null) {
-      const pCodes = this.data.codes[pending.m]!;
-      const before = pending.before;
-      const after = this.allowed[pending.m]!;
-      for (let i = 0; i < this.n; i++) {
-        const pc = pCodes[i]!;
-        const vi = (viol[i]! += before[pc]! - after[pc]!);
+    for (let w = 0, words = this.membership.words; w < words; w++) {
+      let word = bits[w]!;
+      while (word !== 0) {
+        const i = (w << 5) | (31 - Math.clz32(word & -word));
+        word &= word - 1;
         const c = codes[i]!;
-        // Relaxed member: no violation, or its only violation is attribute m's.
-        if (vi + allowed[c]! !== 1) continue;
-        counts[c]!++;
-        sumValues[c]! += values[i]!;
-        if (full) {
-          members[count] = i;
-          sumExpected[c]! += expected[i]!;
-        }
-        count++;
-      }
-    } else {
-      for (let i = 0; i < this.n; i++) {
-        const c = codes[i]!;
-        if (viol[i]! + allowed[c]! !== 1) continue;
         counts[c]!++;
         sumValues[c]! += values[i]!;
         if (full) {
@@ -427,7 +368,6 @@ export class SubsetScan {
     }
     const mask = new Uint8Array(this.data.arity[m]!);
     for (let j = 0; j < solved.values.length; j++) mask[solved.values[j]!] = 1;
-    // A pending constraint change skipped with the gather is applied by `constrain`.
     this.constrain(m, solved.all ? null : mask, solved.values.length);
     return solved.score - this.otherPenalty(m);
   }
