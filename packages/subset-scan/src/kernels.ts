@@ -83,6 +83,11 @@ export interface Kernel {
   /** argmax of F over t ∈ [−T_BOUND, T_BOUND] (the Gaussian is unbounded). */
   mle(): number;
   /**
+   * True only when `mle()` is sure to fall on the other side of t = 0 than `sign` (+1 or −1), as
+   * known from the selection's sums alone; false when that is not known without evaluating F.
+   */
+  mleOpposes(sign: number): boolean;
+  /**
    * Linear-time subset scanning priority of value v when F is a function of sufficient statistics
    * (higher = more evidence for t > 0), or null when no fixed ordering exists.
    */
@@ -160,6 +165,11 @@ class StatisticKernel implements Kernel {
     return clampT(Math.log(r / (1 - r)) - Math.log(alpha / (1 - alpha)));
   }
 
+  /** The closed forms above cost less than any check. */
+  mleOpposes(): boolean {
+    return false;
+  }
+
   priority(v: number): number {
     const { score } = this.prepared;
     const n = this.g.counts[v]!;
@@ -177,6 +187,8 @@ class BernoulliKernel implements Kernel {
   readonly bound = T_BOUND;
   size = 0;
   sum = 0;
+  /** Σ pᵢ of the selection, from the per-value sums. */
+  private expectedSum = 0;
   f = 0;
   d1 = 0;
   d2 = 0;
@@ -193,15 +205,18 @@ class BernoulliKernel implements Kernel {
   select(values: Int32Array, count: number): void {
     let n = 0;
     let s = 0;
+    let e = 0;
     for (let j = 0; j < count; j++) {
       const v = values[j]!;
       this.chosen[j] = v;
       n += this.g.counts[v]!;
       s += this.g.sumValues[v]!;
+      e += this.g.sumExpected[v]!;
     }
     this.chosenCount = count;
     this.size = n;
     this.sum = s;
+    this.expectedSum = e;
   }
 
   eval(t: number, needF: boolean): void {
@@ -237,6 +252,18 @@ class BernoulliKernel implements Kernel {
     this.f = this.sum * t - f;
     this.d1 = this.sum - d1;
     this.d2 = -d2;
+  }
+
+  /**
+   * F′(0) = Y − Σpᵢ, and |F″| = Σ rᵢ(1 − rᵢ) ≤ N/4, so the maximum lies at least 4|F′(0)|/N from 0, on
+   * F′(0)'s side. Newton (`newtonMax`) then ends within its tolerance, 1e-10, of it: on the same side
+   * when that distance exceeds 1e-6. Σpᵢ comes from the per-value sums (their rounding, about 1e-16
+   * of Σpᵢ, is far below that margin), so no record is read.
+   */
+  mleOpposes(sign: number): boolean {
+    if (this.size === 0) return false;
+    const slope = this.sum - this.expectedSum;
+    return (4 * Math.abs(slope)) / this.size > 1e-6 && slope * sign < 0;
   }
 
   mle(): number {

@@ -14,6 +14,8 @@ export interface Fit {
 /** Maximise F over the side of t = 0 that `direction` allows (F(0) = 0, so the maximum is ≥ 0). */
 export function fitDirection(k: Kernel, direction: ScanDirection): Fit {
   if (k.size === 0) return { t: 0, f: 0, curvature: 0 };
+  // When the maximum surely lies on the other side, it is not searched for (the same answer as below).
+  if (k.mleOpposes(direction === 'positive' ? 1 : -1)) return { t: 0, f: 0, curvature: 0 };
   const t = k.mle();
   if ((direction === 'positive' && t <= 0) || (direction === 'negative' && t >= 0)) {
     return { t: 0, f: 0, curvature: 0 };
