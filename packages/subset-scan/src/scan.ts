@@ -116,6 +116,8 @@ export class SubsetScan {
   private interrupted = false;
   private bestScore = Number.NEGATIVE_INFINITY;
   private bestSubset: ScanSubset | null = null;
+  /** The best subset's records (every constraint's bits ANDed), or null before the first iteration. */
+  private bestBits: Int32Array | null = null;
   private bestUpdates = 0;
 
   constructor(
@@ -228,6 +230,7 @@ export class SubsetScan {
     if (current > this.bestScore) {
       this.bestScore = current;
       this.bestSubset = this.snapshot();
+      this.bestBits = this.membership.matching(-1).slice();
       this.bestUpdates++;
     }
     return !this.interrupted;
@@ -238,7 +241,13 @@ export class SubsetScan {
     const subset = this.bestSubset ?? new Array<Int32Array | null>(this.nAttr).fill(null);
     return {
       subset,
-      ...scorePrepared(this.data, this.prepared, this.config, subset),
+      ...scorePrepared(
+        this.data,
+        this.prepared,
+        this.config,
+        subset,
+        this.bestBits === null ? subsetMembers(this.data, this.n, subset) : bitMembers(this.bestBits, this.n),
+      ),
       iterationsRun: this.iteration,
       complete: !this.interrupted && this.iteration >= this.config.iterations,
     };
@@ -373,33 +382,55 @@ export class SubsetScan {
   }
 }
 
-function scorePrepared(
-  data: ScanData,
-  prepared: PreparedScore,
-  config: Pick<ScanConfig, 'direction' | 'penalty'>,
-  subset: ScanSubset,
-): SubsetScore {
-  const n = prepared.n;
+/** The records of `subset`, in ascending order (the first `size` of `members`). */
+function subsetMembers(data: ScanData, n: number, subset: ScanSubset): { members: Int32Array; size: number } {
   const masks = subset.map((vals, m) => {
     if (vals === null) return null;
     const mask = new Uint8Array(data.arity[m]!);
     for (const v of vals) mask[v] = 1;
     return mask;
   });
-  const grouping = new Grouping(prepared, 1, needsRecords(prepared));
-  grouping.reset(1);
   const members = new Int32Array(n);
   let size = 0;
-  let observedSum = 0;
-  let expectedSum = 0;
   for (let i = 0; i < n; i++) {
     let member = true;
     for (let m = 0; m < masks.length && member; m++) {
       const mask = masks[m];
       if (mask && mask[data.codes[m]![i]!] !== 1) member = false;
     }
-    if (!member) continue;
-    members[size++] = i;
+    if (member) members[size++] = i;
+  }
+  return { members, size };
+}
+
+/** The records whose bits are set, in ascending order (the first `size` of `members`). */
+function bitMembers(bits: Int32Array, n: number): { members: Int32Array; size: number } {
+  const members = new Int32Array(n);
+  let size = 0;
+  for (let w = 0; w < bits.length; w++) {
+    let word = bits[w]!;
+    while (word !== 0) {
+      members[size++] = (w << 5) | (31 - Math.clz32(word & -word));
+      word &= word - 1;
+    }
+  }
+  return { members, size };
+}
+
+/** Score the records `members[0..size)` (ascending) of `subset`. */
+function scorePrepared(
+  data: ScanData,
+  prepared: PreparedScore,
+  config: Pick<ScanConfig, 'direction' | 'penalty'>,
+  subset: ScanSubset,
+  { members, size }: { members: Int32Array; size: number },
+): SubsetScore {
+  const grouping = new Grouping(prepared, 1, needsRecords(prepared));
+  grouping.reset(1);
+  let observedSum = 0;
+  let expectedSum = 0;
+  for (let k = 0; k < size; k++) {
+    const i = members[k]!;
     observedSum += data.observed[i]!;
     expectedSum += data.expected[i]!;
     grouping.sumValues[0]! += prepared.values[i]!;
@@ -426,7 +457,8 @@ function scorePrepared(
  * in `config.direction` and penalised score F(S) − penalty·Σ|V_m|.
  */
 export function scoreSubset(data: ScanData, subset: ScanSubset, config: ScanConfig): SubsetScore {
-  return scorePrepared(data, prepareScore(data, config), config, subset);
+  const prepared = prepareScore(data, config);
+  return scorePrepared(data, prepared, config, subset, subsetMembers(data, prepared.n, subset));
 }
 
 /**
