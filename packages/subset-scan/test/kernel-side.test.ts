@@ -21,13 +21,19 @@ describe('Bernoulli kernel: mleOpposes', () => {
       // Half the trials: 0/1 outcomes at a shifted rate. The others: fractional observations at the
       // expectation plus a shift of 1e-12 to 1e-2, so that the maximum lies anywhere from far to very
       // near 0, around the margin of 1e-6 the check relies on.
-      const shift = (rng.next() < 0.5 ? -1 : 1) * (trial % 2 ? 10 ** (-12 + 10 * rng.next()) : 0.2 * rng.next());
+      const shift =
+        (rng.next() < 0.5 ? -1 : 1) * (trial % 2 ? 10 ** (-12 + 10 * rng.next()) : 0.2 * rng.next());
       const observed =
         trial % 2
           ? expected.map((p) => Math.min(1, Math.max(0, p + shift)))
           : expected.map((p) => (rng.next() < Math.min(1, Math.max(0, p + shift)) ? 1 : 0));
       const data = { codes: [codes], arity: [k], observed, expected };
-      const prepared = prepareScore(data, { score: 'bernoulli', direction: 'positive', iterations: 1, penalty: 0 });
+      const prepared = prepareScore(data, {
+        score: 'bernoulli',
+        direction: 'positive',
+        iterations: 1,
+        penalty: 0,
+      });
       const g = new Grouping(prepared, k, true);
       g.reset(k);
       const members = Int32Array.from({ length: n }, (_, i) => i);
