@@ -44,7 +44,7 @@ const base = {
 const biasLevels = { base: {}, strong: { minBias: 1.5, maxBias: 3 } };
 let bias = biasLevels.base;
 
-async function cellsOf(seed) {
+export async function cellsOf(seed) {
   const { dataset } = synth.generate({ ...base, ...bias, seed });
   const half = Math.floor(dataset.n / 2);
   const train = subsetRows(

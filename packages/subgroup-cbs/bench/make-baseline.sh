@@ -1,13 +1,14 @@
 #!/bin/sh
 # Builds CBS with the scan and model code it ran on at a commit (@fb/subgroup-cbs, @fb/subset-scan and
-# @fb/models sources of that commit, bundled together) into bench/baseline/index.js, for
-# `node bench/cells.mjs <seeds> <scanTypes> bench/baseline/index.js` and bench/target.mjs to time beside
-# the working build. @fb/core comes from the workspace.
+# @fb/models sources of that commit, bundled together) into bench/baseline/index.js (or into the directory
+# given second, under bench/), for `node bench/cells.mjs <seeds> <scanTypes> bench/baseline/index.js`,
+# bench/target.mjs and bench/versus.mjs to time beside the working build. @fb/core comes from the workspace.
+# Usage: make-baseline.sh <commit> [directory name under bench/, default baseline]
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(git -C "$here" rev-parse --show-toplevel)
-commit=${1:?usage: make-baseline.sh <commit>}
-out="$here/baseline"
+commit=${1:?usage: make-baseline.sh <commit> [directory]}
+out="$here/${2:-baseline}"
 rm -rf "$out"
 mkdir -p "$out/src"
 git -C "$root" archive "$commit" packages/subgroup-cbs/src packages/subset-scan/src packages/models/src \

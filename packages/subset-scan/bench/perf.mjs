@@ -1,7 +1,11 @@
 // Timing of one subset scan per score function (not a test). Run after `pnpm build`: node bench/perf.mjs
 // Setting: 10 attributes x 5 values, 10 iterations, penalty 1, one direction; median of 3 runs.
+// `node bench/perf.mjs <reference dist/index.js>` times another build of this package beside this one, in
+// the same process, the two alternating run by run, and says whether each scan's result is the same.
 import { createRng } from '@fb/core';
 import { scanSubsets } from '../dist/index.js';
+
+const reference = process.argv[2] ? (await import(process.argv[2])).scanSubsets : null;
 
 const ATTRIBUTES = 10;
 const VALUES = 5;
@@ -33,26 +37,51 @@ function makeData(n, score, seed) {
   return { codes, arity: new Array(ATTRIBUTES).fill(VALUES), observed, expected };
 }
 
+const summary = (result) =>
+  JSON.stringify([result.score, result.size, result.subset.map((v) => v && [...v])]);
+const describe = (result) =>
+  result.subset
+    .map((v, m) => (v ? `a${m}∈{${[...v]}}` : null))
+    .filter(Boolean)
+    .join(' ∧ ');
+const seconds = (scan, data, config, seed) => {
+  const t0 = performance.now();
+  const result = scan(data, config, createRng(seed));
+  return { s: (performance.now() - t0) / 1000, result };
+};
+const median = (v) => [...v].sort((a, b) => a - b)[1];
+
 for (const score of ['bernoulli', 'poisson', 'gaussian', 'berk-jones']) {
   for (const n of [10_000, 50_000]) {
     const data = makeData(n, score, `perf-${score}-${n}`);
     const config = { score, direction: 'negative', iterations: 10, penalty: 1 };
     scanSubsets(data, config, createRng('warm-up'));
+    reference?.(data, config, createRng('warm-up'));
     const times = [];
+    const before = [];
     let result;
+    let same = true;
     for (let rep = 0; rep < 3; rep++) {
-      const t0 = performance.now();
-      result = scanSubsets(data, config, createRng(rep));
-      times.push((performance.now() - t0) / 1000);
+      if (reference) {
+        const r = seconds(reference, data, config, rep);
+        before.push(r.s);
+        const now = seconds(scanSubsets, data, config, rep);
+        same &&= summary(r.result) === summary(now.result);
+        times.push(now.s);
+        result = now.result;
+      } else {
+        const now = seconds(scanSubsets, data, config, rep);
+        times.push(now.s);
+        result = now.result;
+      }
     }
-    times.sort((a, b) => a - b);
-    const subset = result.subset
-      .map((v, m) => (v ? `a${m}∈{${[...v]}}` : null))
-      .filter(Boolean)
-      .join(' ∧ ');
-    console.log(
-      `${score.padEnd(10)} ${String(n).padStart(6)} records: median ${times[1].toFixed(3)} s ` +
-        `(min ${times[0].toFixed(3)}); score ${result.score.toFixed(4)} on ${result.size} records: ${subset}`,
-    );
+    const line =
+      `${score.padEnd(10)} ${String(n).padStart(6)} records: median ${median(times).toFixed(3)} s ` +
+      `(min ${Math.min(...times).toFixed(3)}); score ${result.score.toFixed(4)} on ${result.size} records: ${describe(result)}`;
+    const versus = reference
+      ? `; reference ${median(before).toFixed(3)} s (min ${Math.min(...before).toFixed(3)}): ` +
+        `${(median(before) / median(times)).toFixed(2)}x, same results: ${same ? 'yes' : 'NO'}`
+      : '';
+    console.log(line + versus);
   }
 }
