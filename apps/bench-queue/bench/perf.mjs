@@ -20,7 +20,12 @@ const secret = randomBytes(32).toString('hex');
 
 const children = [];
 const start = (args) => startNode(children, here, args, { FAIRBENCH_QUEUE_SECRET: secret });
-const { server: redis } = await startRedis(dir);
+const started = await startRedis(dir);
+if (started === null) {
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
+const { server: redis } = started;
 try {
   const connection = await connectRedis(url);
 

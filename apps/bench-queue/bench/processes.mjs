@@ -29,7 +29,11 @@ export const said = (child, text) =>
 export const stop = (child) =>
   child.exitCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', r).kill('SIGTERM'));
 
-/** A redis-server on a unix socket in `dir`, without persistence; resolves once the socket exists. */
+/**
+ * A redis-server on a unix socket in `dir`, without persistence; resolves once the socket exists, or
+ * returns null (and says why) when no redis-server can be started here: the benchmarks then skip the
+ * queue, as `pnpm bench:perf` goes on to the next package.
+ */
 export async function startRedis(dir) {
   const socket = join(dir, 'redis.sock');
   const server = spawn(
@@ -39,7 +43,21 @@ export async function startRedis(dir) {
       stdio: 'ignore',
     },
   );
-  while (!existsSync(socket)) await new Promise((r) => setTimeout(r, 20));
+  let failed = null;
+  server.once('error', (error) => {
+    failed =
+      error.code === 'ENOENT'
+        ? 'redis-server is not installed (apt-get install redis-server)'
+        : error.message;
+  });
+  server.once('exit', (code) => {
+    failed ??= `redis-server exited with code ${code} before its socket appeared`;
+  });
+  while (!existsSync(socket) && failed === null) await new Promise((r) => setTimeout(r, 20));
+  if (failed !== null) {
+    console.log(`queue benchmark skipped: ${failed}`);
+    return null;
+  }
   return { server, socket, url: `unix://${socket}` };
 }
 

@@ -50,7 +50,12 @@ async function storedOnce(outDir) {
   }
 }
 
-const { server: redis, url } = await startRedis(dir);
+const started = await startRedis(dir);
+if (started === null) {
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
+const { server: redis, url } = started;
 const rows = [];
 try {
   const connection = await connectRedis(url);
