@@ -9,7 +9,7 @@ import { loadStudy } from '@fb/bench';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { connectRedis, queueExecutor } from '../dist/index.js';
-import { said, startNode, startRedis, stop, timedStudy } from './processes.mjs';
+import { said, startNode, startRedisOrSkip, stop, timedStudy } from './processes.mjs';
 
 const here = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(here, 'dist/cli.js');
@@ -20,12 +20,7 @@ const secret = randomBytes(32).toString('hex');
 
 const children = [];
 const start = (args) => startNode(children, here, args, { FAIRBENCH_QUEUE_SECRET: secret });
-const started = await startRedis(dir);
-if (started === null) {
-  rmSync(dir, { recursive: true, force: true });
-  process.exit(0);
-}
-const { server: redis } = started;
+const { server: redis } = await startRedisOrSkip(dir);
 try {
   const connection = await connectRedis(url);
 

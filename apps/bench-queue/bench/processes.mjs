@@ -1,7 +1,7 @@
 // Child processes for the queue's benchmarks: a redis-server of their own on a unix socket, and
 // worker processes whose stderr can be awaited; and the timed study run they compare.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runStudy } from '@fb/bench';
 
@@ -59,6 +59,14 @@ export async function startRedis(dir) {
     return null;
   }
   return { server, socket, url: `unix://${socket}` };
+}
+
+/** `startRedis`, or, when no redis-server starts, remove `dir` and end the benchmark here (exit 0). */
+export async function startRedisOrSkip(dir) {
+  const started = await startRedis(dir);
+  if (started !== null) return started;
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
 }
 
 const quiet = { tty: false, write: () => {} };

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { estimateStudy, expandCells, formatEstimate, loadStudy, ResultStore, sampleCells } from '@fb/bench';
 import { connectRedis, queueExecutor } from '../dist/index.js';
-import { said, startNode, startRedis, stop, timedStudy } from './processes.mjs';
+import { said, startNode, startRedisOrSkip, stop, timedStudy } from './processes.mjs';
 
 const { values } = parseArgs({
   options: { study: { type: 'string', default: 'full' }, 'per-plan': { type: 'string', default: '2' } },
@@ -50,12 +50,7 @@ async function storedOnce(outDir) {
   }
 }
 
-const started = await startRedis(dir);
-if (started === null) {
-  rmSync(dir, { recursive: true, force: true });
-  process.exit(0);
-}
-const { server: redis, url } = started;
+const { server: redis, url } = await startRedisOrSkip(dir);
 const rows = [];
 try {
   const connection = await connectRedis(url);

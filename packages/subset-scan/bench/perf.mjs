@@ -62,18 +62,14 @@ for (const score of ['bernoulli', 'poisson', 'gaussian', 'berk-jones']) {
     let result;
     let same = true;
     for (let rep = 0; rep < 3; rep++) {
-      if (reference) {
-        const r = seconds(reference, data, config, rep);
+      const r = reference && seconds(reference, data, config, rep);
+      const now = seconds(scanSubsets, data, config, rep);
+      if (r) {
         before.push(r.s);
-        const now = seconds(scanSubsets, data, config, rep);
         same &&= summary(r.result) === summary(now.result);
-        times.push(now.s);
-        result = now.result;
-      } else {
-        const now = seconds(scanSubsets, data, config, rep);
-        times.push(now.s);
-        result = now.result;
       }
+      times.push(now.s);
+      result = now.result;
     }
     const line =
       `${score.padEnd(10)} ${String(n).padStart(6)} records: median ${median(times).toFixed(3)} s ` +

@@ -76,13 +76,12 @@ export class Membership {
     const out = this.bits[m]!;
     const words = this.words;
     const values = this.valueBits[m];
+    out.fill(0);
     if (values === null) {
-      out.fill(0);
       const codes = this.codes[m]!;
       for (let i = 0; i < this.n; i++) if (allowed[codes[i]!] === 1) out[i >>> 5]! |= 1 << (i & 31);
       return;
     }
-    out.fill(0);
     for (let v = 0; v < allowed.length; v++) {
       if (allowed[v] !== 1) continue;
       for (let w = 0, at = v * words; w < words; w++, at++) out[w]! |= values[at]!;
