@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { compileWat } from './wat.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-for (const name of ['binning', 'dense', 'tree']) {
+for (const name of ['binning', 'cells', 'dense', 'tree']) {
   const wat = path.join(here, `../src/wasm/${name}.wat`);
   const bytes = await compileWat(readFileSync(wat, 'utf8'), `${name}.wat`);
   writeFileSync(

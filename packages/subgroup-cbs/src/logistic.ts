@@ -1,5 +1,6 @@
 import type { Schema } from '@fb/core';
 import {
+  CellLists,
   type LazyHessianObjective,
   minimiseNewton,
   NEWTON_MAX_PARAMETERS,
@@ -329,6 +330,11 @@ function rowPatterns(x: Float64Array, n: number, d: number): { pattern: Int32Arr
   for (let i = 0; i < n; i++) {
     let hash = 0x811c9dc5;
     for (let k = 2 * i * d; k < 2 * i * d + 2 * d; k++) hash = Math.imul(hash ^ bits[k]!, 0x01000193);
+    // Mixed down before the low bits pick a slot: a product carries bits only upwards, and values that
+    // differ only in their high words (small integers, such as category codes, have a zero low word)
+    // would otherwise share their low bits, and every row would probe one run of slots.
+    hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+    hash ^= hash >>> 13;
     let slot = (hash >>> 0) & (slots - 1);
     for (;;) {
       const q = table[slot]!;
@@ -357,8 +363,10 @@ export function sigmoid(t: number): number {
 /**
  * `BinaryLogisticLoss` of `@fb/models` on one fit's rows: per pattern its linear score, exponential,
  * logarithm and probability; per live row (positive weight) its loss term, residual and curvature, in
- * row order; the gradient per run of consecutive rows of one pattern; the Hessian from the curvatures,
- * cell by cell in row order (the one-hot pairs' cells precomputed per pattern).
+ * row order; the gradient and the Hessian from the residuals and curvatures, each entry in row order
+ * (the one-hot pairs' cells precomputed per pattern). The linear scores, the gradient and the one-hot
+ * cells of the Hessian, scattered additions that were most of a fit's time, run on `@fb/models`'
+ * `CellLists` (WebAssembly, with the same additions in the same order).
  */
 class FastLoss implements LazyHessianObjective {
   readonly size: number;
@@ -376,16 +384,23 @@ class FastLoss implements LazyHessianObjective {
   private wBuffer: Float64Array;
   private y: Int32Array;
   private runEnd: Int32Array;
+  /**
+   * Per live row its residual and its list of encoded columns (the gradient's terms), and its curvature
+   * and its one-hot pairs' Hessian cells: views of `columns` and `cells` (see `reserve`).
+   */
   private resid: Float64Array;
+  private columnBase: Int32Array;
   private curvature: Float64Array;
+  private cellBase: Int32Array;
+  private readonly columns: CellLists;
+  private readonly cells: CellLists;
   /** Per local pattern: its design-wide pattern, columns and encoded values. */
   private readonly global: Int32Array;
-  private readonly patIndex: Int32Array;
-  private readonly patValue: Float64Array;
+  private patIndex: Int32Array;
+  private patValue: Float64Array;
   private readonly eta: Float64Array;
   private readonly log1pExpo: Float64Array;
   private readonly prob: Float64Array;
-  private readonly unitCells: Int32Array;
   private readonly T: number;
   private readonly general: Int32Array;
   private readonly generalPairs: Int32Array;
@@ -409,14 +424,16 @@ class FastLoss implements LazyHessianObjective {
     this.d = d;
     this.size = shape.m;
     this.b0 = design.p;
-    this.unitCells = shape.unitCells;
     this.T = shape.cellsPerPattern;
+    this.cells = new CellLists({ lists: P, T: this.T, size: this.size * this.size, values: false });
+    this.cells.index.set(shape.unitCells);
+    this.columns = new CellLists({ lists: P, T: d, size: this.size, values: true });
     this.general = shape.general;
     this.generalPairs = shape.generalPairs;
     this.unitColumns = shape.unitColumns;
     this.global = new Int32Array(P);
-    this.patIndex = new Int32Array(P * d);
-    this.patValue = new Float64Array(P * d);
+    this.patIndex = this.columns.index;
+    this.patValue = this.columns.value;
     this.eta = new Float64Array(P);
     this.log1pExpo = new Float64Array(P);
     this.prob = new Float64Array(P);
@@ -424,10 +441,24 @@ class FastLoss implements LazyHessianObjective {
     this.wBuffer = new Float64Array(0);
     this.y = new Int32Array(0);
     this.runEnd = new Int32Array(0);
-    this.resid = new Float64Array(0);
-    this.curvature = new Float64Array(0);
+    this.resid = this.columns.weights;
+    this.columnBase = this.columns.bases;
+    this.curvature = this.cells.weights;
+    this.cellBase = this.cells.bases;
     this.work = newtonWork(this.size);
     this.probAt = new Float64Array(this.size);
+  }
+
+  /** Room for k live rows in the lists' row arrays, whose views are then made again. */
+  private reserve(k: number): void {
+    this.columns.reserve(k);
+    this.cells.reserve(k);
+    this.resid = this.columns.weights;
+    this.columnBase = this.columns.bases;
+    this.patIndex = this.columns.index;
+    this.patValue = this.columns.value;
+    this.curvature = this.cells.weights;
+    this.cellBase = this.cells.bases;
   }
 
   /** Set up the loss of one fit: its live rows (positive weight) in order, their patterns and runs. */
@@ -454,10 +485,9 @@ class FastLoss implements LazyHessianObjective {
       this.wBuffer = new Float64Array(k);
       this.y = new Int32Array(k);
       this.runEnd = new Int32Array(k);
-      this.resid = new Float64Array(k);
-      this.curvature = new Float64Array(k);
+      this.reserve(k);
     }
-    const { pattern, y: yl, runEnd, global } = this;
+    const { pattern, y: yl, runEnd, global, cellBase, columnBase, T } = this;
     const wl = w === null ? null : this.wBuffer;
     this.w = wl;
     const { stamp, value, local: localOf } = this.design.nextStamp();
@@ -475,6 +505,8 @@ class FastLoss implements LazyHessianObjective {
       }
       const q = localOf[g]!;
       pattern[l] = q;
+      cellBase[l] = g * T;
+      columnBase[l] = q * d;
       yl[l] = y[r]!;
       if (wl !== null) wl[l] = w![r]!;
       if (q === previous) runEnd[runs - 1] = l + 1;
@@ -502,7 +534,7 @@ class FastLoss implements LazyHessianObjective {
   }
 
   private evaluate(theta: Float64Array, grad: Float64Array | null): number {
-    const { patIndex, patValue, eta, log1pExpo, prob, d, b0 } = this;
+    const { eta, log1pExpo, prob, b0 } = this;
     const P = this.patterns;
     const b = theta[b0]!;
     const start = this.evaluations++ === 0 && grad !== null ? this.start : null;
@@ -511,12 +543,10 @@ class FastLoss implements LazyHessianObjective {
       log1pExpo.set(start.terms.log1pExpo);
       prob.set(start.terms.prob);
     } else {
+      this.columns.dots(P, theta, b, eta);
       for (let q = 0; q < P; q++) {
-        const base = q * d;
-        let t = b;
-        for (let j = 0; j < d; j++) t += theta[patIndex[base + j]!]! * patValue[base + j]!;
+        const t = eta[q]!;
         const e = Math.exp(-Math.abs(t));
-        eta[q] = t;
         log1pExpo[q] = Math.log1p(e);
         if (grad) prob[q] = t >= 0 ? 1 / (1 + e) : e / (1 + e);
       }
@@ -547,34 +577,8 @@ class FastLoss implements LazyHessianObjective {
     let penalty = 0;
     for (let c = 0; c < b0; c++) penalty += theta[c]! * theta[c]!;
     if (grad) {
-      grad.fill(0);
-      const { runEnd, runs } = this;
-      for (let k = 0, r0 = 0; k < runs; k++) {
-        const r1 = runEnd[k]!;
-        const base = pattern[r0]! * d;
-        if (r1 === r0 + 1) {
-          // Runs of one and two rows (see `hessian`): their terms without an inner loop.
-          const res = resid[r0]!;
-          for (let j = 0; j < d; j++) grad[patIndex[base + j]!]! += res * patValue[base + j]!;
-        } else if (r1 === r0 + 2) {
-          const res0 = resid[r0]!;
-          const res1 = resid[r0 + 1]!;
-          for (let j = 0; j < d; j++) {
-            const col = patIndex[base + j]!;
-            const v = patValue[base + j]!;
-            grad[col] = grad[col]! + res0 * v + res1 * v;
-          }
-        } else {
-          for (let j = 0; j < d; j++) {
-            const col = patIndex[base + j]!;
-            const v = patValue[base + j]!;
-            let g = grad[col]!;
-            for (let r = r0; r < r1; r++) g += resid[r]! * v;
-            grad[col] = g;
-          }
-        }
-        r0 = r1;
-      }
+      // Each column's residuals times its values, in row order (every other entry 0).
+      this.columns.sum(live, grad, true);
       const s = this.invS;
       for (let c = 0; c < b0; c++) grad[c] = (grad[c]! + this.l2 * theta[c]!) * s;
       grad[b0] = g0 * s;
@@ -607,30 +611,29 @@ class FastLoss implements LazyHessianObjective {
 
   /** The Hessian at the point of the last `valueAndGradient`. */
   hessian(hess: Float64Array): void {
-    const { curvature: h, b0, d, patIndex, patValue, generalPairs, general, pattern, runEnd, global } = this;
-    const { unitCells, T, runs } = this;
+    const { curvature: h, b0, d, patIndex, patValue, generalPairs, general, pattern, runEnd, runs } = this;
     const m = this.size;
     const start = this.hessians++ === 0 ? this.start : null;
     if (start?.hess) {
       hess.set(start.hess);
       return;
     }
-    hess.fill(0);
+    // The one-hot pairs' cells, each receiving its rows' curvatures in row order (every other cell 0).
+    this.cells.sum(this.live, hess);
     const row = b0 * m;
     const G = generalPairs.length;
     const mixed = general.length;
     let hb = 0;
-    // One pass over the runs: each cell receives its terms in row order (cells are independent).
-    // Runs of one row (most rows of an unweighted fit) and of two (the two copies of a row of the
-    // weighted event model) add their terms without an inner loop, in the same order.
+    // One pass over the runs for the cells of the standardised attributes, which no one-hot pair
+    // shares: each receives its terms in row order (cells are independent). Runs of one row (most
+    // rows of an unweighted fit) and of two (the two copies of a row of the weighted event model)
+    // add their terms without an inner loop, in the same order.
     for (let k = 0, r0 = 0; k < runs; k++) {
       const r1 = runEnd[k]!;
-      const base = global[pattern[r0]!]! * T;
       const at = pattern[r0]! * d;
       if (r1 === r0 + 1) {
         const hr = h[r0]!;
         hb += hr;
-        for (let t = base; t < base + T; t++) hess[unitCells[t]!]! += hr;
         for (let q = 0; q < G; q += 2) {
           const a = at + generalPairs[q]!;
           const c = at + generalPairs[q + 1]!;
@@ -645,10 +648,6 @@ class FastLoss implements LazyHessianObjective {
         const h1 = h[r0 + 1]!;
         hb += h0;
         hb += h1;
-        for (let t = base; t < base + T; t++) {
-          const cell = unitCells[t]!;
-          hess[cell] = hess[cell]! + h0 + h1;
-        }
         for (let q = 0; q < G; q += 2) {
           const a = at + generalPairs[q]!;
           const c = at + generalPairs[q + 1]!;
@@ -665,12 +664,6 @@ class FastLoss implements LazyHessianObjective {
         }
       } else {
         for (let r = r0; r < r1; r++) hb += h[r]!;
-        for (let t = base; t < base + T; t++) {
-          const cell = unitCells[t]!;
-          let v = hess[cell]!;
-          for (let r = r0; r < r1; r++) v += h[r]!;
-          hess[cell] = v;
-        }
         for (let q = 0; q < G; q += 2) {
           const a = at + generalPairs[q]!;
           const c = at + generalPairs[q + 1]!;
