@@ -1,8 +1,9 @@
-// Throughput of a study through the queue: a stratified sample of its cells (k per method plan and
-// kind of data, the same sample every time) run by the local pool of 2 threads, then by 1 and 2 local
-// worker processes (one cell at a time each). Checks that every sampled cell is stored exactly once,
-// prints cells/hour and what the whole study would take on N machines of 2 cores.
-// Usage (after pnpm build): node bench/throughput.mjs [--study full] [--per-plan 2]
+// Throughput of a study through the queue: the sample of whole blocks that `--estimate k` times (k blocks
+// per kind and size of data, question and model, the same sample every time) run by the local pool of 2
+// threads, then by 1 and 2 local worker processes (one cell at a time each). Checks that every sampled
+// cell is stored exactly once, prints cells/hour and what the whole study would take on N machines of 2
+// cores. The full study's sample with k = 1 is 575 cells (about 20 minutes a run on 2 cores).
+// Usage (after pnpm build): node bench/throughput.mjs [--study full] [--per-stratum 1]
 // Starts its own redis-server on a unix socket.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,12 +11,12 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { estimateStudy, expandCells, formatEstimate, loadStudy, ResultStore, sampleCells } from '@fb/bench';
+import { estimateStudy, expandCells, formatEstimate, loadStudy, ResultStore, sampleBlocks } from '@fb/bench';
 import { connectRedis, queueExecutor } from '../dist/index.js';
 import { said, startNode, startRedisOrSkip, stop, timedStudy } from './processes.mjs';
 
 const { values } = parseArgs({
-  options: { study: { type: 'string', default: 'full' }, 'per-plan': { type: 'string', default: '2' } },
+  options: { study: { type: 'string', default: 'full' }, 'per-stratum': { type: 'string', default: '1' } },
 });
 const here = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(here, 'dist/cli.js');
@@ -26,11 +27,16 @@ const start = (args) => startNode(children, here, args, { FAIRBENCH_QUEUE_SECRET
 
 const study = loadStudy(values.study);
 const cells = await expandCells(study);
-const sample = sampleCells(cells, Number(values['per-plan']));
+const perStratum = Number(values['per-stratum']);
+if (!(Number.isInteger(perStratum) && perStratum >= 1)) {
+  console.error(`--per-stratum must be a whole number of blocks, at least 1; got "${values['per-stratum']}"`);
+  process.exit(2);
+}
+const sample = sampleBlocks(cells, perStratum);
 const keys = new Set(sample.map((c) => c.key));
 const select = (matching) => matching.filter((c) => keys.has(c.key));
 console.log(
-  `study "${study.name}": ${cells.length} cells; sample of ${sample.length} (${values['per-plan']} per method plan and kind of data). Load before: ${loadavg()
+  `study "${study.name}": ${cells.length} cells; sample of ${sample.length} (the cells of ${perStratum} block${perStratum > 1 ? 's' : ''} per kind and size of data, question and model). Load before: ${loadavg()
     .map((l) => l.toFixed(1))
     .join(' ')}`,
 );
@@ -89,10 +95,9 @@ for (const r of rows) {
     `${r.how.padEnd(26)} ${r.seconds.toFixed(1).padStart(7)} s  ${perHour.toFixed(0).padStart(7)} cells/h  stored ${r.stored}, distinct ${r.distinct}, missing ${r.missing}, failed ${r.failed}`,
   );
 }
-// The sample runs one cell per block, so each builds its own block and its rate is far below a
-// study's, whose blocks serve every method. The whole study is estimated stratum by stratum from the
-// sample's method and preparation seconds (as --estimate does), then scaled by what the queue cost
-// against the local pool on the same sample. The local pool keeps a data set on one worker; the
+// The sample runs whole blocks, so its cells share their block's build as a study's do. The whole
+// study is estimated stratum by stratum from the sample's method and preparation seconds (as
+// --estimate does), then scaled by what the queue cost against the local pool on the same sample. The local pool keeps a data set on one worker; the
 // queue hands each cell to whichever worker is free, so a block of b cells is built by about
 // W (1 - (1 - 1/W)^b) of W workers: preparation grows with the number of machines.
 const local = rows.find((r) => r.how.startsWith('local'));
