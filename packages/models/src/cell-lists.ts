@@ -12,8 +12,24 @@ interface CellsExports {
     value: number,
     sums: number,
   ): void;
+  addPairRows(
+    bases: number,
+    weights: number,
+    rows: number,
+    T: number,
+    index: number,
+    value: number,
+    other: number,
+    sums: number,
+  ): void;
   dots(count: number, T: number, index: number, value: number, x: number, start: number, out: number): void;
 }
+
+/**
+ * What an entry adds of its row's weight w: `unit` w, `scaled` w·value, `pairs` (w·value)·other (a
+ * Hessian cell of two encoded columns, multiplied in the order of the plain loop).
+ */
+export type CellListKind = 'unit' | 'scaled' | 'pairs';
 
 let compiled: object | null | undefined;
 
@@ -30,41 +46,45 @@ export interface CellListsShape {
   T: number;
   /** How many sums (cells): every index is below it. */
   size: number;
-  /** Whether entries carry values (else each counts 1); `dots` needs them. */
-  values: boolean;
+  /** What each entry adds (see `CellListKind`); `dots` needs values (`scaled` or `pairs`). */
+  kind: CellListKind;
   /** 'js' runs the JavaScript loops even where WebAssembly is available. */
   kernels?: 'auto' | 'js';
 }
 
 /**
  * Rows whose entries are lists of cells, for the scattered sums of a sparse design: each row names one
- * list of T cells (with a value each, or 1), and a row's weight is added to its cells in row order.
- * With values this is Σᵣ wᵣ·zᵣ (a gradient: the lists are the rows' encoded columns and values); without,
- * the one-hot part of a Hessian Σᵣ hᵣ·zᵣₐ·zᵣ꜀, one cell per pair of one-hot attributes. `dots` gives each
- * list's linear score. These loops are most of a logistic fit's time on categorical data.
+ * list of T cells, and a row's weight is added to its cells in row order. Scaled by one value per entry
+ * this is Σᵣ wᵣ·zᵣ (a gradient: the lists are the rows' encoded columns and values); unscaled, the
+ * one-hot part of a Hessian Σᵣ hᵣ·zᵣₐ·zᵣ꜀, one cell per pair of one-hot attributes; scaled by two values,
+ * its other cells. `dots` gives each list's linear score. These loops are most of a logistic fit's time
+ * on categorical data.
  *
  * The loops run on WebAssembly (src/wasm/cells.wat) where the runtime has it, else in JavaScript: both
  * add each sum's terms in row order and each dot product's in list order, so the results are the same
  * to the bit (tested).
  *
- * The arrays are views of the module's memory: fill `index` (and `value`) with the lists, `bases` and
+ * The arrays are views of the module's memory: fill `index` (and `value`, `other`) with the lists, `bases` and
  * `weights` with each row's list offset (its list's number times T) and weight. `reserve` makes room
  * for more rows; when it grows, `bases` and `weights` are new views without their contents (the old
- * ones are detached) and `index`/`value` are new views with theirs.
+ * ones are detached) and `index`, `value` and `other` are new views with theirs.
  */
 export class CellLists {
   readonly T: number;
   readonly size: number;
+  readonly kind: CellListKind;
   index: Int32Array;
   value: Float64Array;
+  other: Float64Array;
   bases: Int32Array = new Int32Array(0);
   weights: Float64Array = new Float64Array(0);
   private readonly exports: CellsExports | null;
   private readonly memory: WasmMemory | null;
   private readonly indexRegion: Region;
   private readonly valueRegion: Region;
+  private readonly otherRegion: Region;
   private readonly sumsRegion: Region;
-  /** Up to `dimension` values of `dots`' x, and its out (one per list). */
+  /** `dots`' x (up to `size` values) and its out (one per list). */
   private readonly xRegion: Region;
   private readonly outRegion: Region;
   private readonly rowsStart: number;
@@ -76,14 +96,17 @@ export class CellLists {
   private out: Float64Array;
 
   constructor(shape: CellListsShape) {
-    const { lists, T, size, values } = shape;
+    const { lists, T, size, kind } = shape;
+    const values = kind !== 'unit';
     this.T = T;
     this.size = size;
+    this.kind = kind;
     const module = shape.kernels === 'js' ? null : cellsModule();
     const entries = lists * T;
     const regions = layout(0);
     this.indexRegion = regions.take(entries, 4);
     this.valueRegion = regions.take(values ? entries : 0);
+    this.otherRegion = regions.take(kind === 'pairs' ? entries : 0);
     this.sumsRegion = regions.take(size);
     this.xRegion = regions.take(values ? size : 0);
     this.outRegion = regions.take(values ? lists : 0);
@@ -93,6 +116,7 @@ export class CellLists {
       this.memory = null;
       this.index = new Int32Array(entries);
       this.value = new Float64Array(this.valueRegion.length);
+      this.other = new Float64Array(this.otherRegion.length);
       this.sums = new Float64Array(size);
       this.x = new Float64Array(this.xRegion.length);
       this.out = new Float64Array(this.outRegion.length);
@@ -102,7 +126,7 @@ export class CellLists {
     this.memory = memory;
     this.exports = new wasmApi!.Instance(module, { env: { memory } }).exports as CellsExports;
     this.index = new Int32Array(0);
-    this.value = new Float64Array(0);
+    this.value = this.other = new Float64Array(0);
     this.sums = this.x = this.out = new Float64Array(0);
     this.views();
   }
@@ -135,6 +159,7 @@ export class CellLists {
     const f64 = (r: Region) => new Float64Array(buffer, r.at, r.length);
     this.index = i32(this.indexRegion);
     this.value = f64(this.valueRegion);
+    this.other = f64(this.otherRegion);
     this.sums = f64(this.sumsRegion);
     this.x = f64(this.xRegion);
     this.out = f64(this.outRegion);
@@ -143,30 +168,31 @@ export class CellLists {
   }
 
   /**
-   * `out[c]` = the sum over rows 0..rows−1, in order, of each row's weight (times the entry's value
-   * when `scaled`) for every entry of its list with index c; 0 for a cell no row names.
+   * `out[c]` = the sum over rows 0..rows−1, in order, of what each entry of a row's list with index c
+   * adds (see `CellListKind`); 0 for a cell no row names. With `add`, `out[c]` += that sum instead: a
+   * cell that another set of lists fills, and these leave at 0, keeps its value exactly.
    */
-  sum(rows: number, out: Float64Array, scaled = false): void {
+  sum(rows: number, out: Float64Array, add = false): void {
     if (rows > this.capacity)
       throw new RangeError(`sum of ${rows} rows: room was reserved for ${this.capacity}`);
-    const { sums, T, index, value, bases, weights } = this;
+    const { sums, T, index, value, other, bases, weights, kind } = this;
     sums.fill(0);
     if (this.exports !== null) {
       const at = [this.basesRegion.at, this.weightsRegion.at, rows, T, this.indexRegion.at] as const;
-      if (scaled) this.exports.addScaledRows(...at, this.valueRegion.at, this.sumsRegion.at);
-      else this.exports.addRows(...at, this.sumsRegion.at);
-    } else if (scaled) {
-      for (let r = 0; r < rows; r++) {
-        const w = weights[r]!;
-        for (let t = bases[r]!, end = t + T; t < end; t++) sums[index[t]!]! += w * value[t]!;
-      }
+      if (kind === 'unit') this.exports.addRows(...at, this.sumsRegion.at);
+      else if (kind === 'scaled') this.exports.addScaledRows(...at, this.valueRegion.at, this.sumsRegion.at);
+      else this.exports.addPairRows(...at, this.valueRegion.at, this.otherRegion.at, this.sumsRegion.at);
     } else {
       for (let r = 0; r < rows; r++) {
         const w = weights[r]!;
-        for (let t = bases[r]!, end = t + T; t < end; t++) sums[index[t]!]! += w;
+        const end = bases[r]! + T;
+        if (kind === 'unit') for (let t = bases[r]!; t < end; t++) sums[index[t]!]! += w;
+        else if (kind === 'scaled') for (let t = bases[r]!; t < end; t++) sums[index[t]!]! += w * value[t]!;
+        else for (let t = bases[r]!; t < end; t++) sums[index[t]!]! += w * value[t]! * other[t]!;
       }
     }
-    out.set(sums);
+    if (!add) out.set(sums);
+    else for (let c = 0; c < sums.length; c++) out[c] = out[c]! + sums[c]!;
   }
 
   /**

@@ -63,7 +63,7 @@ export { fitMlp, Mlp, type MlpJSON, type MlpOptions, type MlpTraining, mlpOption
 // The damped Newton solver, for packages that fit their own smooth losses with the same arithmetic.
 export { type LazyHessianObjective, minimiseNewton, type NewtonWork, newtonWork } from './newton.js';
 // A sparse design's scattered sums and dot products (a logistic gradient and Hessian), on WebAssembly.
-export { CellLists, type CellListsShape } from './cell-lists.js';
+export { type CellListKind, CellLists, type CellListsShape } from './cell-lists.js';
 export type {
   OptimisationResult,
   SmoothObjective,

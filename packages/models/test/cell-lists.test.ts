@@ -14,17 +14,20 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 function randomLists(rng: Rng, lists: number, T: number, size: number) {
   const index = new Int32Array(lists * T);
   const value = new Float64Array(lists * T);
+  const other = new Float64Array(lists * T);
   for (let t = 0; t < index.length; t++) {
     index[t] = rng.int(0, size - 1);
     value[t] = (rng.next() - 0.5) * 10 ** rng.int(0, 8);
+    other[t] = (rng.next() - 0.5) * 10 ** rng.int(-4, 4);
   }
-  return { index, value };
+  return { index, value, other };
 }
 
 function filled(lists: CellLists, data: ReturnType<typeof randomLists>, bases: Int32Array, w: Float64Array) {
   lists.reserve(bases.length);
   lists.index.set(data.index);
   if (lists.value.length > 0) lists.value.set(data.value);
+  if (lists.other.length > 0) lists.other.set(data.other);
   lists.bases.set(bases);
   lists.weights.set(w);
   return lists;
@@ -38,14 +41,14 @@ describe('CellLists (src/wasm/cells.wat)', () => {
   });
 
   it('runs on WebAssembly here, and on JavaScript when asked', () => {
-    expect(new CellLists({ lists: 1, T: 1, size: 1, values: false }).wasm).toBe(true);
-    expect(new CellLists({ lists: 1, T: 1, size: 1, values: false, kernels: 'js' }).wasm).toBe(false);
+    expect(new CellLists({ lists: 1, T: 1, size: 1, kind: 'unit' }).wasm).toBe(true);
+    expect(new CellLists({ lists: 1, T: 1, size: 1, kind: 'unit', kernels: 'js' }).wasm).toBe(false);
   });
 
   it('sums hand-computed cases', () => {
     for (const kernels of ['auto', 'js'] as const) {
       // Lists: 0 → cells (0, 2), 1 → cells (2, 2); rows: list 1 (w 3), list 0 (w 0.5), list 1 (w −1).
-      const unit = new CellLists({ lists: 2, T: 2, size: 4, values: false, kernels });
+      const unit = new CellLists({ lists: 2, T: 2, size: 4, kind: 'unit', kernels });
       unit.reserve(3);
       unit.index.set([0, 2, 2, 2]);
       unit.bases.set([2, 0, 2]);
@@ -56,15 +59,30 @@ describe('CellLists (src/wasm/cells.wat)', () => {
       unit.sum(1, out);
       expect(Array.from(out)).toEqual([0, 0, 6, 0]);
 
-      const scaled = new CellLists({ lists: 2, T: 2, size: 3, values: true, kernels });
+      const scaled = new CellLists({ lists: 2, T: 2, size: 3, kind: 'scaled', kernels });
       scaled.reserve(2);
       scaled.index.set([0, 1, 1, 2]);
       scaled.value.set([2, -1, 4, 0.25]);
       scaled.bases.set([0, 2]);
       scaled.weights.set([3, 2]);
       const grad = new Float64Array(3);
-      scaled.sum(2, grad, true);
+      scaled.sum(2, grad);
       expect(Array.from(grad)).toEqual([6, -3 + 8, 0.5]);
+      // With add, the sums go onto what out holds.
+      scaled.sum(2, grad, true);
+      expect(Array.from(grad)).toEqual([12, 10, 1]);
+
+      // Pairs: (w · value) · other per entry.
+      const pairs = new CellLists({ lists: 1, T: 2, size: 2, kind: 'pairs', kernels });
+      pairs.reserve(2);
+      pairs.index.set([1, 1]);
+      pairs.value.set([2, 3]);
+      pairs.other.set([5, -1]);
+      pairs.bases.set([0, 0]);
+      pairs.weights.set([1, 0.5]);
+      const cell = new Float64Array(2);
+      pairs.sum(2, cell);
+      expect(Array.from(cell)).toEqual([0, 10 - 3 + 5 - 1.5]);
       const dots = new Float64Array(2);
       scaled.dots(2, Float64Array.of(1, 10, 100), 0.5, dots);
       expect(Array.from(dots)).toEqual([0.5 + 2 - 10, 0.5 + 40 + 25]);
@@ -84,10 +102,12 @@ describe('CellLists (src/wasm/cells.wat)', () => {
       // The reference: each row in order, each entry of its list in order, one addition each.
       const unit = new Float64Array(size);
       const scaled = new Float64Array(size);
+      const paired = new Float64Array(size);
       for (let r = 0; r < rows; r++) {
         for (let t = bases[r]!; t < bases[r]! + T; t++) {
           unit[data.index[t]!] += w[r]!;
           scaled[data.index[t]!] += w[r]! * data.value[t]!;
+          paired[data.index[t]!] += w[r]! * data.value[t]! * data.other[t]!;
         }
       }
       const x = Float64Array.from({ length: size }, () => rng.next() * 2 - 1);
@@ -99,13 +119,19 @@ describe('CellLists (src/wasm/cells.wat)', () => {
       }
       for (const kernels of ['auto', 'js'] as const) {
         const plain = filled(
-          new CellLists({ lists: nLists, T, size, values: false, kernels }),
+          new CellLists({ lists: nLists, T, size, kind: 'unit', kernels }),
           data,
           bases,
           w,
         );
         const withValues = filled(
-          new CellLists({ lists: nLists, T, size, values: true, kernels }),
+          new CellLists({ lists: nLists, T, size, kind: 'scaled', kernels }),
+          data,
+          bases,
+          w,
+        );
+        const withPairs = filled(
+          new CellLists({ lists: nLists, T, size, kind: 'pairs', kernels }),
           data,
           bases,
           w,
@@ -113,8 +139,10 @@ describe('CellLists (src/wasm/cells.wat)', () => {
         const out = new Float64Array(size);
         plain.sum(rows, out);
         expect(out).toEqual(unit);
-        withValues.sum(rows, out, true);
+        withValues.sum(rows, out);
         expect(out).toEqual(scaled);
+        withPairs.sum(rows, out);
+        expect(out).toEqual(paired);
         const got = new Float64Array(nLists);
         withValues.dots(nLists, x, -0.75, got);
         expect(got).toEqual(dots);
@@ -123,7 +151,7 @@ describe('CellLists (src/wasm/cells.wat)', () => {
   });
 
   it('keeps the lists and makes new row views when it grows, and refuses rows it has no room for', () => {
-    const lists = new CellLists({ lists: 3, T: 2, size: 5, values: true });
+    const lists = new CellLists({ lists: 3, T: 2, size: 5, kind: 'scaled' });
     lists.reserve(1);
     lists.index.set([0, 1, 2, 3, 4, 0]);
     lists.value.set([1, 2, 3, 4, 5, 6]);

@@ -374,16 +374,14 @@ class FastLoss implements LazyHessianObjective {
   private readonly b0: number;
   private invS = 1;
   private l2 = 0;
-  /** Live rows, local patterns and runs of this fit (the buffers below are longer). */
+  /** Live rows and local patterns of this fit (the buffers below are longer). */
   private live = 0;
   private patterns = 0;
-  private runs = 0;
   /** Per live row: its local pattern, weight (null: 1) and label. */
   private pattern: Int32Array;
   private w: Float64Array | null = null;
   private wBuffer: Float64Array;
   private y: Int32Array;
-  private runEnd: Int32Array;
   /**
    * Per live row its residual and its list of encoded columns (the gradient's terms), and its curvature
    * and its one-hot pairs' Hessian cells: views of `columns` and `cells` (see `reserve`).
@@ -392,8 +390,16 @@ class FastLoss implements LazyHessianObjective {
   private columnBase: Int32Array;
   private curvature: Float64Array;
   private cellBase: Int32Array;
+  private pairBase: Int32Array;
   private readonly columns: CellLists;
   private readonly cells: CellLists;
+  /**
+   * Per local pattern, the Hessian's other cells: each pair of encoded columns with a standardised
+   * attribute (its two values), each standardised column's intercept cell (its value and 1) and the
+   * intercept's own cell (1 and 1), `pairT` entries.
+   */
+  private readonly pairs: CellLists;
+  private readonly pairT: number;
   /** Per local pattern: its design-wide pattern, columns and encoded values. */
   private readonly global: Int32Array;
   private patIndex: Int32Array;
@@ -425,9 +431,11 @@ class FastLoss implements LazyHessianObjective {
     this.size = shape.m;
     this.b0 = design.p;
     this.T = shape.cellsPerPattern;
-    this.cells = new CellLists({ lists: P, T: this.T, size: this.size * this.size, values: false });
+    this.cells = new CellLists({ lists: P, T: this.T, size: this.size * this.size, kind: 'unit' });
     this.cells.index.set(shape.unitCells);
-    this.columns = new CellLists({ lists: P, T: d, size: this.size, values: true });
+    this.columns = new CellLists({ lists: P, T: d, size: this.size, kind: 'scaled' });
+    this.pairT = shape.generalPairs.length / 2 + shape.general.length + 1;
+    this.pairs = new CellLists({ lists: P, T: this.pairT, size: this.size * this.size, kind: 'pairs' });
     this.general = shape.general;
     this.generalPairs = shape.generalPairs;
     this.unitColumns = shape.unitColumns;
@@ -440,11 +448,11 @@ class FastLoss implements LazyHessianObjective {
     this.pattern = new Int32Array(0);
     this.wBuffer = new Float64Array(0);
     this.y = new Int32Array(0);
-    this.runEnd = new Int32Array(0);
     this.resid = this.columns.weights;
     this.columnBase = this.columns.bases;
     this.curvature = this.cells.weights;
     this.cellBase = this.cells.bases;
+    this.pairBase = this.pairs.bases;
     this.work = newtonWork(this.size);
     this.probAt = new Float64Array(this.size);
   }
@@ -453,15 +461,17 @@ class FastLoss implements LazyHessianObjective {
   private reserve(k: number): void {
     this.columns.reserve(k);
     this.cells.reserve(k);
+    this.pairs.reserve(k);
     this.resid = this.columns.weights;
     this.columnBase = this.columns.bases;
     this.patIndex = this.columns.index;
     this.patValue = this.columns.value;
     this.curvature = this.cells.weights;
     this.cellBase = this.cells.bases;
+    this.pairBase = this.pairs.bases;
   }
 
-  /** Set up the loss of one fit: its live rows (positive weight) in order, their patterns and runs. */
+  /** Set up the loss of one fit: its live rows (positive weight) in order and their patterns. */
   reset(
     src: Int32Array,
     y: Int32Array,
@@ -484,15 +494,12 @@ class FastLoss implements LazyHessianObjective {
       this.pattern = new Int32Array(k);
       this.wBuffer = new Float64Array(k);
       this.y = new Int32Array(k);
-      this.runEnd = new Int32Array(k);
       this.reserve(k);
     }
-    const { pattern, y: yl, runEnd, global, cellBase, columnBase, T } = this;
+    const { pattern, y: yl, global, cellBase, columnBase, pairBase, T, pairT } = this;
     const wl = w === null ? null : this.wBuffer;
     this.w = wl;
     const { stamp, value, local: localOf } = this.design.nextStamp();
-    let runs = 0;
-    let previous = -1;
     let P = 0;
     let l = 0;
     for (let r = 0; r < src.length; r++) {
@@ -506,16 +513,13 @@ class FastLoss implements LazyHessianObjective {
       const q = localOf[g]!;
       pattern[l] = q;
       cellBase[l] = g * T;
+      pairBase[l] = q * pairT;
       columnBase[l] = q * d;
       yl[l] = y[r]!;
       if (wl !== null) wl[l] = w![r]!;
-      if (q === previous) runEnd[runs - 1] = l + 1;
-      else runEnd[runs++] = l + 1;
-      previous = q;
       l++;
     }
     this.live = l;
-    this.runs = runs;
     this.patterns = P;
     // Fits on every row with weight 1 number the patterns alike and share one encoding: the
     // patterns' columns and values filled for the last of them still hold.
@@ -530,6 +534,34 @@ class FastLoss implements LazyHessianObjective {
         patIndex[q * d + j] = shape.cols[i * d + j]!;
         patValue[q * d + j] = shape.oneHot[j] ? 1 : (shape.x[i * d + j]! - mean[j]!) * slope[j]!;
       }
+    }
+    this.fillPairs(P);
+  }
+
+  /** The pairs' lists of the first P local patterns, from their columns and values. */
+  private fillPairs(P: number): void {
+    const { patIndex, patValue, generalPairs, general, d, b0 } = this;
+    const { index, value, other } = this.pairs;
+    const m = this.size;
+    const row = b0 * m;
+    for (let q = 0, t = 0; q < P; q++) {
+      const at = q * d;
+      for (let k = 0; k < generalPairs.length; k += 2, t++) {
+        const a = at + generalPairs[k]!;
+        const c = at + generalPairs[k + 1]!;
+        index[t] = patIndex[a]! * m + patIndex[c]!;
+        value[t] = patValue[a]!;
+        other[t] = patValue[c]!;
+      }
+      for (let g = 0; g < general.length; g++, t++) {
+        const j = at + general[g]!;
+        index[t] = row + patIndex[j]!;
+        value[t] = patValue[j]!;
+        other[t] = 1;
+      }
+      index[t] = row + b0;
+      value[t] = 1;
+      other[t++] = 1;
     }
   }
 
@@ -578,7 +610,7 @@ class FastLoss implements LazyHessianObjective {
     for (let c = 0; c < b0; c++) penalty += theta[c]! * theta[c]!;
     if (grad) {
       // Each column's residuals times its values, in row order (every other entry 0).
-      this.columns.sum(live, grad, true);
+      this.columns.sum(live, grad);
       const s = this.invS;
       for (let c = 0; c < b0; c++) grad[c] = (grad[c]! + this.l2 * theta[c]!) * s;
       grad[b0] = g0 * s;
@@ -611,86 +643,25 @@ class FastLoss implements LazyHessianObjective {
 
   /** The Hessian at the point of the last `valueAndGradient`. */
   hessian(hess: Float64Array): void {
-    const { curvature: h, b0, d, patIndex, patValue, generalPairs, general, pattern, runEnd, runs } = this;
+    const { curvature: h, b0 } = this;
     const m = this.size;
     const start = this.hessians++ === 0 ? this.start : null;
     if (start?.hess) {
       hess.set(start.hess);
       return;
     }
-    // The one-hot pairs' cells, each receiving its rows' curvatures in row order (every other cell 0).
+    // Every cell receives its rows' terms in row order (cells are independent): the one-hot pairs'
+    // cells their curvatures; the other cells, each filled by one of the pairs' lists, the curvature
+    // times the two values, (h·a)·c as the plain loop multiplies (a value of 1 changes nothing).
     this.cells.sum(this.live, hess);
+    this.pairs.weights.set(h.subarray(0, this.live));
+    this.pairs.sum(this.live, hess, true);
     const row = b0 * m;
-    const G = generalPairs.length;
-    const mixed = general.length;
-    let hb = 0;
-    // One pass over the runs for the cells of the standardised attributes, which no one-hot pair
-    // shares: each receives its terms in row order (cells are independent). Runs of one row (most
-    // rows of an unweighted fit) and of two (the two copies of a row of the weighted event model)
-    // add their terms without an inner loop, in the same order.
-    for (let k = 0, r0 = 0; k < runs; k++) {
-      const r1 = runEnd[k]!;
-      const at = pattern[r0]! * d;
-      if (r1 === r0 + 1) {
-        const hr = h[r0]!;
-        hb += hr;
-        for (let q = 0; q < G; q += 2) {
-          const a = at + generalPairs[q]!;
-          const c = at + generalPairs[q + 1]!;
-          hess[patIndex[a]! * m + patIndex[c]!]! += hr * patValue[a]! * patValue[c]!;
-        }
-        for (let g = 0; g < mixed; g++) {
-          const j = at + general[g]!;
-          hess[row + patIndex[j]!]! += hr * patValue[j]!;
-        }
-      } else if (r1 === r0 + 2) {
-        const h0 = h[r0]!;
-        const h1 = h[r0 + 1]!;
-        hb += h0;
-        hb += h1;
-        for (let q = 0; q < G; q += 2) {
-          const a = at + generalPairs[q]!;
-          const c = at + generalPairs[q + 1]!;
-          const cell = patIndex[a]! * m + patIndex[c]!;
-          const va = patValue[a]!;
-          const vc = patValue[c]!;
-          hess[cell] = hess[cell]! + h0 * va * vc + h1 * va * vc;
-        }
-        for (let g = 0; g < mixed; g++) {
-          const j = at + general[g]!;
-          const cell = row + patIndex[j]!;
-          const vj = patValue[j]!;
-          hess[cell] = hess[cell]! + h0 * vj + h1 * vj;
-        }
-      } else {
-        for (let r = r0; r < r1; r++) hb += h[r]!;
-        for (let q = 0; q < G; q += 2) {
-          const a = at + generalPairs[q]!;
-          const c = at + generalPairs[q + 1]!;
-          const cell = patIndex[a]! * m + patIndex[c]!;
-          const va = patValue[a]!;
-          const vc = patValue[c]!;
-          let v = hess[cell]!;
-          for (let r = r0; r < r1; r++) v += h[r]! * va * vc;
-          hess[cell] = v;
-        }
-        for (let g = 0; g < mixed; g++) {
-          const j = general[g]!;
-          const cell = row + patIndex[at + j]!;
-          const vj = patValue[at + j]!;
-          let v = hess[cell]!;
-          for (let r = r0; r < r1; r++) v += h[r]! * vj;
-          hess[cell] = v;
-        }
-      }
-      r0 = r1;
-    }
     const { unitColumns } = this;
     for (let k = 0; k < unitColumns.length; k++) {
       const c = unitColumns[k]!;
       hess[row + c] = hess[c * m + c]!;
     }
-    hess[row + b0] = hb;
     for (let i = 0; i < m; i++) for (let j = i + 1; j < m; j++) hess[i * m + j] = hess[j * m + i]!;
     for (let c = 0; c < b0; c++) hess[c * m + c]! += this.l2;
     const s = this.invS;
