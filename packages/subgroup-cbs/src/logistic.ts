@@ -86,9 +86,8 @@ export class DesignFitter {
   /** Per pattern, its first row; per row, its pattern. */
   private readonly first: Int32Array;
   private readonly patternOf: Int32Array;
-  /** Per pattern, the lower-triangle Hessian cells of its pairs of one-hot attributes. */
-  private readonly unitCells: Int32Array;
-  private readonly cellsPerPattern: number;
+  /** The one-hot attributes: each pattern's pairs of them are its Hessian's one-hot cells. */
+  private readonly units: Int32Array;
   /** Whether the fast path applies at all (codes in range, finite values, Newton's size). */
   readonly usable: boolean;
   // Work space of one fit, reused (a fit runs to its end before the next starts).
@@ -150,20 +149,7 @@ export class DesignFitter {
     const { pattern, first } = rowPatterns(x, n, d);
     this.patternOf = pattern;
     this.first = first;
-    const du = units.length;
-    const T = (du * (du + 1)) / 2;
-    this.cellsPerPattern = T;
-    const m = this.m;
-    const unitCells = new Int32Array(first.length * T);
-    for (let q = 0; q < first.length; q++) {
-      const at = first[q]! * d;
-      let t = q * T;
-      for (let a = 0; a < du; a++) {
-        const row = cols[at + units[a]!]! * m;
-        for (let c = 0; c <= a; c++) unitCells[t++] = row + cols[at + units[c]!]!;
-      }
-    }
-    this.unitCells = unitCells;
+    this.units = Int32Array.from(units);
     this.stamp = new Int32Array(first.length).fill(-1);
     this.local = new Int32Array(first.length);
   }
@@ -308,8 +294,7 @@ export class DesignFitter {
       unitColumns: this.unitColumns,
       first: this.first,
       patternOf: this.patternOf,
-      unitCells: this.unitCells,
-      cellsPerPattern: this.cellsPerPattern,
+      units: this.units,
     };
   }
 }
@@ -358,6 +343,19 @@ export function sigmoid(t: number): number {
   if (t >= 0) return 1 / (1 + Math.exp(-t));
   const e = Math.exp(t);
   return e / (1 + e);
+}
+
+/** Per design-wide pattern, the lower-triangle Hessian cells of its pairs of one-hot attributes (T each). */
+function unitCells(design: DesignFitter, out: Int32Array): void {
+  const { first, cols, units, m } = design.shape;
+  const { d } = design;
+  for (let q = 0, t = 0; q < first.length; q++) {
+    const at = first[q]! * d;
+    for (let a = 0; a < units.length; a++) {
+      const row = cols[at + units[a]!]! * m;
+      for (let c = 0; c <= a; c++) out[t++] = row + cols[at + units[c]!]!;
+    }
+  }
 }
 
 /**
@@ -430,9 +428,10 @@ class FastLoss implements LazyHessianObjective {
     this.d = d;
     this.size = shape.m;
     this.b0 = design.p;
-    this.T = shape.cellsPerPattern;
+    const du = shape.units.length;
+    this.T = (du * (du + 1)) / 2;
     this.cells = new CellLists({ lists: P, T: this.T, size: this.size * this.size, kind: 'unit' });
-    this.cells.index.set(shape.unitCells);
+    unitCells(design, this.cells.index);
     this.columns = new CellLists({ lists: P, T: d, size: this.size, kind: 'scaled' });
     this.pairT = shape.generalPairs.length / 2 + shape.general.length + 1;
     this.pairs = new CellLists({ lists: P, T: this.pairT, size: this.size * this.size, kind: 'pairs' });
