@@ -362,9 +362,9 @@ function unitCells(design: DesignFitter, out: Int32Array): void {
  * `BinaryLogisticLoss` of `@fb/models` on one fit's rows: per pattern its linear score, exponential,
  * logarithm and probability; per live row (positive weight) its loss term, residual and curvature, in
  * row order; the gradient and the Hessian from the residuals and curvatures, each entry in row order
- * (the one-hot pairs' cells precomputed per pattern). The linear scores, the gradient and the one-hot
- * cells of the Hessian, scattered additions that were most of a fit's time, run on `@fb/models`'
- * `CellLists` (WebAssembly, with the same additions in the same order).
+ * (the one-hot pairs' cells listed once per design-wide pattern, the other cells per fit's pattern). The
+ * linear scores, the gradient and the Hessian, scattered additions that were most of a fit's time, run
+ * on `@fb/models`' `CellLists` (WebAssembly, with the same operations in the same order).
  */
 class FastLoss implements LazyHessianObjective {
   readonly size: number;
