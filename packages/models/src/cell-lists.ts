@@ -200,6 +200,7 @@ export class CellLists {
    * right from `start`. `x` has at most `size` values.
    */
   dots(count: number, x: Float64Array, start: number, out: Float64Array): void {
+    if (this.kind === 'unit') throw new TypeError("dots needs lists with values ('scaled' or 'pairs')");
     const { T, index, value } = this;
     if (this.exports !== null) {
       this.x.set(x);

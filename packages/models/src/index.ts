@@ -1,4 +1,6 @@
 export { FeatureBinner, MAX_BINS } from './binning.js';
+// A sparse design's scattered sums and dot products (a logistic gradient and Hessian), on WebAssembly.
+export { type CellListKind, CellLists, type CellListsShape } from './cell-lists.js';
 export {
   DecisionTree,
   type DecisionTreeJSON,
@@ -62,8 +64,6 @@ export {
 export { fitMlp, Mlp, type MlpJSON, type MlpOptions, type MlpTraining, mlpOptionsSchema } from './mlp.js';
 // The damped Newton solver, for packages that fit their own smooth losses with the same arithmetic.
 export { type LazyHessianObjective, minimiseNewton, type NewtonWork, newtonWork } from './newton.js';
-// A sparse design's scattered sums and dot products (a logistic gradient and Hessian), on WebAssembly.
-export { type CellListKind, CellLists, type CellListsShape } from './cell-lists.js';
 export type {
   OptimisationResult,
   SmoothObjective,

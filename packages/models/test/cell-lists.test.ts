@@ -169,5 +169,9 @@ describe('CellLists (src/wasm/cells.wat)', () => {
     lists.sum(200_000, out, true);
     expect(Array.from(out)).toEqual([200_000 * 6, 0, 0, 0, 200_000 * 5]);
     expect(() => lists.sum(200_001, out)).toThrow(RangeError);
+    const unit = new CellLists({ lists: 1, T: 1, size: 1, kind: 'unit' });
+    expect(() => unit.dots(1, new Float64Array(1), 0, new Float64Array(1))).toThrow(
+      /needs lists with values/,
+    );
   });
 });
