@@ -1,5 +1,5 @@
 import { CELLS_WASM } from './wasm/cells-wasm.js';
-import { layout, type Region, type WasmMemory, wasmApi } from './wasm-api.js';
+import { layout, lazyModule, type Region, type WasmMemory, wasmApi } from './wasm-api.js';
 
 interface CellsExports {
   addRows(bases: number, weights: number, rows: number, T: number, index: number, sums: number): void;
@@ -31,14 +31,7 @@ interface CellsExports {
  */
 export type CellListKind = 'unit' | 'scaled' | 'pairs';
 
-let compiled: object | null | undefined;
-
-function cellsModule(): object | null {
-  if (compiled !== undefined) return compiled;
-  const bytes = Buffer.from(CELLS_WASM, 'base64');
-  compiled = wasmApi?.validate(bytes) ? new wasmApi.Module(bytes) : null;
-  return compiled;
-}
+const cellsModule = lazyModule(CELLS_WASM);
 
 export interface CellListsShape {
   /** How many lists, and entries per list. */

@@ -1,5 +1,5 @@
 import { DENSE_WASM } from './wasm/dense-wasm.js';
-import { layout, type Region, type WasmMemory, wasmApi } from './wasm-api.js';
+import { layout, lazyModule, type Region, type WasmMemory, wasmApi } from './wasm-api.js';
 
 /**
  * The MLP's inner loops on WebAssembly SIMD (src/wasm/dense.wat): the same additions in the same order
@@ -60,15 +60,8 @@ interface DenseExports {
   ): void;
 }
 
-let compiled: object | null | undefined;
-
 /** The compiled kernels, or null where WebAssembly SIMD is not available. */
-function kernelModule(): object | null {
-  if (compiled !== undefined) return compiled;
-  const bytes = Buffer.from(DENSE_WASM, 'base64');
-  compiled = wasmApi?.validate(bytes) ? new wasmApi.Module(bytes) : null;
-  return compiled;
-}
+const kernelModule = lazyModule(DENSE_WASM);
 
 /** Whether the network's loops run on WebAssembly here (`FB_MLP_KERNELS=js` turns it off). */
 export function wasmKernelsAvailable(): boolean {

@@ -14,6 +14,21 @@ export interface WasmApi {
 /** The runtime's WebAssembly, when it has one. */
 export const wasmApi = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
 
+/**
+ * A module compiled from its base64 bytes at the first call, then kept; null where the runtime has no
+ * WebAssembly or cannot run it (SIMD, say): the caller then runs its JavaScript loops.
+ */
+export function lazyModule(base64: string): () => object | null {
+  let compiled: object | null | undefined;
+  return () => {
+    if (compiled === undefined) {
+      const bytes = Buffer.from(base64, 'base64');
+      compiled = wasmApi?.validate(bytes) ? new wasmApi.Module(bytes) : null;
+    }
+    return compiled;
+  };
+}
+
 /** Bytes in a WebAssembly memory page. */
 export const WASM_PAGE = 65536;
 
