@@ -7,8 +7,10 @@ import {
   logNormalUpperTail,
   logUpperIncompleteGamma,
   normalCdf,
+  normalCdfInPlace,
   normalDensity,
   normalQuantile,
+  normalQuantileInPlace,
   normalUpperTail,
   studentTCdf,
   studentTQuantile,
@@ -106,6 +108,28 @@ describe('the distributions moved to core', () => {
     expect(normalQuantile(1)).toBe(Number.POSITIVE_INFINITY);
     for (const p of [1e-290, 1e-20, 0.01, 0.3, 0.9])
       expect(normalCdf(normalQuantile(p)) / p).toBeCloseTo(1, 10);
+  });
+
+  it('the in-place forms: the value at its slot only, and the published values', () => {
+    // One value per branch: the Taylor series, Hart's approximation, the Mills ratio, beyond 37 sd.
+    const xs = [0.3, -0.3, 1.96, -1, -6, 9, -9, 40, -40, 0, Number.NaN, Number.NEGATIVE_INFINITY];
+    // The central rational function, both tails (r <= 5 and r > 5), and the ends.
+    const ps = [0.975, 0.3, 1e-10, 1e-300, 1 - 1e-12, 0, 1, Number.NaN];
+    for (const [values, inPlace, scalar] of [
+      [xs, normalCdfInPlace, normalCdf],
+      [ps, normalQuantileInPlace, normalQuantile],
+    ] as const) {
+      const slots = Float64Array.from([7, ...values, 7]);
+      for (let i = 1; i <= values.length; i++) inPlace(slots, i);
+      expect(slots[0]).toBe(7);
+      expect(slots[values.length + 1]).toBe(7);
+      for (const [i, v] of values.entries()) expect(slots[i + 1]).toBe(scalar(v));
+    }
+    const one = Float64Array.of(1.96, 0.975);
+    normalCdfInPlace(one, 0);
+    normalQuantileInPlace(one, 1);
+    expect(one[0]).toBeCloseTo(0.9750021048517795, 15);
+    expect(one[1]).toBeCloseTo(1.959963984540054, 14);
   });
 
   it('one normal tail: the upper tail, the CDF and their logs agree', () => {

@@ -1,6 +1,16 @@
 import type { Rng } from '@fb/core';
 import { cholesky, inverseFromCholesky, lowerTimes } from './linalg.js';
-import { drawTruncated, truncatedInterval, truncatedNormal } from './normal.js';
+import {
+  drawTruncated,
+  TRUNCATED_A,
+  TRUNCATED_B,
+  TRUNCATED_DRAW,
+  TRUNCATED_LOG_MASS,
+  TRUNCATED_SLOTS,
+  truncatedDraw,
+  truncatedInterval,
+  truncatedNormal,
+} from './normal.js';
 import { tilt, tiltingOrder } from './tilting.js';
 
 /** Proposals for one row after which sampling gives up (see the acceptance rate below). */
@@ -63,7 +73,7 @@ export function sampleConditionalLatent(
   let logpBase = 0;
   for (let k = 0; k < m; k++) logpBase += 0.5 * mu[k]! * mu[k]!;
   const innovations = new Float64Array(d);
-  const logMass = new Float64Array(1);
+  const draw = new Float64Array(TRUNCATED_SLOTS);
   // The first coordinate's interval is the same for every proposal (no innovation before it shifts it).
   const shift0 = m > 0 ? mu[0]! + 0 : 0;
   const first = m > 0 ? truncatedInterval(lo[0]! - shift0, hi[0]! - shift0) : null;
@@ -80,13 +90,15 @@ export function sampleConditionalLatent(
         let c = 0;
         for (let j = 0; j < k; j++) c += l[k * m + j]! * innovations[j]!;
         const shift = mu[k]! + c;
-        const z =
-          mu[k]! +
-          (k === 0
-            ? drawTruncated(rng, first!, logMass)
-            : truncatedNormal(rng, lo[k]! - shift, hi[k]! - shift, logMass));
+        if (k === 0) drawTruncated(rng, first!, draw, true);
+        else {
+          draw[TRUNCATED_A] = lo[k]! - shift;
+          draw[TRUNCATED_B] = hi[k]! - shift;
+          truncatedDraw(rng, draw, true);
+        }
+        const z = mu[k]! + draw[TRUNCATED_DRAW]!;
         innovations[k] = z;
-        logp += logMass[0]! - mu[k]! * z;
+        logp += draw[TRUNCATED_LOG_MASS]! - mu[k]! * z;
       }
       // Accept with probability exp(logp - ψ*): an Exp(1) draw at least ψ* - logp.
       if (-Math.log(1 - rng.next()) >= psiStar - logp) break;

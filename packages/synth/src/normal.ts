@@ -1,4 +1,12 @@
-import { logNormalCdf, normalCdf, normalDensity, normalQuantile, type Rng } from '@fb/core';
+import {
+  logNormalCdf,
+  normalCdf,
+  normalCdfInPlace,
+  normalDensity,
+  normalQuantile,
+  normalQuantileInPlace,
+  type Rng,
+} from '@fb/core';
 
 // The normal distribution's functions live in @fb/core (one home for the statistics every package
 // uses); the generator's names for them are kept here.
@@ -28,14 +36,53 @@ export function sigmoid(z: number): number {
  * log P(a < Z < b) is written to logMass[0] (from the same CDF values, at no extra cost).
  */
 export function truncatedNormal(rng: Rng, a: number, b: number, logMass?: Float64Array): number {
-  // The lines of `truncatedInterval`, without its object: this is the sampler's hot path.
+  scratch[TRUNCATED_A] = a;
+  scratch[TRUNCATED_B] = b;
+  truncatedDraw(rng, scratch, logMass !== undefined);
+  if (logMass) logMass[0] = scratch[TRUNCATED_LOG_MASS]!;
+  return scratch[TRUNCATED_DRAW]!;
+}
+
+/**
+ * The slots of the array `truncatedDraw` works in: the interval [a, b] in, the draw and its log mass
+ * out, then the mirrored interval and its CDF values, and the quantile's argument.
+ */
+export const TRUNCATED_A = 0;
+export const TRUNCATED_B = 1;
+export const TRUNCATED_DRAW = 2;
+export const TRUNCATED_LOG_MASS = 3;
+const LO = 4;
+const HI = 5;
+const PA = 6;
+const PB = 7;
+const QUANTILE = 8;
+/** The length of the array `truncatedDraw` works in. */
+export const TRUNCATED_SLOTS = 9;
+
+const scratch = new Float64Array(TRUNCATED_SLOTS);
+
+/**
+ * `truncatedNormal` for hot loops, through an array of TRUNCATED_SLOTS numbers: the same draws from
+ * [s[TRUNCATED_A], s[TRUNCATED_B]] into s[TRUNCATED_DRAW], and with `mass` its log mass into
+ * s[TRUNCATED_LOG_MASS]. No number passes to or from a call that V8 does not inline: it would put each
+ * in a heap box of its own (see `normalCdfInPlace` in @fb/core).
+ */
+export function truncatedDraw(rng: Rng, s: Float64Array, mass: boolean): void {
   // Mirror an interval on the upper side to the lower one: probabilities come from the lower tail.
+  const a = s[TRUNCATED_A]!;
+  const b = s[TRUNCATED_B]!;
   const flip = a >= 0;
   const lo = flip ? -b : a;
   const hi = flip ? -a : b;
-  const pa = lo === Number.NEGATIVE_INFINITY ? 0 : normalCdf(lo);
-  const pb = hi === Number.POSITIVE_INFINITY ? 1 : normalCdf(hi);
-  return drawBetween(rng, flip, lo, hi, pa, pb, logMass);
+  s[LO] = lo;
+  s[HI] = hi;
+  s[PA] = lo;
+  s[PB] = hi;
+  if (lo === Number.NEGATIVE_INFINITY) s[PA] = 0;
+  else normalCdfInPlace(s, PA);
+  if (hi === Number.POSITIVE_INFINITY) s[PB] = 1;
+  else normalCdfInPlace(s, PB);
+  drawBetween(rng, flip, s, mass);
 }
 
 /** The interval [a, b] of `truncatedNormal`, mirrored to the lower side, with its CDF values. */
@@ -58,30 +105,33 @@ export function truncatedInterval(a: number, b: number): TruncatedInterval {
   return { flip, lo, hi, pa, pb };
 }
 
-/** One draw of `truncatedNormal` on a prepared interval. */
-export function drawTruncated(rng: Rng, t: TruncatedInterval, logMass?: Float64Array): number {
-  return drawBetween(rng, t.flip, t.lo, t.hi, t.pa, t.pb, logMass);
+/** One draw of `truncatedDraw` on a prepared interval, through the same slots. */
+export function drawTruncated(rng: Rng, t: TruncatedInterval, s: Float64Array, mass: boolean): void {
+  s[LO] = t.lo;
+  s[HI] = t.hi;
+  s[PA] = t.pa;
+  s[PB] = t.pb;
+  drawBetween(rng, t.flip, s, mass);
 }
 
-function drawBetween(
-  rng: Rng,
-  flip: boolean,
-  lo: number,
-  hi: number,
-  pa: number,
-  pb: number,
-  logMass: Float64Array | undefined,
-): number {
+/** The draw on the mirrored interval s[LO..HI] with CDF values s[PA], s[PB], into s[TRUNCATED_DRAW]. */
+function drawBetween(rng: Rng, flip: boolean, s: Float64Array, mass: boolean): void {
+  const lo = s[LO]!;
+  const hi = s[HI]!;
+  const pa = s[PA]!;
+  const pb = s[PB]!;
   let z: number;
   if (pb - pa > 1e-280) {
-    z = Math.min(Math.max(normalQuantile(pa + (pb - pa) * rng.next()), lo), hi);
-    if (logMass) logMass[0] = Math.log(pb - pa);
+    s[QUANTILE] = pa + (pb - pa) * rng.next();
+    normalQuantileInPlace(s, QUANTILE);
+    z = Math.min(Math.max(s[QUANTILE]!, lo), hi);
+    if (mass) s[TRUNCATED_LOG_MASS] = Math.log(pb - pa);
   } else {
     // Far lower tail: mirror to [-hi, -lo] with 37 < -hi, sample there, mirror back.
     z = -farTail(rng, -hi, -lo);
-    if (logMass) logMass[0] = logNormalMass(lo, hi);
+    if (mass) s[TRUNCATED_LOG_MASS] = logNormalMass(lo, hi);
   }
-  return flip ? -z : z;
+  s[TRUNCATED_DRAW] = flip ? -z : z;
 }
 
 /** Exact draw on [lo, hi] with lo > 37. */

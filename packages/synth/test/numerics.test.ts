@@ -1,7 +1,21 @@
 import { createRng } from '@fb/core';
 import { describe, expect, it } from 'vitest';
 import { lowerTimes, nearestCorrelation } from '../src/linalg.js';
-import { normalCdf, normalPdf, normalQuantile, truncatedNormal } from '../src/normal.js';
+import {
+  drawTruncated,
+  logNormalMass,
+  normalCdf,
+  normalPdf,
+  normalQuantile,
+  TRUNCATED_A,
+  TRUNCATED_B,
+  TRUNCATED_DRAW,
+  TRUNCATED_LOG_MASS,
+  TRUNCATED_SLOTS,
+  truncatedDraw,
+  truncatedInterval,
+  truncatedNormal,
+} from '../src/normal.js';
 
 describe('normal helpers', () => {
   it('quantile inverts the CDF, including deep tails', () => {
@@ -33,6 +47,45 @@ describe('normal helpers', () => {
       const expected = mass > 1e-200 ? (pdf(a) - pdf(b)) / mass : a > 0 ? a + 1 / a : b - 1 / Math.abs(b);
       const tol = a >= 40 || b <= -44 ? 0.05 : 0.03;
       expect(Math.abs(s / n - expected)).toBeLessThan(tol);
+    }
+  });
+});
+
+describe('truncated draws through slots', () => {
+  it('are the draws of truncatedNormal from the same stream, with its log mass', () => {
+    const intervals = [
+      [-0.5, 1],
+      [0.2, 3],
+      [-Infinity, -3],
+      [1, Infinity],
+      [40, 41],
+      [-45, -44.9],
+    ] as const;
+    for (const [a, b] of intervals) {
+      const [r1, r2, r3] = [createRng(9), createRng(9), createRng(9)];
+      const slots = new Float64Array(TRUNCATED_SLOTS);
+      const prepared = truncatedInterval(a, b);
+      const logMass = new Float64Array(1);
+      for (let i = 0; i < 200; i++) {
+        const z = truncatedNormal(r1, a, b, logMass);
+        slots[TRUNCATED_A] = a;
+        slots[TRUNCATED_B] = b;
+        truncatedDraw(r2, slots, true);
+        expect(slots[TRUNCATED_DRAW]).toBe(z);
+        expect(slots[TRUNCATED_LOG_MASS]).toBe(logMass[0]);
+        drawTruncated(r3, prepared, slots, true);
+        expect(slots[TRUNCATED_DRAW]).toBe(z);
+        expect(slots[TRUNCATED_LOG_MASS]).toBe(logMass[0]);
+      }
+      // The log mass against an independent computation of log P(a < Z < b).
+      expect(logMass[0]).toBeCloseTo(logNormalMass(a, b), 9);
+      // Without the log mass: the same draws, and the slot is left as it was.
+      slots[TRUNCATED_LOG_MASS] = 7;
+      slots[TRUNCATED_A] = a;
+      slots[TRUNCATED_B] = b;
+      truncatedDraw(r2, slots, false);
+      expect(slots[TRUNCATED_DRAW]).toBe(truncatedNormal(r1, a, b));
+      expect(slots[TRUNCATED_LOG_MASS]).toBe(7);
     }
   });
 });
