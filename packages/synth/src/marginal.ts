@@ -79,7 +79,13 @@ export class DomainIndexer {
   }
 
   index(t: number, v: number): number {
-    return indexIn(this.categories[t]!, this.min[t]!, this.step[t]!, this.size[t]!, v);
+    // A category code's test reads nothing else (the common case on generated rows).
+    const categories = this.categories[t]!;
+    if (categories >= 0) {
+      const k = v | 0;
+      return k === v && k >= 0 && k < categories ? k : -1;
+    }
+    return indexIn(-1, this.min[t]!, this.step[t]!, this.size[t]!, v);
   }
 }
 

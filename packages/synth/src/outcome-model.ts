@@ -108,6 +108,10 @@ export function logitsOf(
   const out = models.map(() => new Float64Array(n));
   const tabled = Int32Array.from(attrs.keys()).filter((j) => start[j]! >= 0);
   const indexer = new DomainIndexer(Array.from(tabled, (j) => attrs[j]!));
+  if (models.length === 1) {
+    singleModelLogits(models[0]!, terms[0]!, looked[0]!, flat[0]!, start, tabled, indexer, d, x, n, out[0]!);
+    return out;
+  }
   for (let i = 0; i < n; i++) {
     const off = i * d;
     for (let t = 0; t < tabled.length; t++) {
@@ -128,6 +132,41 @@ export function logitsOf(
     }
   }
   return out;
+}
+
+/**
+ * `logitsOf` for one model (the base logits every block draws): each table position found where its
+ * term is added, the same terms in the same order, so the same bits.
+ */
+function singleModelLogits(
+  model: OutcomeModel,
+  list: Int32Array,
+  table: Uint8Array,
+  f: Float64Array,
+  start: Int32Array,
+  tabled: Int32Array,
+  indexer: DomainIndexer,
+  d: number,
+  x: Float64Array,
+  n: number,
+  out: Float64Array,
+): void {
+  const { intercept, slopes, centres } = model;
+  // Attribute j's position among the tabled attributes, as the indexer numbers them.
+  const slot = new Int32Array(d);
+  tabled.forEach((j, t) => {
+    slot[j] = t;
+  });
+  for (let i = 0; i < n; i++) {
+    const off = i * d;
+    let z = intercept;
+    for (let t = 0; t < list.length; t++) {
+      const j = list[t]!;
+      const v = x[off + j]!;
+      z += table[t] ? f[start[j]! + indexer.index(slot[j]!, v)]! : slopes[j]! * (v - centres[j]!);
+    }
+    out[i] = z;
+  }
 }
 
 /** Encoded design matrix of the rows `rows` of x (n_sel x width). */
