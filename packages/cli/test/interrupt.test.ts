@@ -9,10 +9,13 @@ import { syntheticCsv } from './synthetic.js';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
-// A model that takes 1.5 s over every answer (favourable for men, or for hours > 40); it prints a
-// line when a request arrives, so that the test can interrupt while an answer is awaited.
+// A slow model (favourable for men, or for hours > 40): 1.5 s over its first answer (the whole data, for
+// the group metrics) and a minute over every later one (the detectors'); it prints a line when a request
+// arrives, so that the test can interrupt while an answer is awaited.
 const SLOW_SERVER = `
+let served = 0;
 require('node:http').createServer((req, res) => {
+  const delay = ++served === 1 ? 1500 : 60000;
   let text = '';
   req.on('data', (c) => (text += c));
   req.on('end', () => {
@@ -25,13 +28,13 @@ require('node:http').createServer((req, res) => {
       res.end(JSON.stringify({
         probabilities: body.rows.map((r) => (r[sex] === 'Male' || r[hours] > 40 ? [0.2, 0.8] : [0.7, 0.3])),
       }));
-    }, 1500);
+    }, delay);
   });
 }).listen(0, '127.0.0.1', function () { process.stdout.write(this.address().port + '\\n'); });
 `;
 
 describe('fairbench audit interrupted', () => {
-  it('SIGINT while a slow model answer is awaited writes a valid partial report within 2 s', async () => {
+  it('SIGINT while a slow model answer is awaited writes a valid partial report without awaiting it', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'fb-interrupt-'));
     const data = path.join(dir, 'people.csv');
     writeFileSync(data, syntheticCsv(600));
@@ -69,7 +72,7 @@ describe('fairbench audit interrupted', () => {
         }),
       );
       const exited = new Promise<number | null>((resolve) => audit.on('exit', (code) => resolve(code)));
-      // Interrupt on the first request a detector sends, 300 ms into its 1.5 s answer.
+      // Interrupt on the first request a detector sends, 300 ms into its minute-long answer.
       await detectorStarted;
       const before = requests;
       await new Promise<void>((resolve) => {
@@ -84,7 +87,9 @@ describe('fairbench audit interrupted', () => {
       console.log(`the audit ended ${seconds.toFixed(2)} s after SIGINT`);
 
       expect({ code, stderr }).toMatchObject({ code: 130 });
-      expect(seconds).toBeLessThan(2);
+      // About 0.3 s on an idle machine and 2 s with the whole test suite running beside it on two cores:
+      // far from the minute an awaited answer would take.
+      expect(seconds).toBeLessThan(15);
       expect(stdout).toMatch(/^partial report: /);
       const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8'));
       expect(report.partial).toBe(true);
