@@ -1,6 +1,6 @@
 import { DataError, OptionsError, type Schema } from '@fb/core';
 import { BINNING_WASM } from './wasm/binning-wasm.js';
-import { layout, MAX_MEMORY, WASM_PAGE, type WasmMemory, wasmApi } from './wasm-api.js';
+import { layout, lazyModule, MAX_MEMORY, WASM_PAGE, type WasmMemory, wasmApi } from './wasm-api.js';
 
 /** Largest number of bins per feature: bin codes are stored as bytes. */
 export const MAX_BINS = 256;
@@ -148,7 +148,7 @@ function binningLayout(n: number, d: number): BinningLayout {
  */
 const KEEP_BYTES = 64 * 2 ** 20;
 let kept: { k: BinningExports; memory: WasmMemory } | undefined;
-let binningModule: object | undefined;
+const binningModule = lazyModule(BINNING_WASM);
 
 /** The kernels on a memory of at least `at.end` bytes, for one binning call. */
 class BinningKernels {
@@ -184,7 +184,8 @@ class BinningKernels {
 }
 
 function binningKernels(at: BinningLayout, n: number, d: number): BinningKernels {
-  if (!wasmApi) {
+  const module = binningModule();
+  if (!wasmApi || !module) {
     throw new Error(
       '@fb/models bins features with WebAssembly, which this JavaScript runtime does not provide',
     );
@@ -204,9 +205,8 @@ function binningKernels(at: BinningLayout, n: number, d: number): BinningKernels
     else held.memory.grow(pages - held.memory.buffer.byteLength / WASM_PAGE);
   }
   if (!held) {
-    binningModule ??= new wasmApi.Module(Buffer.from(BINNING_WASM, 'base64'));
     const memory = new wasmApi.Memory({ initial: pages });
-    const k = new wasmApi.Instance(binningModule, { env: { memory } }).exports as BinningExports;
+    const k = new wasmApi.Instance(module, { env: { memory } }).exports as BinningExports;
     held = { k, memory };
   }
   return new BinningKernels(held.k, held.memory, at);

@@ -1,7 +1,7 @@
 import { DataError, type Rng } from '@fb/core';
 import type { FeatureBinner } from './binning.js';
 import { TREE_WASM } from './wasm/tree-wasm.js';
-import { layout, MAX_MEMORY, WASM_PAGE, type WasmMemory, wasmApi } from './wasm-api.js';
+import { layout, lazyModule, MAX_MEMORY, WASM_PAGE, type WasmMemory, wasmApi } from './wasm-api.js';
 
 export type Criterion = 'gini' | 'entropy';
 
@@ -153,7 +153,7 @@ export interface TreeKernels {
   ): number;
 }
 
-let treeModule: object | undefined;
+const treeModule = lazyModule(TREE_WASM);
 
 /** Per node of the tree being grown (see `TreeArrays`); the grown tree gets copies. */
 interface NodeArrays {
@@ -181,13 +181,13 @@ export interface TreeWork {
 
 /** The kernels' compiled module (once per process and thread). */
 function kernelModule(): object {
-  if (!wasmApi) {
+  const module = treeModule();
+  if (!module) {
     throw new Error(
       '@fb/models grows trees with WebAssembly, which this JavaScript runtime does not provide',
     );
   }
-  treeModule ??= new wasmApi.Module(Buffer.from(TREE_WASM, 'base64'));
-  return treeModule;
+  return module;
 }
 
 // Most memory the histograms of every feature at once may take (wider data searches feature by feature).
