@@ -61,7 +61,7 @@ export class FeatureBinner {
     return binTable(schema, x, n, maxBins, weight, false).binner;
   }
 
-  /** `fit`, then `transform` of the same rows: the table goes to the binning kernels once. */
+  /** `fit`, then `transform` of the same rows: each feature goes to the binning kernels once. */
   static fitTransform(
     schema: Schema,
     x: Float64Array,
@@ -87,8 +87,12 @@ export class FeatureBinner {
   transform(x: Float64Array, n: number): Uint8Array {
     const d = this.nFeatures;
     const kernels = binningKernels(binningLayout(n, d), n, d);
-    kernels.load(x, n * d);
-    return binCodes(kernels, this.parts(), n);
+    const parts = this.parts();
+    for (let j = 0; j < d; j++) {
+      kernels.gather(x, n, d, j);
+      codeFeature(kernels, parts, j, n);
+    }
+    return kernels.takeCodes(n * d);
   }
 
   /** Raw-unit threshold separating bin `leftBin` (goes left) from bin `rightBin` > leftBin of feature j. */
@@ -112,9 +116,12 @@ interface BinningExports {
   exact(x: number, n: number, d: number, j: number, codes: number): void;
 }
 
-/** Where a binning call lays out its table, column, row list, bins and codes in the kernels' memory. */
+/**
+ * Where a binning call lays out one feature's values in row order, its sorted column, the row list, the
+ * bins and the codes in the kernels' memory.
+ */
 interface BinningLayout {
-  x: number;
+  values: number;
   column: number;
   rows: number;
   lo: number;
@@ -128,7 +135,7 @@ function binningLayout(n: number, d: number): BinningLayout {
   const regions = layout(0);
   const take = (length: number, bytes: number): number => regions.take(length, bytes).at;
   return {
-    x: take(n * d, 8),
+    values: take(n, 8),
     column: take(n, 8),
     rows: take(n, 4),
     lo: take(MAX_BINS, 8),
@@ -166,9 +173,13 @@ class BinningKernels {
     return new Int32Array(this.memory.buffer, this.at.rows, length);
   }
 
-  /** Copy the row-major table in. */
-  load(x: Float64Array, length: number): void {
-    this.view(this.at.x, length).set(x.subarray(0, length));
+  /**
+   * Feature j of the n row-major rows of x (width d) into the values region. One feature at a time, not
+   * the whole table: a copy of the table took a process's first fit 825 page faults on Adult (1.1 ms) for
+   * memory the kernels then read one feature at a time.
+   */
+  gather(x: Float64Array, n: number, d: number, j: number): void {
+    gatherFeature(x, n, d, j, this.view(this.at.values, n));
   }
 
   /** A copy of the codes region, and the memory left for the next call when it is small enough. */
@@ -214,8 +225,9 @@ function binningKernels(at: BinningLayout, n: number, d: number): BinningKernels
 
 /**
  * The bins of every feature of n row-major rows (see `FeatureBinner`), and with `withCodes` every row's
- * codes: the table is copied into the kernels' memory once, each continuous column gathered there,
- * sorted (the typed array's own sort) and binned by the kernels.
+ * codes: one feature at a time, its values are gathered into the kernels' memory in row order; a
+ * continuous one's values (of the rows that count) are copied into a column, sorted (the typed array's
+ * own sort) and binned by the kernels, then its codes found, while its values are still there.
  */
 function binTable(
   schema: Schema,
@@ -237,7 +249,6 @@ function binTable(
   const d = schema.attributes.length;
   const kernels = binningKernels(binningLayout(n, d), n, d);
   const { k, at } = kernels;
-  kernels.load(x, n * d);
   // Without weights every row counts, and the columns are read without a row list.
   const count = weight ? listWeighted(n, weight, kernels.rows(n)) : n;
   const nBins = new Int32Array(d);
@@ -255,9 +266,15 @@ function binTable(
       lower.push(codes);
       upper.push(codes.slice());
       exact.push(true);
+      if (withCodes) {
+        kernels.gather(x, n, d, j);
+        k.exact(at.values, n, 1, 0, at.codes + j * n);
+      }
       continue;
     }
-    k.gather(at.x, d, j, weight ? 1 : 0, at.rows, count, at.column);
+    kernels.gather(x, n, d, j);
+    // The rows that count, in row order, into the column to sort.
+    k.gather(at.values, 1, 0, weight ? 1 : 0, at.rows, count, at.column);
     kernels.view(at.column, count).sort();
     const distinct = k.distinct(at.column, count, -1);
     let lo: Float64Array;
@@ -278,29 +295,34 @@ function binTable(
     lower.push(lo);
     upper.push(hi);
     exact.push(false);
+    // The feature's values are still in row order in the values region.
+    if (withCodes) searchCodes(kernels, e, j, n);
   }
   const binner = FeatureBinner.fromParts({ nBins, edges, lower, upper, exact });
   if (!withCodes) {
     kernels.release();
     return { binner, codes: null };
   }
-  return { binner, codes: binCodes(kernels, binner.parts(), n) };
+  return { binner, codes: kernels.takeCodes(n * d) };
 }
 
-/** Every row's bin codes of the table in the kernels' memory (n rows), feature-major. */
-function binCodes(kernels: BinningKernels, bins: BinnerParts, n: number): Uint8Array {
+/** Feature j's bin codes of the n values in the values region, into the codes from j * n. */
+function codeFeature(kernels: BinningKernels, bins: BinnerParts, j: number, n: number): void {
   const { k, at } = kernels;
-  const d = bins.nBins.length;
-  for (let j = 0; j < d; j++) {
-    if (bins.exact[j]) {
-      k.exact(at.x, n, d, j, at.codes);
-      continue;
-    }
-    const e = bins.edges[j]!;
-    kernels.view(at.edges, e.length).set(e);
-    k.search(at.x, n, d, j, at.edges, e.length, at.codes);
-  }
-  return kernels.takeCodes(n * d);
+  if (bins.exact[j]) k.exact(at.values, n, 1, 0, at.codes + j * n);
+  else searchCodes(kernels, bins.edges[j]!, j, n);
+}
+
+/** Feature j's bin codes against its upper bin edges e, as `codeFeature`. */
+function searchCodes(kernels: BinningKernels, e: Float64Array, j: number, n: number): void {
+  const { k, at } = kernels;
+  kernels.view(at.edges, e.length).set(e);
+  k.search(at.values, n, 1, 0, at.edges, e.length, at.codes + j * n);
+}
+
+/** Feature j of n row-major rows of width d into out (a loop of its own, see `listWeighted`). */
+function gatherFeature(x: Float64Array, n: number, d: number, j: number, out: Float64Array): void {
+  for (let i = 0, p = j; i < n; i++, p += d) out[i] = x[p]!;
 }
 
 /**

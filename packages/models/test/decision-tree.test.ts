@@ -459,6 +459,13 @@ describe('bad input', () => {
     expect(() => fitDecisionTree({ ...ds, x: ds.x.subarray(1) })).toThrow(DataError);
     const w = Float64Array.from(ds.y, (v) => (v === 1 ? 1 : 0));
     expect(() => fitDecisionTree(ds, {}, w)).toThrow(expect.objectContaining({ code: 'DATA_SINGLE_CLASS' }));
+    // A class weighted zero leaves one class; a second class in the last row alone is enough.
+    expect(() => fitDecisionTree(ds, { classWeight: { no: 0 } })).toThrow(
+      expect.objectContaining({ code: 'DATA_SINGLE_CLASS' }),
+    );
+    const lastOnly = new Int32Array(ds.n);
+    lastOnly[ds.n - 1] = 1;
+    expect(fitDecisionTree({ ...ds, y: lastOnly }).nodeSamples[0]).toBe(ds.n);
   });
 
   it('rejects bad prediction batches', () => {

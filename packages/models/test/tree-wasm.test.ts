@@ -209,7 +209,8 @@ describe('the split search kernels (src/wasm/tree.wat)', () => {
   it('searchFeatures finds the split an exhaustive search over the features in its order finds', () => {
     const rng = Rng.create('tree-wasm-search');
     const { k, buffer, take } = instance();
-    const n = 300;
+    // More rows than one of addRowsAll's chunks of 1,024: nodes of all rows span two or three chunks.
+    const n = 2600;
     const d = 4;
     const K = 3;
     const nBins = Int32Array.of(5, 40, 2, 17);

@@ -3,8 +3,9 @@
 ;; code. The same comparisons and arithmetic as the JavaScript they replace, so the bins and codes are
 ;; the same to the bit. WebAssembly runs at full speed from a process's first fit: JavaScript loops
 ;; spend the first one waiting for V8 to optimise them.
-;; Pointers are byte offsets into the imported memory: x is the n x d table (f64, row-major), rows a
-;; list of row indices (i32), column and the bins' values f64, codes one byte per row.
+;; Pointers are byte offsets into the imported memory: x is an n x d table (f64, row-major; binning.ts
+;; passes one feature's values, d = 1), rows a list of row indices (i32), column and the bins' values
+;; f64, codes one byte per row.
 ;; Regenerate binning-wasm.ts after a change: node scripts/build-wasm.mjs
 (module
   (import "env" "memory" (memory 1))

@@ -258,14 +258,26 @@
     (param $minLeaf i32) (param $cum i32) (param $best i32) (param $out i32) (param $left i32)
     (result i32)
     (local $t i32) (local $f i32) (local $nb i32) (local $col i32) (local $h i32) (local $g i32)
-    (local $occ i32) (local $s i32) (local $found i32) (local $count i32) (local $k i32)
+    (local $occ i32) (local $s i32) (local $found i32) (local $count i32) (local $k i32) (local $c i32)
+    (local $e i32)
     (local.set $found (i32.const -1))
     (local.set $count (i32.sub (local.get $end) (local.get $start)))
+    ;; The rows go to addRowsAll 1,024 at a time, in order (the same additions in the same order): V8
+    ;; first runs a function from quickly made code and compiles it again, optimised, once it has run a
+    ;; while; a call already running keeps the first code, so one call over the root's rows ran most of a
+    ;; process's first fit there. Later chunks run the optimised code once it is ready.
     (if (local.get $all)
       (then
-        (call $addRowsAll (local.get $bins) (local.get $n) (local.get $d) (local.get $idx) (local.get $yv)
-          (local.get $wv) (local.get $start) (local.get $end) (local.get $K) (local.get $hcAll)
-          (local.get $hwAll) (local.get $hcStride) (local.get $hwStride))))
+        (local.set $c (local.get $start))
+        (block $added (loop $chunk
+          (br_if $added (i32.ge_s (local.get $c) (local.get $end)))
+          (local.set $e (select (i32.add (local.get $c) (i32.const 1024)) (local.get $end)
+            (i32.lt_s (i32.add (local.get $c) (i32.const 1024)) (local.get $end))))
+          (call $addRowsAll (local.get $bins) (local.get $n) (local.get $d) (local.get $idx) (local.get $yv)
+            (local.get $wv) (local.get $c) (local.get $e) (local.get $K) (local.get $hcAll)
+            (local.get $hwAll) (local.get $hcStride) (local.get $hwStride))
+          (local.set $c (local.get $e))
+          (br $chunk)))))
     (block $done (loop $feature
       (br_if $done (i32.ge_s (local.get $t) (local.get $d)))
       (local.set $f (i32.load (i32.add (local.get $order) (i32.shl (local.get $t) (i32.const 2)))))
