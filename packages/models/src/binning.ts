@@ -1,6 +1,14 @@
 import { DataError, OptionsError, type Schema } from '@fb/core';
 import { BINNING_WASM } from './wasm/binning-wasm.js';
-import { layout, lazyModule, MAX_MEMORY, WASM_PAGE, type WasmMemory, wasmApi } from './wasm-api.js';
+import {
+  instanceOn,
+  layout,
+  lazyModule,
+  MAX_MEMORY,
+  type WasmMemory,
+  wasmApi,
+  workingMemory,
+} from './wasm-api.js';
 
 /** Largest number of bins per feature: bin codes are stored as bytes. */
 export const MAX_BINS = 256;
@@ -148,14 +156,7 @@ function binningLayout(n: number, d: number): BinningLayout {
   };
 }
 
-/**
- * The kernels' instance and memory, kept for the next call of this thread when the memory is at most
- * this size: a model fitted again and again on the same table then reuses it, and a large table's
- * memory is not held once its binning is done.
- */
-const KEEP_BYTES = 64 * 2 ** 20;
-let kept: { k: BinningExports; memory: WasmMemory } | undefined;
-const binningModule = lazyModule(BINNING_WASM);
+const binningModule = lazyModule(BINNING_WASM, true);
 
 /** The kernels on a memory of at least `at.end` bytes, for one binning call. */
 class BinningKernels {
@@ -182,15 +183,9 @@ class BinningKernels {
     gatherFeature(x, n, d, j, this.view(this.at.values, n));
   }
 
-  /** A copy of the codes region, and the memory left for the next call when it is small enough. */
+  /** A copy of the codes region. */
   takeCodes(length: number): Uint8Array {
-    const codes = new Uint8Array(this.memory.buffer, this.at.codes, length).slice();
-    this.release();
-    return codes;
-  }
-
-  release(): void {
-    kept = this.memory.buffer.byteLength <= KEEP_BYTES ? { k: this.k, memory: this.memory } : undefined;
+    return new Uint8Array(this.memory.buffer, this.at.codes, length).slice();
   }
 }
 
@@ -208,19 +203,9 @@ function binningKernels(at: BinningLayout, n: number, d: number): BinningKernels
         `${MAX_MEMORY} WebAssembly can address: fit on fewer rows`,
     );
   }
-  const pages = Math.ceil(at.end / WASM_PAGE);
-  let held = kept;
-  kept = undefined;
-  if (held && held.memory.buffer.byteLength < pages * WASM_PAGE) {
-    if (pages * WASM_PAGE > KEEP_BYTES) held = undefined;
-    else held.memory.grow(pages - held.memory.buffer.byteLength / WASM_PAGE);
-  }
-  if (!held) {
-    const memory = new wasmApi.Memory({ initial: pages });
-    const k = new wasmApi.Instance(module, { env: { memory } }).exports as BinningExports;
-    held = { k, memory };
-  }
-  return new BinningKernels(held.k, held.memory, at);
+  // The thread's working memory, shared with the tree builder (see `workingMemory`).
+  const memory = workingMemory(at.end);
+  return new BinningKernels(instanceOn(module, memory) as BinningExports, memory, at);
 }
 
 /**
@@ -299,10 +284,7 @@ function binTable(
     if (withCodes) searchCodes(kernels, e, j, n);
   }
   const binner = FeatureBinner.fromParts({ nBins, edges, lower, upper, exact });
-  if (!withCodes) {
-    kernels.release();
-    return { binner, codes: null };
-  }
+  if (!withCodes) return { binner, codes: null };
   return { binner, codes: kernels.takeCodes(n * d) };
 }
 

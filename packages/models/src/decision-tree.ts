@@ -445,12 +445,12 @@ export function fitDecisionTree(
   const opts = resolveOptions<DecisionTreeOptions>(decisionTreeOptionsSchema, options);
   const { ds, data, rowWeight } = prepareTreeData(dataset, opts, sampleWeight);
   const params = growParams(opts, ds.d);
-  const builder = new TreeBuilder(data, spareWork);
+  const builder = new TreeBuilder(data, spareWork, true);
   // Taken: a fit that throws leaves none to the next.
   spareWork = undefined;
   const tree = builder.grow(rowWeight, params, Rng.create(opts.seed).fork('decision-tree'));
   const work = builder.work;
-  let bytes = work.memory.buffer.byteLength;
+  let bytes = 0;
   for (const a of Object.values(work.nodes)) bytes += a.byteLength;
   if (bytes <= SPARE_WORK_BYTES) spareWork = work;
   if (!walkPrepared) prepareWalk();

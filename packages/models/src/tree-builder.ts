@@ -1,7 +1,16 @@
 import { DataError, type Rng } from '@fb/core';
 import type { FeatureBinner } from './binning.js';
 import { TREE_WASM } from './wasm/tree-wasm.js';
-import { layout, lazyModule, MAX_MEMORY, WASM_PAGE, type WasmMemory, wasmApi } from './wasm-api.js';
+import {
+  instanceOn,
+  layout,
+  lazyModule,
+  MAX_MEMORY,
+  WASM_PAGE,
+  type WasmMemory,
+  wasmApi,
+  workingMemory,
+} from './wasm-api.js';
 
 export type Criterion = 'gini' | 'entropy';
 
@@ -153,7 +162,7 @@ export interface TreeKernels {
   ): number;
 }
 
-const treeModule = lazyModule(TREE_WASM);
+const treeModule = lazyModule(TREE_WASM, true);
 
 /** Per node of the tree being grown (see `TreeArrays`); the grown tree gets copies. */
 interface NodeArrays {
@@ -167,15 +176,11 @@ interface NodeArrays {
 }
 
 /**
- * What a builder leaves for the next one to take over (one builder at a time): the kernels' instance
- * over its memory, and the node arrays. Many small fits in a row otherwise pay for a new instance each,
- * whose exported functions V8 calls through its generic JavaScript-to-WebAssembly wrapper until each
- * has been called often enough (a good part of a single tree's fit on a few thousand rows), and for
- * node arrays sized for twice the rows.
+ * What a builder leaves for the next one to take over (one builder at a time): the node arrays. Many
+ * small fits in a row otherwise allocate node arrays sized for twice the rows each. (The kernels' memory
+ * and instance are the thread's working memory and its instance, see `workingMemory`.)
  */
 export interface TreeWork {
-  readonly k: TreeKernels;
-  readonly memory: WasmMemory;
   readonly nodes: NodeArrays;
 }
 
@@ -264,7 +269,12 @@ export class TreeBuilder {
   // The depth of the deepest node of the tree being grown.
   private deepest = 0;
 
-  constructor(data: BinnedData, reuse?: TreeWork) {
+  /**
+   * `reuse`: the node arrays of an earlier builder. With `onWorkingMemory`, the kernels run on the
+   * thread's working memory, where the binning of the same fit has just run (a forest's builders, on
+   * helper threads, take memories of their own, which the threads do not keep).
+   */
+  constructor(data: BinnedData, reuse?: TreeWork, onWorkingMemory = false) {
     this.data = data;
     const d = data.binner.nFeatures;
     const K = data.nClasses;
@@ -304,15 +314,16 @@ export class TreeBuilder {
           `${MAX_MEMORY} WebAssembly can address: fit on fewer rows`,
       );
     }
-    const pages = Math.ceil(end / WASM_PAGE);
+    const module = kernelModule();
+    this.memory = onWorkingMemory
+      ? workingMemory(end)
+      : new wasmApi!.Memory({ initial: Math.ceil(end / WASM_PAGE) });
+    this.k = instanceOn(module, this.memory) as TreeKernels;
+    // The histograms must start empty, and the working memory holds what its last call left; the
+    // regions before them are written before they are read.
+    if (onWorkingMemory) new Uint8Array(this.memory.buffer, this.hcAt, end - this.hcAt).fill(0);
     if (reuse) {
-      const { memory, nodes } = reuse;
-      const held = memory.buffer.byteLength / WASM_PAGE;
-      if (held < pages) memory.grow(pages - held);
-      // Zeroed as a new memory is: the histograms must start empty, wherever this table lays them out.
-      new Uint8Array(memory.buffer, 0, end).fill(0);
-      this.memory = memory;
-      this.k = reuse.k;
+      const { nodes } = reuse;
       // Every node's entries are written before they are read (`reserve` checks the sizes).
       this.feature = nodes.feature;
       this.threshold = nodes.threshold;
@@ -322,9 +333,6 @@ export class TreeBuilder {
       this.weight = nodes.weight;
       this.impurity = nodes.impurity;
       this.cap = nodes.feature.length;
-    } else {
-      this.memory = new wasmApi!.Memory({ initial: pages });
-      this.k = new wasmApi!.Instance(kernelModule(), { env: { memory: this.memory } }).exports as TreeKernels;
     }
     const buffer = this.memory.buffer;
     new Uint8Array(buffer, this.binsAt, data.bins.length).set(data.bins);
@@ -444,14 +452,10 @@ export class TreeBuilder {
     };
   }
 
-  /** The kernels, memory and node arrays, for the next builder once this one is done (see `TreeWork`). */
+  /** The node arrays, for the next builder once this one is done (see `TreeWork`). */
   get work(): TreeWork {
     const { feature, threshold, left, value, samples, weight, impurity } = this;
-    return {
-      k: this.k,
-      memory: this.memory,
-      nodes: { feature, threshold, left, value, samples, weight, impurity },
-    };
+    return { nodes: { feature, threshold, left, value, samples, weight, impurity } };
   }
 
   private reserve(size: number): void {

@@ -383,13 +383,26 @@ describe('serialisation and determinism', () => {
     expect(JSON.stringify(a.toJSON().tree)).not.toBe(JSON.stringify(c.toJSON().tree));
   });
 
-  it('a fit does not depend on the fits before it, larger, three-class or failed ones', () => {
+  it('a fit does not depend on the calls before it: larger, three-class, weighted or failed fits, binnings', () => {
     const small = mixedData(300, 'tree-reuse');
     const first = JSON.stringify(fitDecisionTree(small, { seed: 5 }));
     fitDecisionTree(threeClassData(3000, 'tree-reuse'), { criterion: 'entropy', seed: 6 });
     expect(JSON.stringify(fitDecisionTree(small, { seed: 5 }))).toBe(first);
     const oneClass = createDataset({ schema: oneD, x: [1, 2, 3], y: [1, 1, 1] });
     expect(() => fitDecisionTree(oneClass)).toThrow(DataError);
+    expect(JSON.stringify(fitDecisionTree(small, { seed: 5 }))).toBe(first);
+    // The binner and the builder share the thread's working memory: a binning of other values and a
+    // weighted fit in between leave it full of other data.
+    const other = threeClassData(3000, 'tree-reuse-other');
+    FeatureBinner.fit(other.schema, other.x, other.n, 255).transform(
+      other.x.map((v) => v + 0.25),
+      other.n,
+    );
+    fitDecisionTree(
+      small,
+      {},
+      Float64Array.from({ length: small.n }, (_, i) => 1 + (i % 3)),
+    );
     expect(JSON.stringify(fitDecisionTree(small, { seed: 5 }))).toBe(first);
   });
 
