@@ -9,10 +9,12 @@ import {
   type OptionsSchema,
   ProtectedVariants,
   prepareModel,
+  RowIndex,
   RunController,
   resolveOptions,
   resultEnvelope,
   resultRunInfo,
+  TestedSampleKey,
   valueLabel,
 } from '@fb/core';
 import { VERSION } from './version.js';
@@ -34,19 +36,26 @@ function complement(label: number, favourable: number): number {
 }
 
 /**
- * A floor (an output that knows nothing): for every audited row, in data order, a pair with every other
- * joint assignment of its protected values (core's `ProtectedVariants`, all combinations), without asking
- * the model: n·(V − 1) pairs for V joint assignments, the claim "every row is discriminated against by
- * every change of its protected values". Matched to a method on the rows it audits; a scorer that asks
- * the model about each pair (as eval does) gives it perfect coverage at the base rate's precision.
+ * A floor (an output that knows nothing): for every individual of the audited rows (its non-protected
+ * values), in data order, a pair with every other joint assignment of its protected values (core's
+ * `ProtectedVariants`, all combinations), without asking the model: V − 1 pairs per individual for V
+ * joint assignments, the claim "everyone is discriminated against by every change of their protected
+ * values". Matched to a method on the rows it audits; a scorer that asks the model about each pair (as
+ * eval does) gives it perfect coverage at the base rate's precision.
  *
  * The model is neither asked nor wrapped (`requiresModel` false, `access` data-only, `model` null in the
  * result, 0 queries). A pair's outcomes are stand-ins, not decisions: `sampleOutcome` is the row's
  * recorded label, `counterfactualOutcome` its complement (the favourable label for an unfavourable one,
- * else the first unfavourable one). TSN counts the rows listed (each row once, even when rows share their
- * non-protected values, unlike the checker's tested samples), DSN the rows given at least one pair, and
- * `metrics.pairs` every pair listed; `findings.pairs` keeps the first `budget.maxPairs` (core's default
- * 100,000), so memory is bounded whatever n. `maxTested` bounds the rows listed, `maxSeconds` the time.
+ * else the first unfavourable one).
+ *
+ * Counted as the checker counts (`TestedSampleKey`): a row whose individual was listed before, from
+ * another row, adds nothing, so TSN is the individuals listed, DSN those given at least one pair, and
+ * `maxTested` bounds the individuals, as it bounds a method's tested samples. Counting rows instead
+ * matched the floors to the wrong number: on data whose rows repeat individuals, 500 rows held about 300
+ * of them, the dense cells' more often than their share, and the "random audited rows" floor, matched
+ * on 500 tested samples, checked 500 individuals drawn evenly. `metrics.pairs` counts every pair listed;
+ * `findings.pairs` keeps the first `budget.maxPairs` (core's default 100,000), so memory is bounded
+ * whatever n. `maxSeconds` bounds the time.
  */
 async function listVariants(dataset: ReturnType<typeof checkDataset>, ctl: RunController) {
   const { n, d, x, y, schema } = dataset;
@@ -56,15 +65,25 @@ async function listVariants(dataset: ReturnType<typeof checkDataset>, ctl: RunCo
   const favourable = schema.outcome.favorable;
   const scratch = new Float64Array(perInput * d);
   const pairs: DiscriminatoryPair[] = [];
-  /** Per protected attribute, rows listed with each of its values. */
+  /** Per protected attribute, individuals listed with each of its values (from the row listed). */
   const rowsByValue = domains.map((dom) => new Int32Array(dom.length));
+  const testedKey = new TestedSampleKey(schema);
+  const listedKeys = new RowIndex(testedKey.width);
   ctl.resultSeconds = () => pairs.length * RESULT_SECONDS_PER_PAIR;
+  let scanned = 0;
   let rows = 0;
-  while (rows < n) {
-    if (await ctl.checkpoint({ phase: 'rows', done: rows, total: n })) break;
-    const end = Math.min(n, rows + ROWS_PER_STEP, rows + ctl.remainingTested());
-    for (let i = rows; i < end; i++) {
+  while (scanned < n) {
+    if (await ctl.checkpoint({ phase: 'rows', done: scanned, total: n })) break;
+    const room = ctl.remainingTested();
+    const end = Math.min(n, scanned + ROWS_PER_STEP);
+    let fresh = 0;
+    let i = scanned;
+    for (; i < end && fresh < room; i++) {
       const off = i * d;
+      const known = listedKeys.size;
+      listedKeys.getOrAdd(testedKey.of(x, off));
+      if (listedKeys.size === known) continue;
+      fresh++;
       for (let k = 0; k < prot.length; k++) rowsByValue[k]![variants.domainIndex(k, x[off + prot[k]!]!)]!++;
       if (pairs.length >= ctl.maxPairs) continue;
       const m = Math.min(variants.write(x, off, scratch, 0), ctl.maxPairs - pairs.length);
@@ -80,7 +99,8 @@ async function listVariants(dataset: ReturnType<typeof checkDataset>, ctl: RunCo
         });
       }
     }
-    rows = end;
+    scanned = i;
+    rows += fresh;
     ctl.tested = rows;
     ctl.discriminatory = perInput > 0 ? rows : 0;
   }
@@ -102,7 +122,7 @@ async function listVariants(dataset: ReturnType<typeof checkDataset>, ctl: RunCo
       };
     });
   });
-  return { rows, pairs, total: rows * perInput, byAttributeValue, perInput };
+  return { rows, scanned, pairs, total: rows * perInput, byAttributeValue, perInput };
 }
 
 const meta = {
@@ -144,7 +164,11 @@ export const everyVariantUnasked: IndividualDetector<EveryVariantUnaskedOptions>
         distinctQueries: 0,
       },
       findings: { kind: 'individual', pairs: listed.pairs, byAttributeValue: listed.byAttributeValue },
-      extras: { rowsListed: listed.rows, variantsPerRow: listed.perInput },
+      extras: {
+        individualsListed: listed.rows,
+        rowsScanned: listed.scanned,
+        variantsPerRow: listed.perInput,
+      },
     };
     assertValidResult(result);
     return result;

@@ -443,8 +443,21 @@ describe('every-variant-unasked', () => {
     },
   };
 
-  it('lists n·(V − 1) pairs, every other joint protected assignment of every row, asking nothing', async () => {
-    // 30 rows, V = 2 · 3 = 6, several rows sharing their non-protected values.
+  /** The first row of each individual (non-protected values: columns 2 and 3), in data order. */
+  function firstRows(data: Dataset): number[] {
+    const seen = new Set<string>();
+    const out: number[] = [];
+    for (let i = 0; i < data.n; i++) {
+      const key = `${data.x[4 * i + 2]},${data.x[4 * i + 3]}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(i);
+    }
+    return out;
+  }
+
+  it('lists V − 1 pairs per individual, every other joint protected assignment, asking nothing', async () => {
+    // 30 rows, V = 2 · 3 = 6, at most 4 · 5 = 20 individuals: several rows share theirs.
     const data = cellData(
       [
         [5, 5, 5],
@@ -452,22 +465,26 @@ describe('every-variant-unasked', () => {
       ],
       'unasked',
     );
+    const listed = firstRows(data);
+    expect(listed.length).toBeLessThan(data.n);
+    const m = listed.length;
     const result = await everyVariantUnasked.run({ dataset: data, model }, {}, { seed: 1 });
     const { pairs } = result.findings;
-    expect(pairs).toHaveLength(30 * 5);
+    expect(pairs).toHaveLength(m * 5);
     expect(result.metrics).toMatchObject({
-      tsn: 30,
-      dsn: 30,
+      tsn: m,
+      dsn: m,
       sur: 1,
-      pairs: 150,
+      pairs: m * 5,
       queries: 0,
       distinctQueries: 0,
     });
+    expect(result.extras).toMatchObject({ individualsListed: m, rowsScanned: data.n });
     expect(result.model).toBeNull();
     expect(result.run.stopReason).toBe('completed');
-    for (let i = 0; i < data.n; i++) {
+    listed.forEach((i, t) => {
       const row = Array.from(data.x.subarray(4 * i, 4 * i + 4));
-      const own = pairs.slice(5 * i, 5 * i + 5);
+      const own = pairs.slice(5 * t, 5 * t + 5);
       const combos = new Set(own.map((p) => `${p.counterfactual[0]},${p.counterfactual[1]}`));
       expect(combos.size).toBe(5);
       expect(combos.has(`${row[0]},${row[1]}`)).toBe(false);
@@ -478,7 +495,7 @@ describe('every-variant-unasked', () => {
         expect(p.counterfactualOutcome).toBe(1 - data.y[i]!);
         expect(p.changed).toEqual(['sex', 'race'].filter((_, k) => p.sample[k] !== p.counterfactual[k]));
       }
-    }
+    });
     expect(pairs.map((p) => p.caseId)).toEqual(pairs.map((_, k) => k));
     // byAttributeValue against a count over the listed pairs, by the checker's definition.
     for (const c of result.findings.byAttributeValue) {
@@ -492,7 +509,7 @@ describe('every-variant-unasked', () => {
     }
   });
 
-  it('keeps budget.maxPairs pairs and counts the rest; maxTested bounds the rows listed', async () => {
+  it('counts as the exhaustive check counts: the same TSN on the same rows, and the same inputs', async () => {
     const data = cellData(
       [
         [5, 5, 5],
@@ -500,13 +517,37 @@ describe('every-variant-unasked', () => {
       ],
       'unasked',
     );
+    const asking: Classifier = { nFeatures: 4, nClasses: 2, predict: (x) => new Int32Array(x.length / 4) };
+    const unasked = await everyVariantUnasked.run({ dataset: data }, {}, { seed: 1 });
+    const checked = await exhaustiveCounterfactual.run({ dataset: data, model: asking }, {}, { seed: 1 });
+    expect(unasked.metrics.tsn).toBe(checked.metrics.tsn);
+    // Every input of the unasked pairs is one the check asked about: each individual's V assignments.
+    const inputs = new Set(unasked.findings.pairs.flatMap((p) => [p.sample.join(), p.counterfactual.join()]));
+    expect(inputs.size).toBe(checked.metrics.distinctQueries);
+  });
+
+  it('keeps budget.maxPairs pairs and counts the rest; maxTested bounds the individuals listed', async () => {
+    const data = cellData(
+      [
+        [5, 5, 5],
+        [5, 5, 5],
+      ],
+      'unasked',
+    );
+    const m = firstRows(data).length;
     const kept = await everyVariantUnasked.run({ dataset: data }, {}, { seed: 1, budget: { maxPairs: 23 } });
     expect(kept.findings.pairs).toHaveLength(23);
-    expect(kept.metrics.pairs).toBe(150);
+    expect(kept.metrics.pairs).toBe(m * 5);
     expect(kept.budget.maxPairs).toBe(23);
     const rows = await everyVariantUnasked.run({ dataset: data }, {}, { seed: 1, budget: { maxTested: 7 } });
     expect(rows.metrics).toMatchObject({ tsn: 7, dsn: 7, pairs: 35 });
     expect(rows.findings.pairs).toHaveLength(35);
+    // The seven are the first seven individuals in data order.
+    expect(rows.findings.pairs.filter((_, k) => k % 5 === 0).map((p) => p.sample)).toEqual(
+      firstRows(data)
+        .slice(0, 7)
+        .map((i) => Array.from(data.x.subarray(4 * i, 4 * i + 4))),
+    );
     expect(rows.run.stopReason).toBe('tested-budget');
   });
 
