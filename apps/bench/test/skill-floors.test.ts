@@ -4,6 +4,7 @@
  * clears the floors. Real cells through `runCell`, small data.
  */
 import { memberMask } from '@fb/core';
+import { signTest } from '@fb/eval';
 import * as synth from '@fb/synth';
 import { describe, expect, it } from 'vitest';
 import { type SkillRow, skill } from '../src/analyse/skill.js';
@@ -161,9 +162,10 @@ describe('skill floors: the design can produce a positive result', () => {
     expect(cleared).toBeGreaterThanOrEqual(8);
   }, 600_000);
 
-  it('the exhaustive check on a biased random forest clears the floors that know nothing in at least 8 of 10 seeds', async () => {
+  it('the exhaustive check on a biased random forest clears the floors that know nothing in most seeds, by a sign test over 40', async () => {
+    const seeds = 40;
     const records = await run({
-      seeds: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+      seeds: Array.from({ length: seeds }, (_, i) => i + 1),
       synthetic: { ...synthetic, factors: { bias: [strong] } },
       questions: ['model'],
       models: [
@@ -173,13 +175,22 @@ describe('skill floors: the design can produce a positive result', () => {
       budget: { maxTested: 3000, maxSeconds: 30 },
     });
     const planted = records.filter((r) => !r.dataset.null);
-    expect(planted).toHaveLength(10);
+    expect(planted).toHaveLength(seeds);
     // Precision over listing every variant unasked, and bias-caused pairs per query over uniform samples
     // of the domain. (It is itself a sample of audited rows: against the random-rows floor it is even.)
+    // Per query it clears the uniform samples in about three seeds of four (30 of these 40; 8 or more of
+    // seeds 1-10 and 31-40, 6 of 11-20, 7 of 21-30), so a count out of ten was a matter of which ten. The
+    // claim tested is the seed-level one: more seeds above the floor than below, by an exact sign test
+    // (two-sided, p = 0.002 for 30 of 40; precision clears in all 40).
     const precision = planted.filter((r) => clears(r, 'precision', ['every variant unasked'])).length;
     const perQuery = planted.filter((r) => clears(r, 'truePerKQueries', ['uniform domain samples'])).length;
-    expect(precision, 'precision').toBeGreaterThanOrEqual(8);
-    expect(perQuery, 'per 1,000 queries').toBeGreaterThanOrEqual(8);
+    for (const [what, cleared] of [
+      ['precision', precision],
+      ['per 1,000 queries', perQuery],
+    ] as const) {
+      expect(cleared, what).toBeGreaterThan(seeds / 2);
+      expect(signTest(cleared, seeds - cleared), what).toBeLessThan(0.05);
+    }
   }, 600_000);
 });
 
