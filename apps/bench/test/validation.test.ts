@@ -4,7 +4,7 @@
  * scorer) through `runCell`.
  */
 import { existsSync } from 'node:fs';
-import { wilsonInterval } from '@fb/eval';
+import { signTest, wilsonInterval } from '@fb/eval';
 import { describe, expect, it } from 'vitest';
 import { expandCells } from '../src/plan/cells.js';
 import { validateStudy } from '../src/plan/config.js';
@@ -74,9 +74,14 @@ describe('validation: nulls', () => {
 });
 
 describe('validation: what a bias-free model scores', () => {
-  it('against strong-bias truth, a model trained without bias has individual coverage at chance, far below the biased model', async () => {
+  it('against strong-bias truth, a model trained without bias has individual coverage at chance, below the biased model in most seeds', async () => {
+    // Fifteen seeds (seeds 11-20 include one in which these small settings cannot place three pairs).
+    // On three seeds the biased model's coverage was 3x chance or more; over these fifteen it is 3.2-3.3x
+    // on average but 1.8x on seeds 4-6 and below chance on seed 5, so the claim tested is the
+    // seed-level one: above its own twin's chance in more seeds than not (14 of 15 for both methods).
+    const seeds = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 21, 22, 23, 24, 25];
     const records = await run({
-      seeds: [1, 2, 3],
+      seeds,
       synthetic: {
         ...small,
         factors: { bias: [{ minBias: 2, maxBias: 3 }] },
@@ -93,12 +98,23 @@ describe('validation: what a bias-free model scores', () => {
     for (const label of ['exhaustive', 'FlipTest']) {
       const biased = records.filter((r) => r.plan.label === label && !r.dataset.null);
       const nulls = records.filter((r) => r.plan.label === label && r.dataset.null);
+      expect(biased, label).toHaveLength(seeds.length);
       // Chance: the same method on the forest trained on the no-bias twin (same rows), scored
-      // against the strong-bias scenario's planted subgroups.
+      // against the strong-bias scenario's planted subgroups, paired by seed.
+      let above = 0;
+      let below = 0;
+      for (const b of biased) {
+        const twin = nulls.find((r) => r.seed === b.seed)!;
+        const gap = b.score!.recall! - twin.chance[0]!.score.recall!;
+        if (gap > 0) above++;
+        else if (gap < 0) below++;
+      }
+      expect(above, label).toBeGreaterThan(below);
+      expect(signTest(above, below), label).toBeLessThan(0.01);
       const chance = mean(nulls.map((r) => r.chance[0]!.score.recall!));
       const planted = mean(biased.map((r) => r.score!.recall!));
-      expect(planted, label).toBeGreaterThan(3 * chance);
-      expect(planted - chance, label).toBeGreaterThan(0.05);
+      expect(planted, label).toBeGreaterThan(2 * chance);
+      expect(planted - chance, label).toBeGreaterThan(0.1);
     }
   }, 300_000);
 });
