@@ -241,6 +241,8 @@ function binTable(
   const lower: Float64Array[] = [];
   const upper: Float64Array[] = [];
   const exact: boolean[] = [];
+  // Filled feature by feature: feature j's entries are in place when its codes are found.
+  const parts: BinnerParts = { nBins, edges, lower, upper, exact };
   for (let j = 0; j < d; j++) {
     const a = schema.attributes[j]!;
     const categories = a.categories?.length ?? 0;
@@ -253,7 +255,7 @@ function binTable(
       exact.push(true);
       if (withCodes) {
         kernels.gather(x, n, d, j);
-        k.exact(at.values, n, 1, 0, at.codes + j * n);
+        codeFeature(kernels, parts, j, n);
       }
       continue;
     }
@@ -281,9 +283,9 @@ function binTable(
     upper.push(hi);
     exact.push(false);
     // The feature's values are still in row order in the values region.
-    if (withCodes) searchCodes(kernels, e, j, n);
+    if (withCodes) codeFeature(kernels, parts, j, n);
   }
-  const binner = FeatureBinner.fromParts({ nBins, edges, lower, upper, exact });
+  const binner = FeatureBinner.fromParts(parts);
   if (!withCodes) return { binner, codes: null };
   return { binner, codes: kernels.takeCodes(n * d) };
 }
@@ -291,13 +293,11 @@ function binTable(
 /** Feature j's bin codes of the n values in the values region, into the codes from j * n. */
 function codeFeature(kernels: BinningKernels, bins: BinnerParts, j: number, n: number): void {
   const { k, at } = kernels;
-  if (bins.exact[j]) k.exact(at.values, n, 1, 0, at.codes + j * n);
-  else searchCodes(kernels, bins.edges[j]!, j, n);
-}
-
-/** Feature j's bin codes against its upper bin edges e, as `codeFeature`. */
-function searchCodes(kernels: BinningKernels, e: Float64Array, j: number, n: number): void {
-  const { k, at } = kernels;
+  if (bins.exact[j]) {
+    k.exact(at.values, n, 1, 0, at.codes + j * n);
+    return;
+  }
+  const e = bins.edges[j]!;
   kernels.view(at.edges, e.length).set(e);
   k.search(at.values, n, 1, 0, at.edges, e.length, at.codes + j * n);
 }

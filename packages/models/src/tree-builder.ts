@@ -6,9 +6,8 @@ import {
   layout,
   lazyModule,
   MAX_MEMORY,
-  WASM_PAGE,
+  ownMemory,
   type WasmMemory,
-  wasmApi,
   workingMemory,
 } from './wasm-api.js';
 
@@ -315,9 +314,7 @@ export class TreeBuilder {
       );
     }
     const module = kernelModule();
-    this.memory = onWorkingMemory
-      ? workingMemory(end)
-      : new wasmApi!.Memory({ initial: Math.ceil(end / WASM_PAGE) });
+    this.memory = onWorkingMemory ? workingMemory(end) : ownMemory(end);
     this.k = instanceOn(module, this.memory) as TreeKernels;
     // The histograms must start empty, and the working memory holds what its last call left; the
     // regions before them are written before they are read.

@@ -73,15 +73,24 @@ let working: WasmMemory | undefined;
  * callers make their views for each call and read nothing left by another.
  */
 export function workingMemory(bytes: number): WasmMemory {
-  const pages = Math.max(1, Math.ceil(bytes / WASM_PAGE));
-  if (pages * WASM_PAGE > KEEP_BYTES) return new wasmApi!.Memory({ initial: pages });
+  const pages = pagesFor(bytes);
+  if (pages * WASM_PAGE > KEEP_BYTES) return ownMemory(bytes);
   if (!working) {
-    working = new wasmApi!.Memory({ initial: pages });
+    working = ownMemory(bytes);
     return working;
   }
   const held = working.buffer.byteLength / WASM_PAGE;
   if (held < pages) working.grow(pages - held);
   return working;
+}
+
+/** A fresh memory of at least `bytes` (at least one page), for one call's kernels alone. */
+export function ownMemory(bytes: number): WasmMemory {
+  return new wasmApi!.Memory({ initial: pagesFor(bytes) });
+}
+
+function pagesFor(bytes: number): number {
+  return Math.max(1, Math.ceil(bytes / WASM_PAGE));
 }
 
 const instances = new WeakMap<object, WeakMap<WasmMemory, unknown>>();
