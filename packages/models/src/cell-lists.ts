@@ -1,5 +1,5 @@
 import { CELLS_WASM } from './wasm/cells-wasm.js';
-import { layout, lazyModule, type Region, type WasmMemory, wasmApi } from './wasm-api.js';
+import { layout, lazyModule, ownMemory, type Region, type WasmMemory, wasmApi } from './wasm-api.js';
 
 interface CellsExports {
   addRows(bases: number, weights: number, rows: number, T: number, index: number, sums: number): void;
@@ -115,7 +115,7 @@ export class CellLists {
       this.out = new Float64Array(this.outRegion.length);
       return;
     }
-    const memory = new wasmApi!.Memory({ initial: Math.max(1, Math.ceil(regions.end / 65536)) });
+    const memory = ownMemory(regions.end);
     this.memory = memory;
     this.exports = new wasmApi!.Instance(module, { env: { memory } }).exports as CellsExports;
     this.index = new Int32Array(0);
