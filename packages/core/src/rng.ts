@@ -204,6 +204,92 @@ export class Rng {
     this.s3 = s3;
   }
 
+  /**
+   * Standard normal draws into `out[from .. to)` by the ziggurat method (Marsaglia and Tsang 2000, in
+   * Doornik 2005's form with 128 layers and independent bits): a layer from 7 bits and a 53-bit
+   * uniform, the same two 32-bit outputs `next()` takes, give a draw by one multiplication in about
+   * 98.8% of cases; the rest go to the layer's wedge test or, from the base layer, to Marsaglia's exact
+   * sampler of the tail beyond 3.44. Exact in law like `normals`, and a few times faster, but not the
+   * same values: `normals` keeps the polar method's stream for the callers built on it.
+   */
+  zigguratNormals(out: Float64Array, from = 0, to = out.length): void {
+    if (!Number.isInteger(from) || !Number.isInteger(to) || from < 0 || to > out.length || from > to) {
+      throw new RngError(`zigguratNormals: [${from}, ${to}) does not fit an array of ${out.length}`);
+    }
+    let s0 = this.s0;
+    let s1 = this.s1;
+    let s2 = this.s2;
+    let s3 = this.s3;
+    let t = 0;
+    let i = from;
+    while (i < to) {
+      // Two xoshiro128** outputs, as `nextU32()` makes them.
+      const r1 = Math.imul(rotl(Math.imul(s1, 5), 7), 9) >>> 0;
+      t = s1 << 9;
+      s2 ^= s0;
+      s3 ^= s1;
+      s1 ^= s2;
+      s0 ^= s3;
+      s2 ^= t;
+      s3 = rotl(s3, 11);
+      const r2 = Math.imul(rotl(Math.imul(s1, 5), 7), 9) >>> 0;
+      t = s1 << 9;
+      s2 ^= s0;
+      s3 ^= s1;
+      s1 ^= s2;
+      s0 ^= s3;
+      s2 ^= t;
+      s3 = rotl(s3, 11);
+      // The uniform from the bits `next()` uses; the layer and the sign from the 8 bits it drops.
+      const u = ((r1 >>> 5) * 67108864 + (r2 >>> 6)) * TWO_TO_MINUS_53;
+      const layer = (r1 & 31) | ((r2 & 3) << 5);
+      // 1 or -1 without a branch: a branch on a random bit is mispredicted half the time.
+      const sign = 1 - ((r2 & 4) >>> 1);
+      if (u < ZIG_RATIO[layer]!) {
+        out[i++] = sign * u * ZIG_X[layer]!;
+        continue;
+      }
+      // The rare cases draw more uniforms through the fields.
+      this.s0 = s0;
+      this.s1 = s1;
+      this.s2 = s2;
+      this.s3 = s3;
+      const x = this.zigguratEdge(layer, u);
+      s0 = this.s0;
+      s1 = this.s1;
+      s2 = this.s2;
+      s3 = this.s3;
+      if (x >= 0) out[i++] = sign * x;
+    }
+    this.s0 = s0;
+    this.s1 = s1;
+    this.s2 = s2;
+    this.s3 = s3;
+  }
+
+  /**
+   * `zigguratNormals`' draw of |z| when the uniform u falls outside layer's box: from the base layer a
+   * draw of the tail beyond ZIG_R (Marsaglia 1964), from another its wedge's test, which returns -1 when
+   * the point is rejected (the caller starts again).
+   */
+  private zigguratEdge(layer: number, u: number): number {
+    if (layer === 0) {
+      let x: number;
+      let y: number;
+      do {
+        x = Math.log(1 - this.next()) / ZIG_R;
+        y = Math.log(1 - this.next());
+      } while (-2 * y < x * x);
+      return ZIG_R - x;
+    }
+    const x = u * ZIG_X[layer]!;
+    const hi = ZIG_X[layer]!;
+    const lo = ZIG_X[layer + 1]!;
+    const f0 = Math.exp(-0.5 * (hi * hi - x * x));
+    const f1 = Math.exp(-0.5 * (lo * lo - x * x));
+    return f1 + this.next() * (f0 - f1) < 1 ? x : -1;
+  }
+
   /** One element of a non-empty array, uniformly. */
   choice<T>(items: ArrayLike<T>): T {
     if (items.length === 0) throw new RngError('choice from an empty array');
@@ -284,6 +370,30 @@ export class Rng {
 export function remainder(r: number, n: number, inverse: number): number {
   const i = r - Math.floor(r * inverse) * n;
   return i < 0 ? i + n : i >= n ? i - n : i;
+}
+
+/**
+ * The ziggurat's 128 layers (Doornik 2005, ZIGNOR): ZIG_X[i] is layer i's right edge (ZIG_X[0] the base
+ * layer's, V / f(R), ZIG_X[1] = R, ZIG_X[128] = 0), each layer of area ZIG_V under f(x) = exp(-x²/2);
+ * ZIG_RATIO[i] = ZIG_X[i + 1] / ZIG_X[i], the share of layer i's box under the curve's next layer.
+ */
+const ZIG_LAYERS = 128;
+/** 2^-53: a 53-bit integer times it is a uniform in [0, 1), as `next()` divides by 2^53 (the same bits). */
+const TWO_TO_MINUS_53 = 1 / 9007199254740992;
+const ZIG_R = 3.442619855899;
+const ZIG_V = 9.91256303526217e-3;
+const ZIG_X = new Float64Array(ZIG_LAYERS + 1);
+const ZIG_RATIO = new Float64Array(ZIG_LAYERS);
+{
+  let f = Math.exp(-0.5 * ZIG_R * ZIG_R);
+  ZIG_X[0] = ZIG_V / f;
+  ZIG_X[1] = ZIG_R;
+  ZIG_X[ZIG_LAYERS] = 0;
+  for (let i = 2; i < ZIG_LAYERS; i++) {
+    ZIG_X[i] = Math.sqrt(-2 * Math.log(ZIG_V / ZIG_X[i - 1]! + f));
+    f = Math.exp(-0.5 * ZIG_X[i]! * ZIG_X[i]!);
+  }
+  for (let i = 0; i < ZIG_LAYERS; i++) ZIG_RATIO[i] = ZIG_X[i + 1]! / ZIG_X[i]!;
 }
 
 function rotl(x: number, k: number): number {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng, Rng, RngError } from '../src/index.js';
+import { createRng, normalCdf, Rng, RngError } from '../src/index.js';
 import { remainder } from '../src/rng.js';
 import { expectError } from './helpers.js';
 
@@ -309,6 +309,58 @@ describe('distributions', () => {
     expect(() => a.normals(out, 5, 4)).toThrow(RngError);
     expect(() => a.normals(out, 0, 65)).toThrow(RngError);
     expect(() => a.normals(out, 0.5, 2)).toThrow(RngError);
+  });
+
+  it('zigguratNormals() draws the standard normal: KS, a chi-square on fine bins, the tail beyond its base', () => {
+    const n = 400_000;
+    const z = new Float64Array(n);
+    const rng = Rng.create('ziggurat');
+    // In pieces of uneven lengths, as callers draw a row's coordinates.
+    for (let from = 0; from < n; from += 37) rng.zigguratNormals(z, from, Math.min(n, from + 37));
+    const sorted = Float64Array.from(z).sort();
+    let ks = 0;
+    for (let i = 0; i < n; i++) {
+      const f = normalCdf(sorted[i]!);
+      ks = Math.max(ks, Math.abs(f - i / n), Math.abs(f - (i + 1) / n));
+    }
+    // Kolmogorov's 0.1% critical value: 1.95 / sqrt(n).
+    expect(ks * Math.sqrt(n)).toBeLessThan(1.95);
+    // 200 bins over [-4, 4] and the two tails: the wedges' tests and the layers' edges show here.
+    const bins = 200;
+    const counts = new Float64Array(bins + 2);
+    for (const x of z) counts[x < -4 ? 0 : x >= 4 ? bins + 1 : 1 + Math.floor(((x + 4) / 8) * bins)]!++;
+    let chi = 0;
+    for (let b = 0; b < bins + 2; b++) {
+      const lo = b === 0 ? 0 : normalCdf(-4 + ((b - 1) * 8) / bins);
+      const hi = b === bins + 1 ? 1 : normalCdf(-4 + (b * 8) / bins);
+      const expected = n * (hi - lo);
+      chi += (counts[b]! - expected) ** 2 / expected;
+    }
+    // 201 degrees of freedom: the 99.9% point is about 201 + 3.09 sqrt(402) = 263.
+    expect(chi).toBeLessThan(263);
+    // Beyond 3.4426 the draws come from the tail sampler: P(|Z| > 3.4426) = 5.76e-4.
+    const p = 2 * normalCdf(-3.442619855899);
+    const tail = z.filter((x) => Math.abs(x) > 3.442619855899).length;
+    expect(Math.abs(tail - n * p)).toBeLessThan(4 * Math.sqrt(n * p));
+  });
+
+  it('zigguratNormals() is the same values for the same seed, fills only its range, refuses bad ranges', () => {
+    const a = new Float64Array(50).fill(-99);
+    const b = new Float64Array(50).fill(-99);
+    Rng.create(3).zigguratNormals(a, 10, 40);
+    const r = Rng.create(3);
+    r.zigguratNormals(b, 10, 25);
+    r.zigguratNormals(b, 25, 40);
+    expect(Array.from(b)).toEqual(Array.from(a));
+    expect(a.slice(0, 10).every((v) => v === -99) && a.slice(40).every((v) => v === -99)).toBe(true);
+    expect(a.slice(10, 40).every((v) => v !== -99 && Number.isFinite(v))).toBe(true);
+    // It draws from the same stream: the draws after it depend on it.
+    const c = Rng.create(3);
+    c.zigguratNormals(new Float64Array(30));
+    expect(c.nextU32()).not.toBe(Rng.create(3).nextU32());
+    expect(() => r.zigguratNormals(a, -1, 2)).toThrow(RngError);
+    expect(() => r.zigguratNormals(a, 5, 4)).toThrow(RngError);
+    expect(() => r.zigguratNormals(a, 0, 51)).toThrow(RngError);
   });
 
   it('normal() has mean 0, sd 1 and the normal mass within one sd', () => {

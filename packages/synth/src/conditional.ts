@@ -104,7 +104,7 @@ export function sampleConditionalLatent(
       if (-Math.log(1 - rng.next()) >= psiStar - logp) break;
     }
     // 2. Free coordinates, then z = L [Z; ε].
-    rng.normals(innovations, m, d);
+    rng.zigguratNormals(innovations, m, d);
     lowerTimes(lp, d, innovations, 0, out, (rowOffset + row) * d, order);
   }
   return proposals;
@@ -167,7 +167,7 @@ function sampleByGibbs(
       for (let b = 0; b < a; b++) s -= lcc[a * m + b]! * innovations[b]!;
       innovations[a] = s / lcc[a * m + a]!;
     }
-    rng.normals(innovations, m, d);
+    rng.zigguratNormals(innovations, m, d);
     const off = (rowOffset + row) * d;
     for (let a = 0; a < m; a++) out[off + order[a]!] = zc[a]!;
     for (let a = m; a < d; a++) {

@@ -303,7 +303,7 @@ export function sampleLatent(
   // Every innovation first (the stream's order is row by row either way), then each row turned into
   // L e in place: from the last coordinate down, coordinate a reads only innovations 0..a, which are
   // still unwritten.
-  rng.normals(z, 0, n * d);
+  rng.zigguratNormals(z, 0, n * d);
   for (let off = 0; off < n * d; off += d) lowerTimes(l, d, z, off, z, off, null);
   return z;
 }
