@@ -551,6 +551,45 @@ describe('every-variant-unasked', () => {
     expect(rows.run.stopReason).toBe('tested-budget');
   });
 
+  it('stops between steps on an abort, with the individuals listed so far', async () => {
+    // A wide schema (edu continuous): nearly every row is an individual of its own; 3,000 rows, six steps.
+    const wideSchema = defineSchema({
+      attributes: [
+        ...schema.attributes.slice(0, 3),
+        { name: 'edu', kind: 'continuous', protected: false, min: 0, max: 4 },
+      ],
+      outcome: schema.outcome,
+    });
+    const rng = createRng('abort');
+    const n = 3000;
+    const x = Float64Array.from({ length: 4 * n }, (_, k) =>
+      k % 4 === 0
+        ? rng.int(0, 1)
+        : k % 4 === 1
+          ? rng.int(0, 2)
+          : k % 4 === 2
+            ? rng.int(0, 3)
+            : rng.uniform(0, 4),
+    );
+    const data = createDataset({ schema: wideSchema, x, y: Int32Array.from({ length: n }, (_, i) => i & 1) });
+    // An abort seen at the third look: after the first steps, whatever the machine's speed.
+    let looks = 0;
+    const signal = {
+      get aborted() {
+        return ++looks >= 3;
+      },
+    } as AbortSignal;
+    const result = await everyVariantUnasked.run({ dataset: data }, {}, { seed: 1, signal });
+    expect(result.run.aborted).toBe(true);
+    expect(result.run.stopReason).toBe('aborted');
+    const listed = result.metrics.tsn;
+    expect(listed).toBeGreaterThan(0);
+    expect(listed).toBeLessThan(n);
+    expect(result.findings.pairs).toHaveLength(listed * 5);
+    // Two steps of 512 rows before the third look (the first look comes before any row).
+    expect(result.extras).toMatchObject({ individualsListed: listed, rowsScanned: 1024 });
+  });
+
   it('refuses a continuous protected attribute with a typed error', async () => {
     const ageSchema = defineSchema({
       attributes: [

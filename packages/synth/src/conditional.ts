@@ -2,16 +2,20 @@ import type { Rng } from '@fb/core';
 import { cholesky, inverseFromCholesky, lowerTimes } from './linalg.js';
 import {
   drawTruncated,
+  logNormalMass,
   TRUNCATED_A,
   TRUNCATED_B,
   TRUNCATED_DRAW,
-  TRUNCATED_LOG_MASS,
+  TRUNCATED_MASS,
   TRUNCATED_SLOTS,
   truncatedDraw,
   truncatedInterval,
   truncatedNormal,
 } from './normal.js';
 import { tilt, tiltingOrder } from './tilting.js';
+
+/** A product of masses below this is moved into the log (each mass is at least 1e-280). */
+const TINY_PRODUCT = 1e-20;
 
 /** Proposals for one row after which sampling gives up (see the acceptance rate below). */
 const MAX_PROPOSALS = 100_000;
@@ -85,21 +89,30 @@ export function sampleConditionalLatent(
       if (tries === MAX_PROPOSALS)
         throw new Error(`conditional sampling: no proposal accepted in ${MAX_PROPOSALS} (ψ* = ${psiStar})`);
       proposals++;
+      // log p = logpBase + Σ_k (log P_k - μ_k z_k), with the masses P_k multiplied (one logarithm per
+      // proposal, not one per coordinate) and moved into `logp` before their product could underflow.
       let logp = logpBase;
+      let masses = 1;
       for (let k = 0; k < m; k++) {
         let c = 0;
         for (let j = 0; j < k; j++) c += l[k * m + j]! * innovations[j]!;
         const shift = mu[k]! + c;
-        if (k === 0) drawTruncated(rng, first!, draw, true);
-        else {
-          draw[TRUNCATED_A] = lo[k]! - shift;
-          draw[TRUNCATED_B] = hi[k]! - shift;
-          truncatedDraw(rng, draw, true);
-        }
+        draw[TRUNCATED_A] = lo[k]! - shift;
+        draw[TRUNCATED_B] = hi[k]! - shift;
+        if (k === 0) drawTruncated(rng, first!, draw, false);
+        else truncatedDraw(rng, draw, false);
         const z = mu[k]! + draw[TRUNCATED_DRAW]!;
         innovations[k] = z;
-        logp += draw[TRUNCATED_LOG_MASS]! - mu[k]! * z;
+        logp -= mu[k]! * z;
+        const mass = draw[TRUNCATED_MASS]!;
+        if (mass === 0) logp += logNormalMass(draw[TRUNCATED_A]!, draw[TRUNCATED_B]!);
+        else masses *= mass;
+        if (masses < TINY_PRODUCT) {
+          logp += Math.log(masses);
+          masses = 1;
+        }
       }
+      logp += Math.log(masses);
       // Accept with probability exp(logp - ψ*): an Exp(1) draw at least ψ* - logp.
       if (-Math.log(1 - rng.next()) >= psiStar - logp) break;
     }

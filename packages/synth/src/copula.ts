@@ -311,8 +311,11 @@ export function sampleLatent(
 /** Discrete marginals of at most this many cells find a value's cell by a linear scan. */
 const SCAN_CELLS = 8;
 
-/** Map latent rows to attribute values, in place (the values of `valueOfLatent`). */
-export function latentToValues(copula: GaussianCopula, z: Float64Array): Float64Array {
+/**
+ * Map latent rows to attribute values, in place (the values of `valueOfLatent`). Attributes marked in
+ * `skip` are left as they are: rows drawn in one cell of them, whose value the caller writes.
+ */
+export function latentToValues(copula: GaussianCopula, z: Float64Array, skip?: Uint8Array): Float64Array {
   const d = copula.marginals.length;
   // Per attribute: the cells' upper bounds and values when few (null: `valueOfLatent`).
   const upper: (Float64Array | null)[] = [];
@@ -324,6 +327,7 @@ export function latentToValues(copula: GaussianCopula, z: Float64Array): Float64
   }
   for (let i = 0; i < z.length; i += d) {
     for (let j = 0; j < d; j++) {
+      if (skip?.[j]) continue;
       const up = upper[j];
       if (!up) {
         z[i + j] = valueOfLatent(copula.marginals[j]!, z[i + j]!);

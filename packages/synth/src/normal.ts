@@ -44,20 +44,22 @@ export function truncatedNormal(rng: Rng, a: number, b: number, logMass?: Float6
 }
 
 /**
- * The slots of the array `truncatedDraw` works in: the interval [a, b] in, the draw and its log mass
- * out, then the mirrored interval and its CDF values, and the quantile's argument.
+ * The slots of the array `truncatedDraw` works in: the interval [a, b] in, the draw, its log mass and
+ * its mass out, then the mirrored interval and its CDF values, and the quantile's argument.
  */
 export const TRUNCATED_A = 0;
 export const TRUNCATED_B = 1;
 export const TRUNCATED_DRAW = 2;
 export const TRUNCATED_LOG_MASS = 3;
-const LO = 4;
-const HI = 5;
-const PA = 6;
-const PB = 7;
-const QUANTILE = 8;
+/** P(a < Z < b) itself, written by every draw: 0 where it is below 1e-280 (then ask for the log). */
+export const TRUNCATED_MASS = 4;
+const LO = 5;
+const HI = 6;
+const PA = 7;
+const PB = 8;
+const QUANTILE = 9;
 /** The length of the array `truncatedDraw` works in. */
-export const TRUNCATED_SLOTS = 9;
+export const TRUNCATED_SLOTS = 10;
 
 const scratch = new Float64Array(TRUNCATED_SLOTS);
 
@@ -125,10 +127,12 @@ function drawBetween(rng: Rng, flip: boolean, s: Float64Array, mass: boolean): v
     s[QUANTILE] = pa + (pb - pa) * rng.next();
     normalQuantileInPlace(s, QUANTILE);
     z = Math.min(Math.max(s[QUANTILE]!, lo), hi);
+    s[TRUNCATED_MASS] = pb - pa;
     if (mass) s[TRUNCATED_LOG_MASS] = Math.log(pb - pa);
   } else {
     // Far lower tail: mirror to [-hi, -lo] with 37 < -hi, sample there, mirror back.
     z = -farTail(rng, -hi, -lo);
+    s[TRUNCATED_MASS] = 0;
     if (mass) s[TRUNCATED_LOG_MASS] = logNormalMass(lo, hi);
   }
   s[TRUNCATED_DRAW] = flip ? -z : z;

@@ -74,8 +74,9 @@ export const pickedCombo = (s: BiasScan, i: number, pick: number) =>
 /**
  * Outcomes of rows lo..hi-1 of x (row-major, values) into `out` at the same rows, and the block's sums
  * into sums[at..at+BLOCK_SUMS). `aleatoric` is the block's subgroup's sigma, or null for background rows
- * (a sigma drawn per row), or per row of x a sigma, NaN where one is drawn. Per row, from `rng`: the
- * sigma (drawn ones only), the noise, the uniform of the label; the counterfactual label reuses both.
+ * (a sigma drawn per row), or per row of x a sigma, NaN where one is drawn. From `rng`: the block's
+ * standard normal noises (`zigguratNormals`), then per row the sigma (drawn ones only) and the uniform
+ * of the label; the counterfactual label reuses both.
  * `clean`, when given, receives each row's noise-free σ(η + β).
  */
 export function drawOutcomes(
@@ -101,12 +102,15 @@ export function drawOutcomes(
   let meanSum = 0;
   let favourable = 0;
   let noisy = 0;
+  // The block's standard normals first, in one batch; then per row its sigma (when drawn) and uniform.
+  const noise = new Float64Array(n);
+  rng.zigguratNormals(noise);
   for (let i = 0; i < n; i++) {
     const row = lo + i;
     const given = aleatoric === null || typeof aleatoric === 'number' ? aleatoric : aleatoric[row]!;
     const sa =
       given === null || Number.isNaN(given) ? rng.uniform(setup.minAleatoric, setup.maxAleatoric) : given;
-    const eps = rng.normal(0, sa);
+    const eps = sa * noise[i]!;
     const u = rng.next();
     const beta = scan.beta[i]!;
     const p = sigmoid(eta[i]! + beta + eps);

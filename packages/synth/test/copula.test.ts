@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createDataset, createRng, defineSchema } from '@fb/core';
 import { loadAdult } from '@fb/datasets';
 import { describe, expect, it } from 'vitest';
-import { buildCopula, fitCopula, sampleCopula } from '../src/copula.js';
+import { buildCopula, fitCopula, latentToValues, sampleCopula } from '../src/copula.js';
 import { continuousFromQuantiles, type DiscreteMarginal, discreteMarginal } from '../src/marginal.js';
 import { binAt, column, mutualInformation, normalScores, pearson } from './helpers.js';
 
@@ -66,6 +66,22 @@ describe('Gaussian copula', () => {
     const x = sampleCopula(c, 30_000, createRng(1));
     const fitted = fitCopula(createDataset({ schema, x, y: new Int32Array(30_000) }));
     for (const [k, v] of target.entries()) expect(Math.abs(fitted.correlation[k]! - v)).toBeLessThan(0.05);
+  });
+
+  it('maps latent rows to values, leaving the attributes it is told to skip as they are', () => {
+    const copula = buildCopula(schema, marginals, Float64Array.from(target));
+    const z = Float64Array.from({ length: 4 * 500 }, (_, k) => Math.sin(k * 1.7) * 2.5);
+    const all = latentToValues(copula, z.slice());
+    const skipped = latentToValues(copula, z.slice(), Uint8Array.from([0, 1, 0, 0]));
+    for (let k = 0; k < z.length; k++) expect(skipped[k]).toBe(k % 4 === 1 ? z[k] : all[k]);
+    // Cell by cell against the marginal's own bounds: edu (5 cells) takes the first value whose upper
+    // latent bound exceeds z.
+    const edu = copula.marginals[1] as DiscreteMarginal;
+    for (let i = 0; i < 500; i++) {
+      const v = z[i * 4 + 1]!;
+      const c = edu.upper.findIndex((u) => v < u);
+      expect(all[i * 4 + 1]).toBe(edu.values[edu.order[c === -1 ? edu.upper.length - 1 : c]!]);
+    }
   });
 
   it('repairs a non-positive-definite target and keeps unit diagonal', () => {

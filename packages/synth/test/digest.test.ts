@@ -21,7 +21,7 @@ const cases: [Partial<SynthOptions>, string][] = [
       ensembleSize: 3,
       ensembleTrainingRows: 400,
     },
-    'eb73214ca6a04d6d',
+    '64474175bf068a95',
   ],
   [
     {
@@ -37,7 +37,7 @@ const cases: [Partial<SynthOptions>, string][] = [
       backgroundShare: 0.2,
       labels: 'threshold',
     },
-    'cf51244d4f11fa75',
+    '6179da246815f6f1',
   ],
 ];
 

@@ -11,6 +11,7 @@ import {
   TRUNCATED_B,
   TRUNCATED_DRAW,
   TRUNCATED_LOG_MASS,
+  TRUNCATED_MASS,
   TRUNCATED_SLOTS,
   truncatedDraw,
   truncatedInterval,
@@ -86,6 +87,10 @@ describe('truncated draws through slots', () => {
       truncatedDraw(r2, slots, false);
       expect(slots[TRUNCATED_DRAW]).toBe(truncatedNormal(r1, a, b));
       expect(slots[TRUNCATED_LOG_MASS]).toBe(7);
+      // The mass itself, always written: 0 beyond the CDF's reach (|z| > 37), where only the log holds.
+      const mass = slots[TRUNCATED_MASS]!;
+      if (Math.min(Math.abs(a), Math.abs(b)) > 37) expect(mass).toBe(0);
+      else expect(Math.log(mass)).toBeCloseTo(logNormalMass(a, b), 9);
     }
   });
 });
