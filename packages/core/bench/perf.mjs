@@ -99,11 +99,13 @@ console.log(
 
 // Normal draws one at a time (`normal()` in a loop) against `normals()` filling the same array from a
 // stream of the same seed: the same values (checked), five interleaved rounds of 20 batches of 200,000.
+// `zigguratNormals()` fills the array too (other values, the same law) in the same rounds.
 {
   const n = 200_000;
   const one = new Float64Array(n);
   const batch = new Float64Array(n);
-  const perDraw = { 'normal() in a loop': [], 'normals()': [] };
+  const zig = new Float64Array(n);
+  const perDraw = { 'normal() in a loop': [], 'normals()': [], 'zigguratNormals()': [] };
   let same = true;
   for (let round = 0; round < 5; round++) {
     const a = Rng.create(`normals-${round}`);
@@ -114,6 +116,10 @@ console.log(
     t0 = performance.now();
     for (let k = 0; k < 20; k++) b.normals(batch);
     perDraw['normals()'].push(((performance.now() - t0) / (20 * n)) * 1e6);
+    const c = Rng.create(`normals-${round}`);
+    t0 = performance.now();
+    for (let k = 0; k < 20; k++) c.zigguratNormals(zig);
+    perDraw['zigguratNormals()'].push(((performance.now() - t0) / (20 * n)) * 1e6);
     for (let i = 0; i < n; i++) if (one[i] !== batch[i]) same = false;
   }
   console.log(
